@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import vue from '@vitejs/plugin-vue';
+import { defineConfig } from 'electron-vite';
+
+// Main and preload bundle our own code; the preload runs with `sandbox: true`, so it must be
+// one CommonJS file with nothing left to require at run time.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('electron/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src'),
+    plugins: [vue()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('src/index.html') },
+    },
+  },
+});

@@ -1,0 +1,319 @@
+// The typed partner client: every endpoint of the spec, one clean shape out (model.ts), one
+// closed set of errors (errors.ts). Fetch is injected: Electron's net.fetch in the product
+// (it honours the system proxy), Node's fetch in tests.
+
+import { PartnerError } from './errors.ts';
+import type {
+  Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
+  PurchaseModel, SearchPage,
+} from './model.ts';
+import { COUNTRIES, FORMATS } from './model.ts';
+import {
+  parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
+} from './normalize.ts';
+import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import { errorForStatus, type Operation } from './status-codes.ts';
+import { TokenSource, type Credentials } from './token.ts';
+import { HttpStatusError, Transport, type FetchFn, type RequestSpec } from './transport.ts';
+
+export const CONTENT_INFO_BATCH = 50;
+
+export interface PartnerClientOptions {
+  baseUrl: string;
+  /** Read when a token is needed, so a replaced password takes effect without a new client. */
+  credentials: Credentials | (() => Promise<Credentials>);
+  fetch?: FetchFn;
+  /** The `ws-api` header; empty to omit it. */
+  wsApi?: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  contentInfoConcurrency?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+/** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
+export interface Confirmed<T> {
+  value: T;
+  confirmedByReread: boolean;
+}
+
+export interface SearchQuery {
+  q: string;
+  offset?: number;
+  limit?: number;
+  kidsMode?: boolean;
+  formats?: Format[];
+  purchaseModel?: PurchaseModel;
+}
+
+export interface BulkOptions {
+  /** Only changes since this time (epoch ms): a delta. */
+  since?: number;
+  limit?: number;
+  /** Resume from a page token stored after an earlier page. */
+  startToken?: string;
+}
+
+export interface GlobalContentOptions extends BulkOptions {
+  countries?: Country[];
+}
+
+export interface EntitlementOptions extends BulkOptions {
+  status?: 'active' | 'inactive' | 'all';
+  purchaseModel?: PurchaseModel;
+}
+
+export interface LibraryContentOptions extends BulkOptions {
+  purchaseModel?: PurchaseModel;
+}
+
+/** Failures after which a mutation may or may not have taken effect on the service. */
+function isAmbiguous(error: unknown): error is PartnerError {
+  return error instanceof PartnerError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
+}
+
+export class PartnerClient {
+  private readonly transport: Transport;
+  private readonly tokens: TokenSource;
+  private readonly contentInfoConcurrency: number;
+
+  constructor(options: PartnerClientOptions) {
+    const now = options.now ?? Date.now;
+    this.transport = new Transport({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      wsApi: options.wsApi ?? '2.1',
+      timeoutMs: options.timeoutMs ?? 15_000,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      now,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      random: options.random ?? Math.random,
+    });
+    const { credentials } = options;
+    this.tokens = new TokenSource(this.transport, typeof credentials === 'function' ? credentials : async () => credentials, now);
+    this.contentInfoConcurrency = Math.max(1, options.contentInfoConcurrency ?? 3);
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** Asks for a token: proves the address and the credentials. */
+  async testConnection(): Promise<void> {
+    this.tokens.invalidateAll();
+    await this.tokens.get();
+  }
+
+  // ---- patron reads ----
+
+  async patronStatus(libraryId: number, card: string): Promise<PatronStatus> {
+    return parsePatronStatus(await this.get('patronRead', this.patronPath(libraryId, card, 'status')));
+  }
+
+  async currentLoans(libraryId: number, card: string): Promise<Loan[]> {
+    return parseLoans(await this.get('patronRead', this.patronPath(libraryId, card, 'checkouts', 'current')));
+  }
+
+  async currentHolds(libraryId: number, card: string): Promise<Hold[]> {
+    return parseHolds(await this.get('patronRead', this.patronPath(libraryId, card, 'holds', 'current')));
+  }
+
+  // ---- patron actions: never blindly retried; an ambiguous failure is settled by re-reading ----
+
+  async borrow(libraryId: number, card: string, contentId: number): Promise<Confirmed<Loan>> {
+    const path = this.patronPath(libraryId, card, checkContentId(contentId));
+    return this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
+      const loan = (await this.currentLoans(libraryId, card)).find((l) => l.contentId === contentId);
+      return loan ? { done: true, value: loan } : { done: false };
+    }, 'The title was not borrowed; it is safe to try again.');
+  }
+
+  async placeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<Hold>> {
+    const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
+    return this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
+      const hold = (await this.currentHolds(libraryId, card)).find((h) => h.contentId === contentId);
+      return hold ? { done: true, value: hold } : { done: false };
+    }, 'No hold was placed; it is safe to try again.');
+  }
+
+  async returnTitle(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+    const path = this.patronPath(libraryId, card, checkContentId(contentId));
+    return this.mutate<void>('returnTitle', path, 'DELETE', () => undefined, async () => {
+      const still = (await this.currentLoans(libraryId, card)).some((l) => l.contentId === contentId);
+      return still ? { done: false } : { done: true, value: undefined };
+    }, 'The title is still on loan; it is safe to try again.');
+  }
+
+  async removeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+    const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
+    return this.mutate<void>('removeHold', path, 'DELETE', () => undefined, async () => {
+      const still = (await this.currentHolds(libraryId, card)).some((h) => h.contentId === contentId);
+      return still ? { done: false } : { done: true, value: undefined };
+    }, 'The hold is still in place; it is safe to try again.');
+  }
+
+  // ---- catalog ----
+
+  async search(libraryId: number, query: SearchQuery): Promise<SearchPage> {
+    const q = checkSearch(query);
+    const body = await this.get('search', apiPath('libraries', checkLibraryId(libraryId), 'search'), {
+      q: q.q, offset: q.offset, limit: q.limit,
+      kind: q.formats?.length ? q.formats.join(',') : undefined,
+      purchaseModel: q.purchaseModel,
+    }, { 'kids-mode': q.kidsMode ? 'true' : 'false' });
+    return parseSearchPage(body);
+  }
+
+  /** Availability for any number of titles: 50 ids a call, a few calls at a time, answers in request order. */
+  async contentInfo(libraryId: number, contentIds: readonly number[]): Promise<Availability[]> {
+    const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
+    const ids = [...new Set(contentIds.map(checkContentId))];
+    const batches: number[][] = [];
+    for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
+    const results: Availability[][] = new Array(batches.length);
+    let nextBatch = 0;
+    const worker = async (): Promise<void> => {
+      while (nextBatch < batches.length) {
+        const index = nextBatch++;
+        const batch = batches[index] as number[];
+        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.contentInfoConcurrency, batches.length) }, worker));
+    return results.flat();
+  }
+
+  globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
+    const countries = options.countries?.map((c) => checkCountry(c));
+    return this.pages(apiPath('global-contents'), {
+      countryCodes: countries?.length ? countries.join(',') : undefined,
+      limit: checkLimit(options.limit),
+      startTime: epochSeconds(options.since),
+    }, options.startToken, parseGlobalContentPage);
+  }
+
+  entitlementPages(libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<Page<Entitlement>> {
+    const status = options.status ?? 'all';
+    if (!['active', 'inactive', 'all'].includes(status)) {
+      throw new PartnerError('invalid-input', 'The entitlement status must be active, inactive or all.');
+    }
+    return this.pages(apiPath('libraries', checkLibraryId(libraryId), 'entitlements'), {
+      limit: checkLimit(options.limit),
+      startTime: epochSeconds(options.since),
+      status,
+      purchaseModel: options.purchaseModel === undefined ? 'All' : checkModel(options.purchaseModel) === 'FLEX' ? 'Flex' : 'Instant',
+    }, options.startToken, parseEntitlementPage);
+  }
+
+  libraryContentPages(libraryId: number, options: LibraryContentOptions = {}): AsyncGenerator<Page<LibraryContentChange>> {
+    return this.pages(apiPath('libraries', checkLibraryId(libraryId), 'content'), {
+      limit: checkLimit(options.limit),
+      startTime: options.since === undefined ? undefined : isoSeconds(options.since),
+      purchaseModel: options.purchaseModel === undefined ? 'ALL' : checkModel(options.purchaseModel),
+    }, options.startToken ?? '0', parseLibraryContentPage);
+  }
+
+  // ---- plumbing ----
+
+  private patronPath(libraryId: number, card: string, ...rest: (string | number)[]): string {
+    return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
+  }
+
+  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>): Promise<unknown> {
+    return this.authorized(op, { method: 'GET', path, query, headers, retry: true });
+  }
+
+  /** One transparent renewal when the service refuses the token; then the status's meaning for `op`. */
+  private async authorized(op: Operation, spec: Omit<RequestSpec, 'authorization'>): Promise<unknown> {
+    for (let renewed = false; ; renewed = true) {
+      const token = await this.tokens.get();
+      try {
+        return (await this.transport.request({ ...spec, authorization: `Bearer ${token}` })).body;
+      } catch (error) {
+        if (error instanceof HttpStatusError && error.status === 401 && !renewed) {
+          this.tokens.invalidate(token);
+          continue;
+        }
+        throw error instanceof HttpStatusError ? errorForStatus(op, error) : error;
+      }
+    }
+  }
+
+  private async mutate<T>(
+    op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
+    reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: string,
+  ): Promise<Confirmed<T>> {
+    try {
+      const body = await this.authorized(op, { method, path, retry: false });
+      return { value: parse(body), confirmedByReread: false };
+    } catch (error) {
+      if (!isAmbiguous(error)) throw error;
+      let outcome: Awaited<ReturnType<typeof reread>>;
+      try {
+        outcome = await reread();
+      } catch {
+        throw new PartnerError(error.code, `${error.message} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
+      }
+      if (outcome.done) return { value: outcome.value, confirmedByReread: true };
+      throw new PartnerError(error.code, `${error.message} ${notDone}`, error.status);
+    }
+  }
+
+  private async *pages<T>(
+    path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
+  ): AsyncGenerator<Page<T>> {
+    let token = startToken;
+    do {
+      const page = parse(await this.get('bulk', path, { ...query, startToken: token }));
+      if (page.next !== undefined && page.next === token) {
+        throw new PartnerError('bad-response', 'The service returned the same page token twice; paging stopped to avoid a loop.');
+      }
+      yield page;
+      token = page.next;
+    } while (token !== undefined);
+  }
+}
+
+function checkLimit(limit: number | undefined): number | undefined {
+  if (limit === undefined) return undefined;
+  if (Number.isInteger(limit) && limit >= 1 && limit <= 1000) return limit;
+  throw new PartnerError('invalid-input', 'The page size must be a whole number from 1 to 1000.');
+}
+
+function checkModel(model: unknown): PurchaseModel {
+  if (model === 'INSTANT' || model === 'FLEX') return model;
+  throw new PartnerError('invalid-input', 'The purchase model must be INSTANT or FLEX.');
+}
+
+function checkCountry(country: unknown): Country {
+  if ((COUNTRIES as readonly unknown[]).includes(country)) return country as Country;
+  throw new PartnerError('invalid-input', `The country must be one of ${COUNTRIES.join(', ')}.`);
+}
+
+function checkTime(ms: number): number {
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  throw new PartnerError('invalid-input', 'The delta start time must be a valid time.');
+}
+
+const epochSeconds = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.floor(checkTime(ms) / 1000));
+const isoSeconds = (ms: number): string => new Date(Math.floor(checkTime(ms) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+function checkSearch(query: SearchQuery): Required<Pick<SearchQuery, 'q'>> & SearchQuery {
+  if (typeof query !== 'object' || query === null) throw new PartnerError('invalid-input', 'The search needs a query.');
+  const q = typeof query.q === 'string' ? query.q.trim() : '';
+  if (q === '') throw new PartnerError('invalid-input', 'Type something to search for.');
+  if (q.length > 200) throw new PartnerError('invalid-input', 'The search text is too long (more than 200 characters).');
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new PartnerError('invalid-input', 'The search offset must be a whole number, 0 or more.');
+  const limit = query.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new PartnerError('invalid-input', 'Search results per page must be from 1 to 100.');
+  for (const f of query.formats ?? []) {
+    if (!FORMATS.includes(f)) throw new PartnerError('invalid-input', `Unknown format ${JSON.stringify(f)}.`);
+  }
+  const purchaseModel = query.purchaseModel === undefined ? undefined : checkModel(query.purchaseModel);
+  return { ...query, q, offset, limit, purchaseModel };
+}

@@ -1,0 +1,302 @@
+// Tolerant parsing of the service's answers, done once at the edge. The spec warns that any
+// metadata field may be absent or empty, that `kind` may read `Ebooks`, that current holds
+// may come as an object or an array, and that bulk lists may sit under different keys.
+// Every function takes `unknown` (a parsed JSON body) and returns the model's shape; a
+// body of the wrong kind altogether is a PartnerError('bad-response').
+
+import { PartnerError } from './errors.ts';
+import type {
+  Artist, Availability, AvailabilityStatus, CatalogChange, CatalogRecord, Country, Entitlement, Episode,
+  Format, Hold, HoldStatus, LibraryContentChange, LibraryTitle, Loan, Page, PatronStatus, PurchaseModel,
+  SearchHit, SearchPage, Segment,
+} from './model.ts';
+import { COUNTRIES } from './model.ts';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+function int(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v.trim());
+  return undefined;
+}
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const objects = (v: unknown): Json[] => list(v).filter(isObject);
+
+function badResponse(what: string): PartnerError {
+  return new PartnerError('bad-response', `The service sent an answer that could not be read (${what}).`);
+}
+
+/** Unix times on the wire are seconds; a value too large for seconds is taken as milliseconds. */
+export function wireTimeToMs(v: unknown): number | undefined {
+  const n = num(v);
+  if (n === undefined || n <= 0) return undefined;
+  return n > 100_000_000_000 ? Math.round(n) : Math.round(n * 1000);
+}
+
+const FORMAT_ALIASES: Record<string, Format> = {
+  EBOOK: 'EBOOK', AUDIOBOOK: 'AUDIOBOOK', MOVIE: 'MOVIE', FILM: 'MOVIE', VIDEO: 'MOVIE',
+  TELEVISION: 'TELEVISION', TV: 'TELEVISION', EPISODE: 'TELEVISION', MUSIC: 'MUSIC', ALBUM: 'MUSIC',
+  COMIC: 'COMIC',
+};
+
+/** `EBOOK`, `Ebooks`, `e-book`, `Audiobooks` … all read as one format. */
+export function normalizeFormat(v: unknown): Format | undefined {
+  const s = str(v);
+  if (!s) return undefined;
+  const letters = s.toUpperCase().replace(/[^A-Z]/g, '');
+  return FORMAT_ALIASES[letters] ?? FORMAT_ALIASES[letters.replace(/S$/, '')];
+}
+
+/** Instant is sold as `PPU`, Flex as `PERPETUAL`; some clients send `EST` for Flex. */
+export function normalizePurchaseModel(v: unknown): PurchaseModel | undefined {
+  const s = str(v)?.toUpperCase();
+  if (s === 'INSTANT' || s === 'PPU') return 'INSTANT';
+  if (s === 'FLEX' || s === 'PERPETUAL' || s === 'EST') return 'FLEX';
+  return undefined;
+}
+
+function holdStatus(v: unknown): HoldStatus | undefined {
+  const s = str(v)?.toUpperCase();
+  return s === 'WAITING' || s === 'RESERVED' ? s : undefined;
+}
+
+function availabilityStatus(v: unknown): AvailabilityStatus | undefined {
+  const s = str(v)?.toUpperCase();
+  return s === 'BORROW' || s === 'HOLD' || s === 'UNAVAILABLE' ? s : undefined;
+}
+
+function segments(v: unknown): Segment[] {
+  return objects(v).map((s) => ({ number: int(s.segmentNumber), name: str(s.name), seconds: int(s.seconds) }));
+}
+
+/** Artists may repeat in search results: keep the first of each name and role. */
+function artists(v: unknown): Artist[] {
+  const seen = new Set<string>();
+  const out: Artist[] = [];
+  for (const a of objects(v)) {
+    const name = str(a.name);
+    if (!name) continue;
+    const role = str(a.relationship);
+    const key = `${name}\u0000${role ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ name, role, formalName: str(a.artistFormal) });
+  }
+  return out;
+}
+
+function strings(v: unknown): string[] {
+  return list(v).map((g) => (isObject(g) ? str(g.name) : str(g))).filter((g): g is string => g !== undefined);
+}
+
+function countries(v: unknown): Country[] {
+  return strings(v).map((c) => c.toUpperCase()).filter((c): c is Country => (COUNTRIES as readonly string[]).includes(c));
+}
+
+function uniqueModels(values: unknown[]): PurchaseModel[] {
+  return [...new Set(values.map(normalizePurchaseModel).filter((m): m is PurchaseModel => m !== undefined))];
+}
+
+export function parseLoan(v: unknown): Loan {
+  if (!isObject(v)) throw badResponse('a loan is not an object');
+  const contentId = int(v.contentId);
+  if (contentId === undefined) throw badResponse('a loan has no contentId');
+  return {
+    contentId, title: str(v.title), format: normalizeFormat(v.kind), borrowedAt: wireTimeToMs(v.borrowed),
+    dueAt: wireTimeToMs(v.due), url: str(v.url), coverImageUrl: str(v.coverImageUrl), message: str(v.message),
+  };
+}
+
+/** Loans come as an array; an object wrapping one array is accepted too. */
+export function parseLoans(body: unknown): Loan[] {
+  return itemsOf(body, 'current loans').map(parseLoan);
+}
+
+export function parseHold(v: unknown): Hold {
+  if (!isObject(v)) throw badResponse('a hold is not an object');
+  const contentId = int(v.contentId);
+  if (contentId === undefined) throw badResponse('a hold has no contentId');
+  return {
+    contentId, status: holdStatus(v.status), title: str(v.title), format: normalizeFormat(v.kind),
+    placedAt: wireTimeToMs(v.inserted), reserveUntil: wireTimeToMs(v.reserveUntil),
+    queuePosition: int(v.holdsQueuePosition), url: str(v.url), coverImageUrl: str(v.coverImageUrl),
+  };
+}
+
+/** Holds: an array, a single hold object, an empty object, or an object wrapping an array. */
+export function parseHolds(body: unknown): Hold[] {
+  if (isObject(body) && 'contentId' in body) return [parseHold(body)];
+  return itemsOf(body, 'current holds').map(parseHold);
+}
+
+function itemsOf(body: unknown, what: string): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (isObject(body)) {
+    const arrays = Object.values(body).filter(Array.isArray);
+    if (arrays.length === 1) return arrays[0] as unknown[];
+    if (arrays.length === 0 && Object.keys(body).length === 0) return [];
+  }
+  throw badResponse(`${what} is not a list`);
+}
+
+export function parsePatronStatus(body: unknown): PatronStatus {
+  if (!isObject(body)) throw badResponse('patron status is not an object');
+  return {
+    borrowsRemaining: int(body.borrowsRemaining),
+    borrowsAllowedPerMonth: int(body.borrowsAllowedPerMonth),
+    currentlyBorrowed: int(body.currentlyBorrowed),
+  };
+}
+
+function episodeOf(v: Json): Episode[] {
+  const season = int(v.season ?? v.seasonNumber);
+  const episode = int(v.episode ?? v.episodeNumber);
+  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
+}
+
+/** A global content record (`format`, `licenseType`) or its older spelling (`kind`, `purchaseModel`). */
+export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
+  return {
+    id, titleId: int(v.titleId), format: normalizeFormat(v.format ?? v.kind), title: str(v.title), subtitle: str(v.subtitle),
+    series: str(v.seriesName ?? v.series), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
+    episode: int(v.episodeNumber ?? v.episode), isbn: str(v.isbn), upc: str(v.upc), synopsis: str(v.synopsis),
+    year: int(v.releaseYear ?? v.year), duration: str(v.duration), pages: int(v.pages), language: str(v.language),
+    subtitleLanguage: str(v.subtitleLanguage), dubLanguage: str(v.dubLanguage ?? v.dubtitleLanguage),
+    artist: str(v.artist), artists: artists(v.artists), publisher: str(v.publisher), genres: strings(v.genres),
+    audience: str(v.audience), lexile: str(v.lexile), atosBookLevel: str(v.atosBookLevel),
+    interestLevel: str(v.interestLevel), forChildren: bool(v.isForChildren ?? v.children),
+    fiction: bool(v.isFiction ?? v.fiction), abridged: bool(v.isAbridged ?? v.abridged),
+    parentalAdvisory: bool(v.isParentalAdvisory ?? v.pa), demo: bool(v.isDemo ?? v.demo),
+    profanity: bool(v.containsProfanity ?? v.profanity), edited: bool(v.isEdited ?? v.edited),
+    url: str(v.url), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
+    purchaseModels: uniqueModels([...objects(v.products).map((p) => p.licenseType ?? p.purchaseModel), v.purchaseModel]),
+    ratings: objects(v.ratings).flatMap((r) => {
+      const country = str(r.countryCode); const value = str(r.ratingValue);
+      return country && value ? [{ country, value }] : [];
+    }),
+    ppuPrices: objects(v.ppuPrices).flatMap((p) => {
+      const country = str(p.countryCode); const price = num(p.ppuPrice);
+      return country && price !== undefined ? [{ country, price }] : [];
+    }),
+    segments: segments(v.segments), episodes: episodeOf(v),
+  };
+}
+
+function parseGlobalChange(v: unknown): CatalogChange | undefined {
+  if (!isObject(v)) return undefined;
+  const id = int(v.id);
+  if (id === undefined) return undefined;
+  return v.removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v, id) };
+}
+
+/** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
+export function parseLibraryTitle(v: Json, id: number): LibraryTitle {
+  return { ...parseCatalogRecord(v, id), active: bool(v.active), purchaseModel: normalizePurchaseModel(v.purchaseModel), price: num(v.price) };
+}
+
+function parseLibraryChange(v: unknown): LibraryContentChange | undefined {
+  if (!isObject(v)) return undefined;
+  const id = int(v.id);
+  if (id === undefined) return undefined;
+  return v.removed === true ? { kind: 'removed', id } : { kind: 'upsert', title: parseLibraryTitle(v, id) };
+}
+
+function tokenOf(...candidates: unknown[]): string | undefined {
+  for (const c of candidates) {
+    if (typeof c === 'number' && Number.isFinite(c)) return String(c);
+    const s = str(c);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+/** Records sit under `data` (a map of names to lists), under `contents`, or under `key`. */
+function bulkItems(body: Json, key: string): unknown[] {
+  if (Array.isArray(body[key])) return body[key] as unknown[];
+  if (Array.isArray(body.contents)) return body.contents as unknown[];
+  if (isObject(body.data)) return Object.values(body.data).filter(Array.isArray).flat();
+  if (Array.isArray(body.data)) return body.data;
+  throw badResponse(`no ${key} list in the page`);
+}
+
+function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
+  if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const items = bulkItems(body, key).map(parse).filter((x): x is T => x !== undefined);
+  const next = tokenOf(metadata.nextStartToken, body.nextStartToken);
+  const totalCount = int(metadata.totalCount ?? body.totalCount);
+  return { items, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
+}
+
+export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
+export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
+
+export function parseEntitlementPage(body: unknown): Page<Entitlement> {
+  return parsePage(body, 'entitlements', (v) => {
+    if (!isObject(v)) return undefined;
+    const contentId = int(v.contentId);
+    if (contentId === undefined) return undefined;
+    return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true };
+  });
+}
+
+function parseSearchHit(v: Json): SearchHit {
+  const episodes: Episode[] = objects(v.episodes).map((e) => ({
+    titleId: int(e.id), episode: int(e.episode), title: str(e.title), synopsis: str(e.synopsis),
+  }));
+  return {
+    titleId: int(v.titleId), title: str(v.title), subtitle: str(v.subtitle), synopsis: str(v.synopsis),
+    format: normalizeFormat(v.kind ?? v.format), artist: str(v.artist), artists: artists(v.artists), year: int(v.year),
+    series: str(v.series), publisher: str(v.publisher), purchaseModel: normalizePurchaseModel(v.purchaseModel),
+    forChildren: bool(v.children), url: str(v.url), coverImageUrl: str(v.coverImageUrl), isbn: str(v.isbn),
+    upc: str(v.upc), language: str(v.language), genres: strings(v.genres), episodes,
+  };
+}
+
+export function parseSearchPage(body: unknown): SearchPage {
+  if (!isObject(body)) throw badResponse('search results are not an object');
+  const hits = objects(body.titles).map(parseSearchHit);
+  return { found: int(body.found) ?? hits.length, hits };
+}
+
+export function parseAvailabilityList(body: unknown): Availability[] {
+  return itemsOf(body, 'content info').filter(isObject).flatMap((v) => {
+    const contentId = int(v.contentId);
+    if (contentId === undefined) return [];
+    const a = isObject(v.availability) ? v.availability : {};
+    return [{
+      contentId, status: availabilityStatus(a.status), available: bool(a.available), holdsQueueSize: int(a.holdsQueueSize),
+      availableCopies: int(a.availableCopies), totalCopies: int(a.totalCopies), holdsQueuePosition: int(a.holdsQueuePosition),
+      purchaseModel: normalizePurchaseModel(a.purchaseModel),
+    }];
+  });
+}
+
+export interface Token { value: string; lifetimeMs: number }
+
+/** `expires_in` is seconds (values of ~770,000 are seen); above a year it must be milliseconds. */
+export function parseToken(body: unknown): Token {
+  if (!isObject(body)) throw badResponse('the token answer is not an object');
+  const value = str(body.access_token);
+  if (!value) throw badResponse('the token answer has no access_token');
+  const expiresIn = num(body.expires_in);
+  const lifetimeMs = expiresIn === undefined || expiresIn <= 0 ? 300_000
+    : expiresIn > 31_536_000 ? expiresIn : expiresIn * 1000;
+  return { value, lifetimeMs };
+}
+
+export function errorMessageOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const message = str(body.message) ?? str(body.error) ?? str(body.title);
+  const detail = str(body.detail);
+  if (message && detail && !message.includes(detail)) return `${message} (${detail})`;
+  return message ?? detail;
+}

@@ -1,0 +1,40 @@
+// Builds request paths from segments. A library card is an opaque string typed by staff or
+// read by a scanner: it is always percent-encoded as one segment, so `12 34/../5?x#y` can
+// only ever reach the patron route it belongs to.
+
+import { PartnerError } from './errors.ts';
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+export function apiPath(...segments: (string | number)[]): string {
+  return '/api/v1/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
+}
+
+export function checkLibraryId(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new PartnerError('invalid-input', `The library id must be a positive whole number (got ${describe(value)}).`);
+}
+
+export function checkContentId(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new PartnerError('invalid-input', `The title id must be a positive whole number (got ${describe(value)}).`);
+}
+
+/**
+ * Cards keep leading zeros and letters; only surrounding spaces are trimmed. A card made only
+ * of dots is refused: URL parsers resolve `.` and `..` (even percent-encoded) as path steps.
+ */
+export function checkCard(value: unknown): string {
+  if (typeof value !== 'string') throw new PartnerError('invalid-input', 'The library card must be text.');
+  const card = value.trim();
+  if (card === '') throw new PartnerError('invalid-input', 'Enter a library card number.');
+  if (card.length > 64) throw new PartnerError('invalid-input', 'That library card is too long (more than 64 characters).');
+  if (CONTROL_CHARS.test(card)) throw new PartnerError('invalid-input', 'The library card contains a control character.');
+  if (/^\.+$/.test(card)) throw new PartnerError('invalid-input', 'That is not a library card number.');
+  return card;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value);
+  return value === null ? 'null' : typeof value === 'number' ? String(value) : typeof value;
+}

@@ -1,0 +1,149 @@
+// One HTTP exchange with the service, and the retry loop around the idempotent ones. Knows
+// status codes and time, nothing about patrons or titles: the client maps codes to meaning.
+
+import { PartnerError, type ErrorCode } from './errors.ts';
+import { errorMessageOf } from './normalize.ts';
+import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
+
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  fetch: FetchFn;
+  wsApi: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  authorization: string;
+  /** GETs are retried on network errors, 429 and 5xx; nothing else is. */
+  retry: boolean;
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** A non-2xx answer, kept raw so the caller can map it for its own operation. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly serverMessage: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, serverMessage: string | undefined, retryAfter: number | undefined) {
+    super(`HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}`);
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.retryAfterMs = retryAfter;
+  }
+}
+
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['network', 'timeout']);
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+export function normalizeBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new PartnerError('invalid-input', `The service address is not a valid URL: ${JSON.stringify(value)}.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new PartnerError('invalid-input', 'The service address must start with https:// (or http:// for a local sandbox).');
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new PartnerError('invalid-input', 'The service address must not carry a query, fragment or credentials.');
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+export class Transport {
+  private readonly options: TransportOptions;
+  constructor(options: TransportOptions) {
+    this.options = { ...options, baseUrl: normalizeBaseUrl(options.baseUrl) };
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** Sends once, or with retries when `spec.retry`; throws PartnerError or HttpStatusError. */
+  async request(spec: RequestSpec): Promise<HttpAnswer> {
+    const { retry, sleep, random } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(spec);
+      } catch (error) {
+        const last = !spec.retry || attempt >= retry.attempts;
+        if (error instanceof HttpStatusError && isRetryableStatus(error.status) && !last) {
+          await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
+          continue;
+        }
+        if (error instanceof PartnerError && RETRYABLE_CODES.has(error.code) && !last) {
+          await sleep(backoffMs(retry, attempt, random));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async once(spec: RequestSpec): Promise<HttpAnswer> {
+    const { fetch, timeoutMs, wsApi, now } = this.options;
+    const url = new URL(this.options.baseUrl + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: spec.authorization,
+      ...(wsApi ? { 'ws-api': wsApi } : {}),
+      ...(spec.method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+      ...spec.headers,
+    };
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
+      text = await response.text();
+    } catch (error) {
+      throw transportFailure(error, signal, timeoutMs);
+    }
+    const body = parseJson(text, response.status);
+    if (response.status >= 200 && response.status < 300) return { status: response.status, body };
+    throw new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
+  }
+}
+
+function parseJson(text: string, status: number): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // An error page in HTML is still an error status; only a 2xx must be JSON.
+    if (status >= 200 && status < 300) {
+      throw new PartnerError('bad-response', 'The service sent an answer that is not valid JSON.', status);
+    }
+    return undefined;
+  }
+}
+
+function transportFailure(error: unknown, signal: AbortSignal, timeoutMs: number): PartnerError {
+  if (error instanceof PartnerError) return error;
+  if (signal.aborted) {
+    return new PartnerError('timeout', `The service did not answer within ${Math.round(timeoutMs / 1000)} seconds.`);
+  }
+  return new PartnerError('network', 'Could not reach the lending service. Check the network connection.');
+}

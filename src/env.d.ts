@@ -1,0 +1,8 @@
+/// <reference types="vite/client" />
+import type { LendingDeskBridge } from '../electron/bridge.ts';
+
+declare global {
+  interface Window {
+    lendingDesk: LendingDeskBridge;
+  }
+}

@@ -1,0 +1,116 @@
+// The spec's variants, each read into the one clean shape.
+import { describe, expect, it } from 'vitest';
+import { PartnerError } from '../../../electron/partner/errors.ts';
+import {
+  errorMessageOf, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseEntitlementPage,
+  parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken, wireTimeToMs,
+} from '../../../electron/partner/normalize.ts';
+
+describe('format and model spellings', () => {
+  it('reads Ebooks, e-book and plural forms as one format', () => {
+    expect(['EBOOK', 'Ebooks', 'e-book', 'ebook'].map(normalizeFormat)).toEqual(['EBOOK', 'EBOOK', 'EBOOK', 'EBOOK']);
+    expect(['Audiobooks', 'MOVIES', 'TV', 'Comics', 'MUSIC'].map(normalizeFormat))
+      .toEqual(['AUDIOBOOK', 'MOVIE', 'TELEVISION', 'COMIC', 'MUSIC']);
+    expect(normalizeFormat('PAMPHLET')).toBeUndefined();
+    expect(normalizeFormat('')).toBeUndefined();
+  });
+
+  it('maps PPU and PERPETUAL (and EST) onto Instant and Flex', () => {
+    expect(['PPU', 'INSTANT', 'PERPETUAL', 'FLEX', 'EST', 'flex', 'ALL'].map(normalizePurchaseModel))
+      .toEqual(['INSTANT', 'INSTANT', 'FLEX', 'FLEX', 'FLEX', 'FLEX', undefined]);
+  });
+});
+
+describe('patron answers', () => {
+  it('keeps absent fields absent and converts seconds to milliseconds', () => {
+    const [loan] = parseLoans([{ contentId: 7, title: '', borrowed: 1_700_000_000, kind: 'Ebooks' }]);
+    expect(loan).toEqual({
+      contentId: 7, title: undefined, format: 'EBOOK', borrowedAt: 1_700_000_000_000, dueAt: undefined,
+      url: undefined, coverImageUrl: undefined, message: undefined,
+    });
+  });
+
+  it('takes a time already in milliseconds as it is', () => {
+    expect(wireTimeToMs(1_700_000_000_000)).toBe(1_700_000_000_000);
+    expect(wireTimeToMs(0)).toBeUndefined();
+    expect(wireTimeToMs('soon')).toBeUndefined();
+  });
+
+  it('reads holds as an array, a single object, an empty object or a wrapped list', () => {
+    const hold = { contentId: 3, status: 'WAITING', holdsQueuePosition: 2 };
+    expect(parseHolds([hold]).map((h) => h.contentId)).toEqual([3]);
+    expect(parseHolds(hold).map((h) => h.queuePosition)).toEqual([2]);
+    expect(parseHolds({})).toEqual([]);
+    expect(parseHolds({ holds: [hold, { ...hold, contentId: 4 }] }).map((h) => h.contentId)).toEqual([3, 4]);
+  });
+
+  it('refuses a body of the wrong kind with bad-response', () => {
+    expect(() => parseLoans('oops')).toThrowError(PartnerError);
+    expect(() => parseLoans([{ title: 'no id' }])).toThrow(/contentId/);
+    try {
+      parseHolds(42);
+    } catch (error) {
+      expect((error as PartnerError).code).toBe('bad-response');
+    }
+  });
+});
+
+describe('bulk pages', () => {
+  it('finds global records under data, contents or a data list, and the token under metadata', () => {
+    const record = { id: 1, titleId: 1, format: 'MOVIE', products: [{ licenseType: 'PERPETUAL' }], countryCodes: ['US', 'XX'] };
+    const viaData = parseGlobalContentPage({ metadata: { totalCount: 2, nextStartToken: '2' }, data: { contents: [record] } });
+    expect(viaData.next).toBe('2');
+    expect(viaData.totalCount).toBe(2);
+    const viaContents = parseGlobalContentPage({ metadata: {}, contents: [record, { id: 9, removed: true }] });
+    expect(viaContents.next).toBeUndefined();
+    expect(viaContents.items).toEqual([
+      expect.objectContaining({ kind: 'upsert', record: expect.objectContaining({ id: 1, format: 'MOVIE', purchaseModels: ['FLEX'], countries: ['US'] }) }),
+      { kind: 'removed', id: 9 },
+    ]);
+  });
+
+  it('reads entitlements under entitlements or data, removed ones as inactive', () => {
+    const a = parseEntitlementPage({ metadata: { nextStartToken: 5 }, entitlements: [{ contentId: 1, active: true }] });
+    expect(a).toEqual({ items: [{ contentId: 1, active: true, removed: false }], next: '5' });
+    const b = parseEntitlementPage({ metadata: {}, data: { entitlements: [{ contentId: 2, active: false, removed: true }] } });
+    expect(b.items).toEqual([{ contentId: 2, active: false, removed: true }]);
+  });
+
+  it('reads both library content schema generations, nextStartToken at the top level', () => {
+    const earlier = parseLibraryContentPage({ nextStartToken: 40, titles: [{ id: 3, kind: 'EBOOK', purchaseModel: 'INSTANT', active: true }] });
+    const later = parseLibraryContentPage({ titles: [{ id: 3, kind: 'EBOOK', seriesNumber: 2, lexile: '', audience: 'Juvenile' }] });
+    expect(earlier.next).toBe('40');
+    expect(earlier.items[0]).toMatchObject({ kind: 'upsert', title: { id: 3, purchaseModel: 'INSTANT', active: true } });
+    expect(later.next).toBeUndefined();
+    expect(later.items[0]).toMatchObject({ kind: 'upsert', title: { seriesNumber: 2, audience: 'Juvenile', lexile: undefined } });
+  });
+
+  it('refuses a page with no list at all', () => {
+    expect(() => parseEntitlementPage({ metadata: {} })).toThrow(/could not be read/);
+  });
+});
+
+describe('search, availability, tokens, errors', () => {
+  it('drops repeated artists and reads genres given as objects', () => {
+    const page = parseSearchPage({ found: 1, titles: [{ titleId: 5, artists: [{ name: 'A', relationship: 'AUTHOR' }, { name: 'A', relationship: 'AUTHOR' }], genres: [{ name: 'Poetry' }] }] });
+    expect(page.hits[0]?.artists).toEqual([{ name: 'A', role: 'AUTHOR', formalName: undefined }]);
+    expect(page.hits[0]?.genres).toEqual(['Poetry']);
+  });
+
+  it('reads availability elements and skips ones without an id', () => {
+    const list = parseAvailabilityList([{ contentId: 1, availability: { status: 'hold', holdsQueueSize: 3, purchaseModel: 'FLEX' } }, { availability: {} }]);
+    expect(list).toEqual([expect.objectContaining({ contentId: 1, status: 'HOLD', holdsQueueSize: 3, purchaseModel: 'FLEX' })]);
+  });
+
+  it('treats expires_in as seconds, and as milliseconds above a year', () => {
+    expect(parseToken({ access_token: 't', expires_in: 770_000 }).lifetimeMs).toBe(770_000_000);
+    expect(parseToken({ access_token: 't', expires_in: 40_000_000_000 }).lifetimeMs).toBe(40_000_000_000);
+    expect(() => parseToken({ expires_in: 5 })).toThrow(/access_token/);
+  });
+
+  it('joins message and detail of an error body', () => {
+    expect(errorMessageOf({ message: 'Allowance used up', detail: '0 of 10 left' })).toBe('Allowance used up (0 of 10 left)');
+    expect(errorMessageOf({ detail: 'only detail' })).toBe('only detail');
+    expect(errorMessageOf('<html>')).toBeUndefined();
+  });
+});
