@@ -8,6 +8,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
 node_bin="$tools/node_modules/node/bin"
 
+bash "$root/scripts/system-deps.sh"
+
 major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
 if [ "$(major node)" -lt 24 ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command (npm test). Unit tests need a real Secret Service for keytar, so on Linux
-# without one we start a private D-Bus session with an unlocked gnome-keyring and run inside it.
+# The test command (npm test): type check, then every Vitest suite (talking HTTP to the
+# sandbox). keytar needs a real Secret Service, so on Linux without one we start a private
+# D-Bus session with an unlocked gnome-keyring and run inside it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,4 +13,8 @@ if [ "$(uname)" = "Linux" ] && [ -z "${LENDING_DESK_KEYRING_READY:-}" ] && comma
 fi
 
 npm run --silent typecheck
-npx vitest run "$@"
+mkdir -p test-results
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json "$@" || status=$?
+[ -f test-results/unit.json ] && node scripts/test-summary.ts test-results/unit.json unit
+exit "$status"

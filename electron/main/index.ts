@@ -1,78 +1,93 @@
-// Electron entry: starts the built-in sandbox partner service (the default when nothing else
-// is configured), opens one locked-down window, and answers the bridge's two calls.
+// Electron entry: wires DeskService to Electron (settings in electron-store, credentials in
+// the keychain, logs in the user data folder, net.fetch for the system proxy), registers
+// the contract behind the sender check and opens one locked-down window.
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, net, type IpcMainInvokeEvent } from 'electron';
-import { CHANNELS, type BridgeResult, type ConnectionInfo } from '../bridge.ts';
-import { PartnerClient } from '../partner/client.ts';
-import { isPartnerError } from '../partner/errors.ts';
-import { startSandbox, type SandboxHandle } from '../sandbox/server.ts';
+import { app, BrowserWindow, ipcMain, net, powerMonitor, session, shell } from 'electron';
+import Store from 'electron-store';
+import { channelOf } from '../contract.ts';
+import { createKeytarVault } from '../credentials/index.ts';
+import { DeskService } from '../desk/desk-service.ts';
+import { registerContract, senderCheck } from '../ipc/register.ts';
+import { createFileLogger } from '../logging/logger.ts';
+import { startSandbox } from '../sandbox/server.ts';
+import { Settings } from '../settings/settings.ts';
+import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
 
-let sandbox: SandboxHandle | undefined;
-let client: PartnerClient | undefined;
 let window: BrowserWindow | undefined;
 
-/** Only our own window's main frame may call main. */
-function fromOurWindow(event: IpcMainInvokeEvent): boolean {
-  const frame = event.senderFrame;
-  return frame !== null && window !== undefined && event.sender === window.webContents && frame === window.webContents.mainFrame;
-}
-
-async function answer<T>(event: IpcMainInvokeEvent, work: () => Promise<T>): Promise<BridgeResult<T>> {
-  if (!fromOurWindow(event)) return { ok: false, error: { code: 'invalid-input', message: 'Refused: unknown sender.' } };
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    if (isPartnerError(error)) return { ok: false, error: { code: error.code, message: error.message } };
-    return { ok: false, error: { code: 'server', message: 'Something went wrong in Lending Desk.' } };
-  }
-}
-
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    minWidth: 1024,
-    minHeight: 700,
-    title: 'Lending Desk',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  if (process.env.ELECTRON_RENDERER_URL && !app.isPackaged) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  return win;
+function rendererEntry(): { url?: string; file?: string } {
+  const devUrl = process.env.ELECTRON_RENDERER_URL;
+  if (devUrl && !app.isPackaged) return { url: devUrl };
+  return { file: join(import.meta.dirname, '../renderer/index.html') };
 }
 
 async function start(): Promise<void> {
-  sandbox = await startSandbox();
-  client = new PartnerClient({
-    baseUrl: sandbox.url,
-    credentials: { username: sandbox.username, password: sandbox.password },
+  const logger = createFileLogger({ dir: app.getPath('logs') });
+  const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false }));
+  const desk = new DeskService({
+    settings,
+    vault: createKeytarVault(),
     fetch: (input, init) => net.fetch(input, init),
+    startSandbox: () => startSandbox(),
+    logger,
+    now: Date.now,
+    version: app.getVersion(),
+    emit: (event, payload) => window?.webContents.send(channelOf(event), payload),
   });
-  ipcMain.handle(CHANNELS.connectionInfo, (event) =>
-    answer<ConnectionInfo>(event, async () => ({ mode: 'sandbox', baseUrl: sandbox!.url, libraries: sandbox!.libraries })));
-  ipcMain.handle(CHANNELS.testConnection, (event) =>
-    answer(event, async () => {
-      const started = Date.now();
-      await client!.testConnection();
-      return { tokenMs: Date.now() - started };
-    }));
-  window = createWindow();
+  const state = settings.read().window;
+
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
+  });
+
+  window = new BrowserWindow({
+    ...(state.x === undefined || state.y === undefined ? {} : { x: state.x, y: state.y }),
+    width: state.width,
+    height: state.height,
+    minWidth: 1024,
+    minHeight: 700,
+    title: 'Lending Desk',
+    show: false,
+    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+  });
+  if (state.maximized) window.maximize();
+  guardContents(window.webContents, window.webContents.session, (url) => {
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+  });
+
+  const entry = rendererEntry();
+  const origins = entry.url ? [new URL(entry.url).origin] : ['file:'];
+  const ours = window.webContents;
+  registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, origins), logger);
+
+  powerMonitor.on('lock-screen', () => desk.lock('system'));
+  window.on('close', () => {
+    if (!window) return;
+    const bounds = window.getNormalBounds();
+    try {
+      settings.update({ window: { ...bounds, maximized: window.isMaximized() } });
+    } catch (error) {
+      logger.warn('window.state-not-saved', { error });
+    }
+  });
+  window.once('ready-to-show', () => window?.show());
+  app.on('will-quit', () => void desk.close());
+
+  if (entry.url) await window.loadURL(entry.url);
+  else await window.loadFile(entry.file as string);
+  logger.info('app.start', { version: app.getVersion(), settingsProblem: settings.lastLoadProblem });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => window?.focus());
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void sandbox?.close());
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
   void app.whenReady().then(start);
 }

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'server', // 5xx after the retries ran out, or an unexpected status
   'bad-response', // the answer could not be read
   'keychain-unavailable',
+  'session-locked', // no staff shift is open: patron work waits for a name
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

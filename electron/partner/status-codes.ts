@@ -36,6 +36,7 @@ const FALLBACK_MESSAGES: Record<ErrorCode, string> = {
   server: 'The lending service had a problem. Try again shortly.',
   'bad-response': 'The lending service sent an answer that could not be read.',
   'keychain-unavailable': 'The system keychain is not available.',
+  'session-locked': 'The desk is locked. Enter your name to start a shift.',
 };
 
 export function fallbackMessage(code: ErrorCode): string {

@@ -1,10 +1,16 @@
-// Exposes domain methods only, never ipcRenderer itself (contextIsolation + sandbox).
+// The sandboxed preload: exposes the contract's methods as window.lendingDesk and nothing
+// else — never ipcRenderer itself. Bundled into one CommonJS file (sandbox: true).
 import { contextBridge, ipcRenderer } from 'electron';
-import { CHANNELS, type LendingDeskBridge } from '../bridge.ts';
+import { channelOf } from '../contract.ts';
+import { createBridge } from './bridge.ts';
 
-const bridge: LendingDeskBridge = {
-  connectionInfo: () => ipcRenderer.invoke(CHANNELS.connectionInfo),
-  testConnection: () => ipcRenderer.invoke(CHANNELS.testConnection),
-};
+const bridge = createBridge(
+  (method, args) => ipcRenderer.invoke(channelOf(method), args),
+  (event, listener) => {
+    const wrapped = (_event: unknown, payload: unknown): void => listener(payload);
+    ipcRenderer.on(channelOf(event), wrapped);
+    return () => { ipcRenderer.removeListener(channelOf(event), wrapped); };
+  },
+);
 
 contextBridge.exposeInMainWorld('lendingDesk', bridge);

@@ -1,0 +1,7 @@
+// `npm run bench`: every benchmark of the project, figures and ratios printed, nothing asserted.
+import { benchClientOverhead, benchLibraryContentExtraction } from './partner-client.ts';
+
+console.log(`Lending Desk benchmarks — Node ${process.versions.node}, ${new Date().toISOString()}\n`);
+await benchClientOverhead();
+console.log();
+await benchLibraryContentExtraction();

@@ -1,0 +1,25 @@
+// Runs the sandbox in its own process (as `npm run sandbox` does) so a benchmark measures the
+// client's work, not the server's, on this process's event loop.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+
+export interface SandboxProcess {
+  url: string;
+  username: string;
+  password: string;
+  libraries: { libraryId: number; country: string; cards: string[] }[];
+  stop(): void;
+}
+
+export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+  const cli = join(import.meta.dirname, '..', 'electron', 'sandbox', 'cli.ts');
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with code ${code} before describing itself`)));
+  });
+  lines.close();
+  return { ...(JSON.parse(first) as Omit<SandboxProcess, 'stop'>), stop: () => child.kill('SIGTERM') };
+}

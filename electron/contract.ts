@@ -1,0 +1,162 @@
+// The one contract between renderer and main: every method the renderer may call, the
+// runtime schema of its argument, and its result type. The preload's bridge, the main
+// registry, the Chromium test host and the renderer's typings all derive from METHODS, so a
+// method or channel name is written here once and nowhere else.
+
+import { z } from 'zod';
+import type { ErrorInfo } from './partner/errors.ts';
+import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
+import { FORMATS } from './partner/model.ts';
+import { checkCard } from './partner/paths.ts';
+
+// ---- argument schemas ----
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const text = (max: number) => z.string().trim().min(1).max(max);
+const card = z.string().superRefine((value, ctx) => {
+  try {
+    checkCard(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+}).transform((value) => value.trim());
+
+const patronArgs = z.strictObject({ libraryId: id, card });
+const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: z.string().max(500).optional() });
+const credentialsArgs = {
+  username: text(200),
+  password: z.string().min(1).max(1000),
+};
+const libraryRef = z.strictObject({ libraryId: id, name: z.string().trim().max(80).optional() });
+const partnerProfileArgs = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
+  name: text(80),
+  baseUrl: text(500),
+  libraries: z.array(libraryRef).min(1).max(20),
+  wsApi: z.string().trim().max(10).default('2.1'),
+  country: z.enum(['US', 'CA', 'AU', 'NZ']),
+});
+
+const none = z.undefined();
+
+// ---- result types ----
+
+export type Country = 'US' | 'CA' | 'AU' | 'NZ';
+export type Language = 'en' | 'fr-CA';
+
+export interface LibraryView { libraryId: number; name?: string }
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  kind: 'sandbox' | 'partner';
+  baseUrl: string;
+  libraries: LibraryView[];
+  wsApi: string;
+  country: Country;
+  hasCredentials: boolean;
+}
+
+export interface SandboxView {
+  libraries: { libraryId: number; country: string; cards: string[] }[];
+}
+
+export interface AppInfo {
+  version: string;
+  /** `unconfigured` shows the first-run page. */
+  mode: 'unconfigured' | 'sandbox' | 'partner';
+  activeProfile?: ProfileView;
+  /** Demo patrons, only while the sandbox is in use (training). */
+  sandbox?: SandboxView;
+  preferences: Preferences;
+  session?: StaffSession;
+  /** Why the settings file was not used, when it was not. */
+  settingsProblem?: string;
+}
+
+export interface Preferences { idleLockMinutes: number; language: Language }
+export interface StaffSession { staffName: string; startedAt: number }
+
+export interface PatronView {
+  libraryId: number;
+  status: PatronStatus;
+  loans: Loan[];
+  holds: Hold[];
+  /** Parts that could not be loaded, with why; the rest is still shown. */
+  problems: { part: 'status' | 'loans' | 'holds'; error: ErrorInfo }[];
+}
+
+export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
+
+// ---- the methods ----
+
+/** A method's argument schema and (type-only) result. */
+interface Method<A extends z.ZodType, R> { args: A; result?: R }
+/** Curried so the argument schema's type is inferred while the result type is named. */
+const method = <R>() => <A extends z.ZodType>(args: A): Method<A, R> => ({ args });
+
+export const METHODS = {
+  appInfo: method<AppInfo>()(none),
+  listProfiles: method<ProfileView[]>()(none),
+  useSandbox: method<AppInfo>()(none),
+  testPartnerConnection: method<{ tokenMs: number }>()(z.strictObject({
+    baseUrl: text(500), wsApi: z.string().trim().max(10).default('2.1'), ...credentialsArgs,
+  })),
+  savePartnerProfile: method<AppInfo>()(z.strictObject({ profile: partnerProfileArgs, ...credentialsArgs })),
+  replaceCredentials: method<ProfileView>()(z.strictObject({ profileId: text(40), ...credentialsArgs })),
+  forgetCredentials: method<ProfileView>()(z.strictObject({ profileId: text(40) })),
+  activateProfile: method<AppInfo>()(z.strictObject({ profileId: text(40) })),
+  removeProfile: method<AppInfo>()(z.strictObject({ profileId: text(40) })),
+  updatePreferences: method<Preferences>()(z.strictObject({
+    idleLockMinutes: z.number().int().min(1).max(240).optional(),
+    language: z.enum(['en', 'fr-CA']).optional(),
+  })),
+  startShift: method<StaffSession>()(z.strictObject({ staffName: text(60) })),
+  lockSession: method<null>()(z.strictObject({ reason: z.enum(['idle', 'staff']) })),
+  lookupPatron: method<PatronView>()(patronArgs),
+  borrow: method<ActionOutcome<Loan>>()(titleArgs),
+  returnTitle: method<ActionOutcome<null>>()(titleArgs),
+  placeHold: method<ActionOutcome<Hold>>()(titleArgs),
+  removeHold: method<ActionOutcome<null>>()(titleArgs),
+  searchCatalog: method<SearchPage>()(z.strictObject({
+    libraryId: id,
+    q: text(200),
+    offset: z.number().int().min(0).max(10_000).default(0),
+    limit: z.number().int().min(1).max(100).default(20),
+    kidsMode: z.boolean().default(false),
+    formats: z.array(z.enum(FORMATS as [string, ...string[]])).max(6).optional(),
+    purchaseModel: z.enum(['INSTANT', 'FLEX']).optional(),
+  })),
+  titleAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+} as const;
+
+export type MethodName = keyof typeof METHODS;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export type ArgsOf<M extends MethodName> = z.input<(typeof METHODS)[M]['args']>;
+export type ParsedArgsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['args']>;
+export type ResultOf<M extends MethodName> = Exclude<(typeof METHODS)[M]['result'], undefined>;
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+// ---- events from main ----
+
+export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+export interface EventPayloads {
+  sessionLocked: { reason: 'idle' | 'staff' | 'system' };
+  syncProgress: SyncProgress;
+}
+export type EventName = keyof EventPayloads;
+export const EVENT_NAMES: EventName[] = ['sessionLocked', 'syncProgress'];
+
+export const channelOf = (name: MethodName | EventName): string => `lending-desk:${name}`;
+
+// ---- the renderer's view: window.lendingDesk ----
+
+type ArgList<M extends MethodName> = undefined extends ArgsOf<M> ? [args?: ArgsOf<M>] : [args: ArgsOf<M>];
+export type LendingDeskApi = { [M in MethodName]: (...args: ArgList<M>) => Promise<Result<ResultOf<M>>> } & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+};
+
+/** What main (or the test host) implements: arguments arrive already parsed. */
+export type DeskHandlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> };

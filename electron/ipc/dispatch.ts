@@ -1,0 +1,52 @@
+// Runs one contract call: the method must exist, its argument must parse, and whatever
+// happens the caller gets a Result, never a thrown Error (Electron would keep only its
+// message). Shared by the Electron registry and the Chromium test host, so both answer alike.
+
+import type { z } from 'zod';
+import { METHODS, type DeskHandlers, type MethodName, type Result } from '../contract.ts';
+import { isPartnerError, type ErrorInfo } from '../partner/errors.ts';
+
+export interface DispatchLog {
+  error(event: string, fields?: Record<string, unknown>): void;
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  libraryId: 'Library', card: 'Library card', contentId: 'Title id', contentIds: 'Title ids', title: 'Title',
+  username: 'Username', password: 'Password', baseUrl: 'Service address', profileId: 'Connection profile',
+  staffName: 'Staff name', idleLockMinutes: 'Idle lock minutes', language: 'Language', q: 'Search text',
+  offset: 'Result offset', limit: 'Results per page', formats: 'Formats', purchaseModel: 'Lending model',
+  name: 'Name', libraries: 'Library ids', wsApi: 'ws-api value', country: 'Country', reason: 'Reason', profile: 'Profile',
+};
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.hasOwn(METHODS, name);
+}
+
+/** "Library card: Enter a library card number." — the first problem, named as staff know it. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request was not valid.';
+  const field = [...issue.path].reverse().find((p) => typeof p === 'string');
+  const label = typeof field === 'string' ? (FIELD_LABELS[field] ?? field) : undefined;
+  if (issue.code === 'unrecognized_keys') return `Unexpected field: ${issue.keys.join(', ')}.`;
+  const message = issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
+  return label ? `${label}: ${message}` : message;
+}
+
+export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog): Promise<Result<unknown>> {
+  if (!isMethodName(name)) return failure({ code: 'invalid-input', message: 'Unknown request.' });
+  const parsed = METHODS[name].args.safeParse(rawArgs);
+  if (!parsed.success) return failure({ code: 'invalid-input', message: describeIssues(parsed.error) });
+  try {
+    const handler = handlers[name] as (args: unknown) => Promise<unknown>;
+    return { ok: true, value: await handler.call(handlers, parsed.data) };
+  } catch (error) {
+    if (isPartnerError(error)) return failure(error.toInfo());
+    log?.error('contract.unexpected', { method: name, error });
+    return failure({ code: 'server', message: 'Lending Desk hit an unexpected problem. It has been logged; try again.' });
+  }
+}
+
+function failure(error: ErrorInfo): Result<never> {
+  return { ok: false, error };
+}

@@ -1,0 +1,75 @@
+// The Electron security checklist as plain functions over the objects Electron hands us, so
+// they are unit-tested with stand-ins here (no Electron binary) and used as-is in main.
+
+/** Hosts whose https pages and covers staff may open or see. The sandbox's are fictional (.invalid). */
+export const TITLE_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
+export const COVER_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
+
+export function secureWebPreferences(preloadPath: string): Record<string, unknown> {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  };
+}
+
+/** script-src 'self' and nothing inline; images only from our files and the cover hosts. */
+export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOSTS): string {
+  const covers = coverHosts.map((h) => `https://${h}`).join(' ');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: ${covers}`.trim(),
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+export function isAllowedExternalUrl(raw: string, hosts: readonly string[] = [...TITLE_HOSTS, ...COVER_HOSTS]): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' && url.username === '' && url.password === '' && hosts.includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+interface NavigationEvent { preventDefault(): void }
+export interface GuardedContents {
+  on(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview', listener: (event: NavigationEvent, ...args: unknown[]) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+}
+export interface GuardedSession {
+  setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionCheckHandler(handler: (...args: unknown[]) => boolean): void;
+}
+
+/**
+ * No navigation away from the app, no new windows (allow-listed https title pages open in the
+ * system browser instead), no webviews, no permissions.
+ */
+export function guardContents(contents: GuardedContents, session: GuardedSession, openExternal: (url: string) => void): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternalUrl(url)) openExternal(url);
+    return { action: 'deny' };
+  });
+  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}

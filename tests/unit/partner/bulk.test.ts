@@ -1,0 +1,173 @@
+// Bulk extraction, search and availability over real HTTP: paging yields exactly the data
+// set, deltas yield exactly the changes, content info goes 50 ids a call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerClient } from '../../../electron/partner/client.ts';
+import type { CatalogChange, LibraryContentChange } from '../../../electron/partner/model.ts';
+import { collect, library, startHarness, type Harness } from './helpers.ts';
+
+const SIZE = 2000;
+let h: Harness;
+let client: PartnerClient;
+
+beforeAll(async () => {
+  h = await startHarness({ catalogSize: SIZE });
+  client = h.client();
+});
+afterAll(async () => { await h.sandbox.close(); });
+
+const upsertIds = (items: (CatalogChange | LibraryContentChange)[]): number[] =>
+  items.flatMap((c) => (c.kind === 'upsert' ? ['record' in c ? c.record.id : c.title.id] : []));
+const removedIds = (items: (CatalogChange | LibraryContentChange)[]): number[] =>
+  items.flatMap((c) => (c.kind === 'removed' ? [c.id] : []));
+const sorted = (ids: Iterable<number>): number[] => [...ids].sort((a, b) => a - b);
+
+describe('global contents', () => {
+  it('pages through the whole catalog: every id exactly once, no page over the limit', async () => {
+    const sizes: number[] = [];
+    let total: number | undefined;
+    const ids: number[] = [];
+    for await (const page of client.globalContentPages({ limit: 300 })) {
+      sizes.push(page.items.length);
+      total ??= page.totalCount;
+      ids.push(...upsertIds(page.items));
+    }
+    expect(total).toBe(SIZE);
+    expect(ids).toEqual(Array.from({ length: SIZE }, (_, i) => i + 1));
+    expect(sizes).toHaveLength(Math.ceil(SIZE / 300));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(300);
+  });
+
+  it('covers all six formats, and filters by country', async () => {
+    const { items } = await collect(client.globalContentPages({ limit: 1000, countries: ['NZ'] }));
+    const records = items.flatMap((c) => (c.kind === 'upsert' ? [c.record] : []));
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThan(SIZE);
+    expect(records.every((r) => r.countries.includes('NZ'))).toBe(true);
+    const all = await collect(client.globalContentPages({ limit: 1000 }));
+    const formats = new Set(all.items.flatMap((c) => (c.kind === 'upsert' ? [c.record.format] : [])));
+    expect([...formats].map(String).sort().join()).toBe(['AUDIOBOOK', 'COMIC', 'EBOOK', 'MOVIE', 'MUSIC', 'TELEVISION'].join());
+  });
+
+  it('resumes from a stored page token with the remaining records only', async () => {
+    const pages = client.globalContentPages({ limit: 500 });
+    const first = await pages.next();
+    await pages.return(undefined);
+    expect(first.done).toBe(false);
+    const token = first.done ? undefined : first.value.next;
+    expect(token).toBeDefined();
+    const rest = await collect(client.globalContentPages({ limit: 500, startToken: token }));
+    expect(upsertIds(rest.items)).toEqual(Array.from({ length: SIZE - 500 }, (_, i) => i + 501));
+  });
+});
+
+describe('entitlements and library content', () => {
+  it('agree with each other: the library content is exactly the entitled titles', async () => {
+    const { libraryId } = library(h);
+    const entitled = await collect(client.entitlementPages(libraryId, { limit: 250 }));
+    const entitledIds = entitled.items.map((e) => e.contentId);
+    expect(new Set(entitledIds).size).toBe(entitledIds.length);
+    const content = await collect(client.libraryContentPages(libraryId, { limit: 250 }));
+    expect(sorted(new Set(upsertIds(content.items)))).toEqual(sorted(entitledIds));
+
+    const instant = await collect(client.entitlementPages(libraryId, { purchaseModel: 'INSTANT', limit: 1000 }));
+    const flex = await collect(client.entitlementPages(libraryId, { purchaseModel: 'FLEX', limit: 1000 }));
+    expect(sorted([...instant.items, ...flex.items].map((e) => e.contentId))).toEqual(sorted(entitledIds));
+    const active = await collect(client.entitlementPages(libraryId, { status: 'active', limit: 1000 }));
+    const inactive = await collect(client.entitlementPages(libraryId, { status: 'inactive', limit: 1000 }));
+    expect(active.items.every((e) => e.active)).toBe(true);
+    expect(inactive.items.every((e) => !e.active)).toBe(true);
+    expect(active.items.length + inactive.items.length).toBe(entitledIds.length);
+  });
+
+  it('differs between libraries', async () => {
+    const [a, b] = await Promise.all([0, 1].map(async (i) =>
+      (await collect(client.entitlementPages(library(h, i).libraryId, { limit: 1000 }))).items.map((e) => e.contentId).join()));
+    expect(a).not.toBe(b);
+  });
+
+  it('reads both schema generations of library content; TV keeps one id per series, one titleId per episode', async () => {
+    const later: string[] = [];
+    for (let i = 0; i < h.sandbox.libraries.length; i++) {
+      const { items } = await collect(client.libraryContentPages(library(h, i).libraryId, { limit: 1000 }));
+      const titles = items.flatMap((c) => (c.kind === 'upsert' ? [c.title] : []));
+      expect(titles.every((t) => t.purchaseModel === 'INSTANT' || t.purchaseModel === 'FLEX')).toBe(true);
+      if (titles.some((t) => t.audience !== undefined)) later.push(String(library(h, i).libraryId));
+      const tv = titles.filter((t) => t.format === 'TELEVISION');
+      expect(tv.length).toBeGreaterThan(0);
+      const bySeries = Map.groupBy(tv, (t) => t.id);
+      for (const [id, episodes] of bySeries) {
+        expect(episodes.find((e) => e.titleId === id), `series ${id} has an episode whose titleId is its id`).toBeDefined();
+        expect(new Set(episodes.map((e) => e.titleId)).size).toBe(episodes.length);
+      }
+    }
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.length).toBeLessThan(h.sandbox.libraries.length); // one library still on the earlier schema
+  });
+});
+
+describe('deltas', () => {
+  it('return exactly the additions, changes, removals and deactivations since a time', async () => {
+    const { libraryId } = library(h);
+    const active = await collect(client.entitlementPages(libraryId, { status: 'active', limit: 1000 }));
+    const [deactivate, removeEntitled] = active.items.slice(-2).map((e) => e.contentId) as [number, number];
+    h.clock.advance(60_000);
+    const since = h.clock.now();
+    h.clock.advance(60_000);
+    const { added } = h.sandbox.control.applyCatalogChanges({
+      add: 3, modify: [5, 6], remove: [removeEntitled], deactivate: { libraryId, contentIds: [deactivate] },
+    });
+    expect(added).toHaveLength(3);
+
+    const global = await collect(client.globalContentPages({ since, limit: 2 }));
+    expect(sorted(upsertIds(global.items))).toEqual(sorted([...added, 5, 6]));
+    expect(removedIds(global.items)).toEqual([removeEntitled]);
+    const modified = global.items.find((c) => c.kind === 'upsert' && c.record.id === 5);
+    expect(modified?.kind === 'upsert' && modified.record.title).toMatch(/revised/);
+
+    const ent = await collect(client.entitlementPages(libraryId, { since, limit: 1000 }));
+    const byId = new Map(ent.items.map((e) => [e.contentId, e]));
+    expect(byId.get(deactivate)).toEqual({ contentId: deactivate, active: false, removed: false });
+    expect(byId.get(removeEntitled)).toEqual({ contentId: removeEntitled, active: false, removed: true });
+
+    const content = await collect(client.libraryContentPages(libraryId, { since, limit: 1000 }));
+    expect(removedIds(content.items)).toContain(removeEntitled);
+    const deactivated = content.items.find((c) => c.kind === 'upsert' && c.title.id === deactivate);
+    expect(deactivated?.kind === 'upsert' && deactivated.title.active).toBe(false);
+
+    const nothing = await collect(client.globalContentPages({ since: h.clock.now() + 1000 }));
+    expect(nothing.items).toEqual([]);
+  });
+});
+
+describe('search and content info', () => {
+  it('finds a title by a word of its name, and honours kids mode and the format filter', async () => {
+    const { libraryId } = library(h);
+    const { items } = await collect(client.libraryContentPages(libraryId, { limit: 1000 }));
+    const sample = items.flatMap((c) => (c.kind === 'upsert' && c.title.active && c.title.title ? [c.title] : []))[0];
+    expect(sample).toBeDefined();
+    const word = (sample!.title as string).split(/\s+/).find((w) => w.length > 3) ?? (sample!.title as string);
+    const page = await client.search(libraryId, { q: word, limit: 100 });
+    expect(page.found).toBeGreaterThan(0);
+    expect(page.hits.every((hit) => JSON.stringify(hit).toLowerCase().includes(word.toLowerCase()))).toBe(true);
+
+    const broad = await client.search(libraryId, { q: 'the', limit: 50, formats: ['EBOOK', 'COMIC'] });
+    expect(broad.hits.every((hit) => hit.format === 'EBOOK' || hit.format === 'COMIC')).toBe(true);
+    const kids = await client.search(libraryId, { q: 'the', limit: 50, kidsMode: true });
+    expect(kids.found).toBeLessThanOrEqual((await client.search(libraryId, { q: 'the', limit: 1 })).found);
+    expect(kids.hits.every((hit) => hit.forChildren === true)).toBe(true);
+    const second = await client.search(libraryId, { q: 'the', limit: 5, offset: 5 });
+    const first = await client.search(libraryId, { q: 'the', limit: 10 });
+    expect(second.hits.map((x) => x.titleId)).toEqual(first.hits.slice(5).map((x) => x.titleId));
+  });
+
+  it('turns 120 ids into three content-info calls, answers in request order', async () => {
+    const { libraryId } = library(h);
+    const ids = Array.from({ length: 120 }, (_, i) => i + 1);
+    h.sandbox.control.resetRequestCounts();
+    const result = await client.contentInfo(libraryId, [...ids, 1, 2]);
+    expect(h.sandbox.control.requestCounts().contentInfo).toBe(3);
+    expect(result.map((a) => a.contentId)).toEqual(ids);
+    expect(result.every((a) => ['BORROW', 'HOLD', 'UNAVAILABLE'].includes(a.status ?? ''))).toBe(true);
+    expect(await client.contentInfo(libraryId, [])).toEqual([]);
+  });
+});

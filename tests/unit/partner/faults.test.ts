@@ -1,0 +1,135 @@
+// Faults injected into the sandbox per route: what is retried, how long the client waits, and
+// that a borrow whose answer was lost is neither lost nor doubled.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerClient } from '../../../electron/partner/client.ts';
+import { collect, library, startHarness, type Harness } from './helpers.ts';
+
+let h: Harness;
+let client: PartnerClient;
+let libraryId: number;
+let card: string;
+let instant: number[];
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = h.client();
+  ({ libraryId } = library(h));
+  const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 1000 }));
+  instant = entitled.items.map((e) => e.contentId);
+  for (const c of library(h).cards) {
+    const status = await client.patronStatus(libraryId, c);
+    if ((status.borrowsRemaining ?? 0) >= 4) { card = c; break; }
+  }
+});
+afterEach(() => {
+  h.sandbox.control.clearFaults();
+  h.sleeps.length = 0;
+});
+afterAll(async () => { await h.sandbox.close(); });
+
+const count = (route: 'status' | 'borrow' | 'checkouts' | 'holds' | 'placeHold'): number => h.sandbox.control.requestCounts()[route];
+
+describe('retries of reads', () => {
+  it('retries 429 and waits what Retry-After says', async () => {
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 2, retryAfterSeconds: 2 });
+    await expect(client.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
+    expect(count('status')).toBe(3);
+    expect(h.sleeps).toEqual([2000, 2000]);
+  });
+
+  it('retries 5xx with growing backoff, and gives up after four attempts with server', async () => {
+    h.sandbox.control.addFault({ route: 'status', kind: 'server-error', times: 2, status: 502 });
+    await expect(client.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
+    expect(h.sleeps).toEqual([188, 375]); // half the ceiling plus half of it times random() = 0.5
+    h.sleeps.length = 0;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'status', kind: 'server-error', status: 503 });
+    await expect(client.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'server', status: 503 });
+    expect(count('status')).toBe(4);
+    expect(h.sleeps).toHaveLength(3);
+  });
+
+  it('gives up on a lasting 429 with rate-limited, never waiting longer than the cap', async () => {
+    h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', retryAfterSeconds: 3600 });
+    await expect(client.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'rate-limited', status: 429 });
+    expect(h.sleeps).toEqual([60_000, 60_000, 60_000]);
+  });
+
+  it('retries a reset connection, and reports network when it lasts', async () => {
+    h.sandbox.control.addFault({ route: 'status', kind: 'reset', times: 1 });
+    await expect(client.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
+    h.sandbox.control.addFault({ route: 'status', kind: 'reset' });
+    await expect(client.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'network' });
+  });
+
+  it('reports malformed JSON as bad-response', async () => {
+    h.sandbox.control.addFault({ route: 'checkouts', kind: 'malformed-json' });
+    await expect(client.currentLoans(libraryId, card)).rejects.toMatchObject({ code: 'bad-response' });
+  });
+
+  it('reports a stalled answer as timeout', async () => {
+    const impatient = h.client({ timeoutMs: 300, retry: { attempts: 2 } });
+    h.sandbox.control.addFault({ route: 'holds', kind: 'stall' });
+    await expect(impatient.currentHolds(libraryId, card)).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('waits through added latency', async () => {
+    h.sandbox.control.addFault({ route: 'status', kind: 'latency', ms: 200 });
+    await expect(client.patronStatus(libraryId, card)).resolves.toHaveProperty('currentlyBorrowed');
+  });
+});
+
+describe('borrow and hold are never blindly repeated', () => {
+  it('a borrow whose answer is lost after the service committed it ends with exactly one loan', async () => {
+    const contentId = instant[10] as number;
+    const before = await client.patronStatus(libraryId, card);
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'reset', phase: 'after', times: 1 });
+    const result = await client.borrow(libraryId, card, contentId);
+    expect(result.confirmedByReread).toBe(true);
+    expect(result.value.contentId).toBe(contentId);
+    expect(count('borrow')).toBe(1);
+    const loans = await client.currentLoans(libraryId, card);
+    expect(loans.filter((l) => l.contentId === contentId)).toHaveLength(1);
+    expect((await client.patronStatus(libraryId, card)).borrowsRemaining).toBe((before.borrowsRemaining ?? 0) - 1);
+  });
+
+  it('a borrow lost before the service saw it is reported as not done, safe to try again', async () => {
+    const contentId = instant[11] as number;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'reset', phase: 'before', times: 1 });
+    await expect(client.borrow(libraryId, card, contentId)).rejects.toMatchObject({
+      code: 'network', message: expect.stringMatching(/not borrowed; it is safe to try again/),
+    });
+    expect(count('borrow')).toBe(1);
+    expect((await client.currentLoans(libraryId, card)).some((l) => l.contentId === contentId)).toBe(false);
+  });
+
+  it('a 5xx on a borrow is not retried; the loans list settles it', async () => {
+    const contentId = instant[12] as number;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'server-error', times: 1 });
+    await expect(client.borrow(libraryId, card, contentId)).rejects.toMatchObject({ code: 'server' });
+    expect(count('borrow')).toBe(1);
+    expect(count('checkouts')).toBe(1);
+  });
+
+  it('when the answer is lost and the re-read fails too, it says to check before trying again', async () => {
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'reset', phase: 'after', times: 1 });
+    h.sandbox.control.addFault({ route: 'checkouts', kind: 'server-error' });
+    await expect(client.borrow(libraryId, card, instant[13] as number)).rejects.toMatchObject({
+      code: 'network', message: expect.stringMatching(/could not be checked/),
+    });
+  });
+
+  it('a renewed token after 401 on a borrow sends it once more: the service refused it unseen', async () => {
+    const contentId = instant[14] as number;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'unauthorized', times: 1 });
+    const result = await client.borrow(libraryId, card, contentId);
+    expect(result.confirmedByReread).toBe(false);
+    expect(count('borrow')).toBe(2);
+    expect((await client.currentLoans(libraryId, card)).filter((l) => l.contentId === contentId)).toHaveLength(1);
+  });
+});
