@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ErrorInfo } from './partner/errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
-import { FORMATS } from './partner/model.ts';
+import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
 import { checkCard } from './partner/paths.ts';
 
 // ---- argument schemas ----
@@ -34,14 +34,14 @@ const partnerProfileArgs = z.strictObject({
   baseUrl: text(500),
   libraries: z.array(libraryRef).min(1).max(20),
   wsApi: z.string().trim().max(10).default('2.1'),
-  country: z.enum(['US', 'CA', 'AU', 'NZ']),
+  country: z.enum(COUNTRIES),
 });
 
 const none = z.undefined();
 
 // ---- result types ----
 
-export type Country = 'US' | 'CA' | 'AU' | 'NZ';
+export type { Country };
 export type Language = 'en' | 'fr-CA';
 
 export interface LibraryView { libraryId: number; name?: string }
@@ -124,7 +124,7 @@ export const METHODS = {
     offset: z.number().int().min(0).max(10_000).default(0),
     limit: z.number().int().min(1).max(100).default(20),
     kidsMode: z.boolean().default(false),
-    formats: z.array(z.enum(FORMATS as [string, ...string[]])).max(6).optional(),
+    formats: z.array(z.enum(FORMATS)).max(6).optional(),
     purchaseModel: z.enum(['INSTANT', 'FLEX']).optional(),
   })),
   titleAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),

@@ -13,7 +13,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../partner/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { SandboxHandle } from '../sandbox/server.ts';
-import type { ConnectionProfile, DeskSettings, Settings } from '../settings/settings.ts';
+import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
 
@@ -253,7 +253,7 @@ export class DeskService implements DeskHandlers {
     const settings = this.deps.settings.read();
     const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
     if (!profile) throw new PartnerError('invalid-input', 'No connection is set up yet. Choose the sandbox or a partner service first.');
-    const libraries = profile.kind === 'sandbox' ? (await this.ensureSandbox()).libraries.map((l) => l.libraryId) : profile.libraries.map((l) => l.libraryId);
+    const libraries = profile.kind === 'sandbox' ? (await this.ensureSandbox()).libraries.map((l) => l.libraryId) : profile.libraries.map((l: { libraryId: number }) => l.libraryId);
     if (!libraries.includes(libraryId)) throw new PartnerError('invalid-input', `Library ${libraryId} is not part of the connection "${profile.name}".`);
     if (this.client?.profileId !== profile.id) this.client = { profileId: profile.id, client: await this.clientFor(profile) };
     return this.client.client;

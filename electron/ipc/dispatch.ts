@@ -26,11 +26,41 @@ export function isMethodName(name: unknown): name is MethodName {
 export function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request was not valid.';
+  if (issue.code === 'unrecognized_keys') return `Unexpected field: ${issue.keys.join(', ')}.`;
   const field = [...issue.path].reverse().find((p) => typeof p === 'string');
   const label = typeof field === 'string' ? (FIELD_LABELS[field] ?? field) : undefined;
-  if (issue.code === 'unrecognized_keys') return `Unexpected field: ${issue.keys.join(', ')}.`;
-  const message = issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
-  return label ? `${label}: ${message}` : message;
+  const sentence = plainIssue(issue);
+  if (label) return `${label}: ${sentence}`;
+  return issue.path.length === 0 && issue.code === 'invalid_type' && issue.expected === 'undefined'
+    ? 'This request takes no details.'
+    : sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+function plainIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required.';
+      if (issue.expected === 'int') return 'must be a whole number.';
+      if (issue.expected === 'number') return 'must be a number.';
+      if (issue.expected === 'string') return 'must be text.';
+      if (issue.expected === 'boolean') return 'must be yes or no.';
+      if (issue.expected === 'array') return 'must be a list.';
+      return 'has the wrong kind of value.';
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty.' : `must be at least ${issue.minimum} characters.`;
+      if (issue.origin === 'array') return `needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}.`;
+      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `is too long (at most ${issue.maximum} characters).`;
+      if (issue.origin === 'array') return `has too many items (at most ${issue.maximum}).`;
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}.`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}.`;
+    case 'invalid_format':
+      return 'is not in the expected form.';
+    default:
+      return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
+  }
 }
 
 export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog): Promise<Result<unknown>> {

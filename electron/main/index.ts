@@ -10,10 +10,15 @@ import { DeskService } from '../desk/desk-service.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { Settings } from '../settings/settings.ts';
+import { readSettingsFile, Settings } from '../settings/index.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
 
 let window: BrowserWindow | undefined;
+
+// A separate data folder and keychain entry name, for end-to-end tests and for IT staff who
+// run a second, isolated copy (e.g. a training desk).
+if (process.env.LENDING_DESK_USER_DATA_DIR) app.setPath('userData', process.env.LENDING_DESK_USER_DATA_DIR);
+const keychainService = process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined;
 
 function rendererEntry(): { url?: string; file?: string } {
   const devUrl = process.env.ELECTRON_RENDERER_URL;
@@ -22,11 +27,11 @@ function rendererEntry(): { url?: string; file?: string } {
 }
 
 async function start(): Promise<void> {
-  const logger = createFileLogger({ dir: app.getPath('logs') });
-  const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false }));
+  const logger = createFileLogger({ dir: join(app.getPath('userData'), 'logs') });
+  const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
   const desk = new DeskService({
     settings,
-    vault: createKeytarVault(),
+    vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
     fetch: (input, init) => net.fetch(input, init),
     startSandbox: () => startSandbox(),
     logger,

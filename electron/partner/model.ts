@@ -2,14 +2,14 @@
 // spec allows onto these; fields a publisher left out stay undefined (never '' or 0),
 // so the UI can show what is there and nothing else.
 
-export type Format = 'EBOOK' | 'AUDIOBOOK' | 'MOVIE' | 'TELEVISION' | 'MUSIC' | 'COMIC';
-export const FORMATS: readonly Format[] = ['EBOOK', 'AUDIOBOOK', 'MOVIE', 'TELEVISION', 'MUSIC', 'COMIC'];
+export const FORMATS = ['EBOOK', 'AUDIOBOOK', 'MOVIE', 'TELEVISION', 'MUSIC', 'COMIC'] as const;
+export type Format = (typeof FORMATS)[number];
 
 export type PurchaseModel = 'INSTANT' | 'FLEX';
 export type HoldStatus = 'WAITING' | 'RESERVED';
 export type AvailabilityStatus = 'BORROW' | 'HOLD' | 'UNAVAILABLE';
-export type Country = 'US' | 'CA' | 'AU' | 'NZ';
-export const COUNTRIES: readonly Country[] = ['US', 'CA', 'AU', 'NZ'];
+export const COUNTRIES = ['US', 'CA', 'AU', 'NZ'] as const;
+export type Country = (typeof COUNTRIES)[number];
 
 /** Times are epoch milliseconds in the model (the wire uses seconds). */
 export interface Loan {

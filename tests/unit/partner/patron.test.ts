@@ -127,7 +127,7 @@ describe('Flex: one copy, one user, and the holds queue', () => {
     const single = availability.find((a) => a.purchaseModel === 'FLEX' && a.totalCopies === 1 && a.availableCopies === 1 && a.holdsQueueSize === 0);
     expect(single, 'a free single-copy Flex title').toBeDefined();
     const contentId = single!.contentId;
-    const [a, b, c] = [cards[0], cards[1], cards[2]] as string[];
+    const [a, b, c] = cards as [string, string, string];
 
     const statusBefore = await client.patronStatus(libraryId, a);
     await client.borrow(libraryId, a, contentId);

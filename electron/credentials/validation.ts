@@ -1,0 +1,45 @@
+// Inputs are checked before the keychain is touched, so a bad value can never create or
+// overwrite an entry. Messages never quote the password.
+import { PartnerError } from '../partner/errors.ts';
+import type { PartnerCredentials } from './vault.ts';
+
+const MAX_PROFILE_ID = 100;
+const MAX_USERNAME = 200;
+const MAX_PASSWORD = 1000;
+// A control character in a username is a paste accident, and would corrupt the Basic header.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function checkProfileId(profileId: unknown): string {
+  if (typeof profileId !== 'string' || profileId.length === 0 || profileId.length > MAX_PROFILE_ID) {
+    throw new PartnerError('invalid-input', `The connection profile id must be 1 to ${MAX_PROFILE_ID} characters.`);
+  }
+  return profileId;
+}
+
+export function checkCredentials(credentials: unknown): PartnerCredentials {
+  const { username, password } = (credentials ?? {}) as Partial<Record<keyof PartnerCredentials, unknown>>;
+  if (typeof username !== 'string' || username.length === 0 || username.length > MAX_USERNAME) {
+    throw new PartnerError('invalid-input', `The partner username must be 1 to ${MAX_USERNAME} characters.`);
+  }
+  if (CONTROL_CHARACTER.test(username)) {
+    throw new PartnerError('invalid-input', 'The partner username must not contain control characters (tabs, line breaks).');
+  }
+  if (typeof password !== 'string' || password.length === 0 || password.length > MAX_PASSWORD) {
+    throw new PartnerError('invalid-input', `The partner password must be 1 to ${MAX_PASSWORD} characters.`);
+  }
+  return { username, password };
+}
+
+/** The stored secret, or undefined when it is not one we wrote (treated as absent). */
+export function parseStoredSecret(secret: string | null): PartnerCredentials | undefined {
+  if (secret === null) return undefined;
+  try {
+    const value: unknown = JSON.parse(secret);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { username, password } = value as Record<string, unknown>;
+    if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) return undefined;
+    return { username, password };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+// Partner credentials live only in a CredentialVault. Callers see this small interface, so
+// keytar (archived upstream) can be replaced by another keychain binding or Electron's
+// safeStorage without touching them.
+
+export interface PartnerCredentials {
+  username: string;
+  password: string;
+}
+
+export interface CredentialVault {
+  read(profileId: string): Promise<PartnerCredentials | undefined>;
+  /** Replaces any earlier entry for the profile. */
+  save(profileId: string, credentials: PartnerCredentials): Promise<void>;
+  /** No error when there is nothing to forget. */
+  forget(profileId: string): Promise<void>;
+  has(profileId: string): Promise<boolean>;
+}
+
+/** The three keytar functions the vault uses; tests pass a stand-in. */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}

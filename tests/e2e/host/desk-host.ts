@@ -1,0 +1,118 @@
+// The Chromium host (test-only, never packaged): serves the built renderer on 127.0.0.1 and
+// answers the contract with the same DeskService main uses — real keychain through keytar,
+// real settings file through conf, real sandbox over HTTP. The page gets a bridge of the
+// same shape as the preload's (bridge-script.ts), so the same e2e specs run here and in
+// Electron.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import Conf from 'conf';
+import type { EventName, EventPayloads } from '../../../electron/contract.ts';
+import { createKeytarVault } from '../../../electron/credentials/index.ts';
+import { DeskService } from '../../../electron/desk/desk-service.ts';
+import { dispatch } from '../../../electron/ipc/dispatch.ts';
+import { createFileLogger } from '../../../electron/logging/logger.ts';
+import { contentSecurityPolicy } from '../../../electron/main/security.ts';
+import { startSandbox } from '../../../electron/sandbox/server.ts';
+import { readSettingsFile, Settings, type SettingsStore } from '../../../electron/settings/index.ts';
+
+export interface DeskHostOptions {
+  /** Settings and logs live here, as in Electron's user data folder. */
+  userDataDir: string;
+  /** The keychain service name: a test-only one keeps real entries apart. */
+  keychainService: string;
+  rendererDir?: string;
+}
+
+export interface DeskHost {
+  url: string;
+  desk: DeskService;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2', '.ico': 'image/x-icon',
+};
+
+export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
+  const rendererDir = options.rendererDir ?? join(import.meta.dirname, '..', '..', '..', 'out', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`No built renderer in ${rendererDir}: run \`npx electron-vite build\` first.`);
+  const listeners = new Set<ServerResponse>();
+  const emit = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
+    for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+  const logger = createFileLogger({ dir: join(options.userDataDir, 'logs') });
+  const store = new Conf({ cwd: options.userDataDir, configName: 'settings', projectName: 'lending-desk', clearInvalidConfig: false, deserialize: readSettingsFile });
+  const desk = new DeskService({
+    settings: new Settings(store as unknown as SettingsStore),
+    vault: createKeytarVault({ service: options.keychainService }),
+    fetch: (input, init) => fetch(input, init),
+    startSandbox: () => startSandbox(),
+    logger,
+    now: Date.now,
+    version: '0.0.0-e2e',
+    emit,
+  });
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      res.writeHead(500).end(String(error));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://host');
+    if (req.method === 'POST' && url.pathname.startsWith('/__contract/')) {
+      const body = await readBody(req);
+      const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown });
+      const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/__events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': connected\n\n');
+      listeners.add(res);
+      req.on('close', () => listeners.delete(res));
+      return;
+    }
+    serveFile(rendererDir, url.pathname, res);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the host did not get a port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    desk,
+    async close() {
+      for (const res of listeners) res.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await desk.close();
+      logger.close();
+    },
+  };
+}
+
+function serveFile(root: string, pathname: string, res: ServerResponse): void {
+  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
+  const file = join(root, relative);
+  if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': contentSecurityPolicy() });
+  createReadStream(file).pipe(res);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => { text += chunk; });
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,100 @@
+// The `desk` fixture: one Lending Desk, on whichever host the project names, with a fresh
+// user data folder and a test-only keychain service, and a restart that keeps both.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { EVENT_NAMES, METHOD_NAMES } from '../../electron/contract.ts';
+import { createKeytarVault } from '../../electron/credentials/index.ts';
+import { installHostBridge } from './host/bridge-script.ts';
+import { startDeskHost, type DeskHost } from './host/desk-host.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+export interface DeskApp {
+  page: Page;
+  /** Closes the app (or host) and starts it again on the same settings and keychain. */
+  restart(): Promise<Page>;
+  userDataDir: string;
+  keychainService: string;
+}
+
+/** Where the Electron binary is not installed, the reason to skip; found without loading the `electron` package (it would download). */
+export function electronUnavailableReason(): string | undefined {
+  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return undefined;
+  const dir = join(ROOT, 'node_modules', 'electron');
+  const pathFile = join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return 'Electron host skipped: no Electron binary (node_modules/electron/path.txt is absent; the binary could not be downloaded on this machine). The same specs ran in the Chromium host.';
+  if (!existsSync(join(dir, 'dist', readFileSync(pathFile, 'utf8')))) return 'Electron host skipped: node_modules/electron/dist is incomplete.';
+  return undefined;
+}
+
+async function chromiumPage(browser: Browser, url: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.addInitScript(installHostBridge, { methods: [...METHOD_NAMES], events: [...EVENT_NAMES] });
+  page.on('pageerror', (error) => { console.error(`page error: ${error.message}`); });
+  await page.goto(url);
+  return page;
+}
+
+export const test = base.extend<{ desk: DeskApp }, { browser: Browser }>({
+  browser: [async ({}, use) => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    });
+    await use(browser);
+    await browser.close();
+  }, { scope: 'worker' }],
+  desk: async ({ browser }, use, testInfo) => {
+    const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
+    const keychainService = `Lending Desk e2e ${randomUUID()}`;
+    try {
+      if (testInfo.project.name === 'electron') {
+        const reason = electronUnavailableReason();
+        if (reason) {
+          console.log(reason);
+          testInfo.skip(true, reason);
+          return;
+        }
+        let app: ElectronApplication | undefined;
+        const launch = async (): Promise<Page> => {
+          app = await _electron.launch({
+            args: [join(ROOT, 'out', 'main', 'index.js')],
+            env: { ...process.env, LENDING_DESK_USER_DATA_DIR: userDataDir, LENDING_DESK_KEYCHAIN_SERVICE: keychainService } as Record<string, string>,
+          });
+          const page = await app.firstWindow();
+          await page.setViewportSize({ width: 1280, height: 800 });
+          return page;
+        };
+        const desk: DeskApp = { page: await launch(), userDataDir, keychainService, restart: async () => {
+          await app?.close();
+          desk.page = await launch();
+          return desk.page;
+        } };
+        await use(desk);
+        await app?.close();
+      } else {
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService });
+        const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
+          await desk.page.context().close();
+          await host.close();
+          host = await startDeskHost({ userDataDir, keychainService });
+          desk.page = await chromiumPage(browser, host.url);
+          return desk.page;
+        } };
+        await use(desk);
+        await desk.page.context().close();
+        await host.close();
+      }
+    } finally {
+      rmSync(userDataDir, { recursive: true, force: true });
+      await createKeytarVault({ service: keychainService }).forget('partner-test').catch(() => undefined);
+    }
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// The same specs on two hosts (DESIGN.md, Tests): the real Electron app where its binary is
+// present, and the built renderer in Debian's Chromium with the test host answering the
+// contract. Screenshots land in test-results/screenshots/ (ignored by git).
+export default defineConfig({
+  testDir: import.meta.dirname,
+  testMatch: '**/*.spec.ts',
+  outputDir: join(import.meta.dirname, '..', '..', 'test-results', 'e2e'),
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: join(import.meta.dirname, '..', '..', 'test-results', 'e2e.json') }]],
+  projects: [{ name: 'chromium-host' }, { name: 'electron' }],
+});

@@ -1,0 +1,224 @@
+// DeskService through the contract's dispatcher, against the sandbox over HTTP, a real
+// settings file (conf) and the real keychain: first run, partner connections, shifts and
+// locks, patron work, and no secret in any result or log line.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Conf from 'conf';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { METHOD_NAMES, type EventPayloads, type MethodName, type Result } from '../../../electron/contract.ts';
+import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
+import { DeskService } from '../../../electron/desk/desk-service.ts';
+import { dispatch } from '../../../electron/ipc/dispatch.ts';
+import { createFileLogger } from '../../../electron/logging/logger.ts';
+import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
+import { readSettingsFile, Settings, type SettingsStore } from '../../../electron/settings/index.ts';
+
+let partner: SandboxHandle; // plays the real partner service
+let dir: string;
+let vault: CredentialVault;
+let keychainService: string;
+let events: EventPayloads['sessionLocked'][];
+let authHeaders: string[];
+let desk: DeskService;
+let logger: ReturnType<typeof createFileLogger>;
+
+function newDesk(): DeskService {
+  const store = new Conf({ cwd: dir, configName: 'settings', projectName: 'lending-desk-test', deserialize: readSettingsFile });
+  return new DeskService({
+    settings: new Settings(store as unknown as SettingsStore),
+    vault,
+    fetch: async (input, init) => {
+      const auth = new Headers(init.headers).get('authorization');
+      if (auth) authHeaders.push(auth);
+      return fetch(input, init);
+    },
+    startSandbox: () => startSandbox({ catalogSize: 1500 }),
+    logger,
+    now: Date.now,
+    version: '9.9.9-test',
+    emit: (event, payload) => { if (event === 'sessionLocked') events.push(payload as EventPayloads['sessionLocked']); },
+    clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
+  });
+}
+
+async function call<M extends MethodName>(name: M, args?: unknown): Promise<Result<unknown>> {
+  const result = await dispatch(desk, name, args);
+  results.push(JSON.stringify(result));
+  return result;
+}
+const results: string[] = [];
+
+async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const result = await call(name, args);
+  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+}
+
+beforeAll(async () => {
+  partner = await startSandbox({ catalogSize: 1500, password: 'partner-secret-Pa55!' });
+});
+afterAll(async () => { await partner.close(); });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'desk-service-'));
+  keychainService = `Lending Desk unit ${randomUUID()}`;
+  vault = createKeytarVault({ service: keychainService });
+  events = [];
+  authHeaders = [];
+  logger = createFileLogger({ dir: join(dir, 'logs') });
+  desk = newDesk();
+});
+afterEach(async () => {
+  await desk.close();
+  logger.close();
+  for (const id of ['main-branch', 'main-branch-2']) await vault.forget(id);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const partnerProfile = (password: string) => ({
+  profile: { name: 'Main branch', baseUrl: partner.url, libraries: partner.libraries.slice(0, 2).map((l) => ({ libraryId: l.libraryId })), country: 'US' },
+  username: partner.username,
+  password,
+});
+
+describe('first run and the sandbox', () => {
+  it('starts unconfigured, then the sandbox is one call away with its libraries and demo cards', async () => {
+    expect(await ok('appInfo')).toMatchObject({ mode: 'unconfigured', version: '9.9.9-test', preferences: { idleLockMinutes: 5, language: 'en' } });
+    const info = await ok('useSandbox');
+    expect(info).toMatchObject({ mode: 'sandbox', activeProfile: { id: 'sandbox', kind: 'sandbox' } });
+    expect(info.sandbox.libraries.length).toBeGreaterThanOrEqual(3);
+    expect(info.activeProfile.libraries.map((l: { libraryId: number }) => l.libraryId)).toEqual(info.sandbox.libraries.map((l: { libraryId: number }) => l.libraryId));
+  });
+
+  it('refuses patron work until a shift is open, and after a lock', async () => {
+    const info = await ok('useSandbox');
+    const { libraryId, cards } = info.sandbox.libraries[0];
+    expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    await ok('startShift', { staffName: 'JD' });
+    const view = await ok('lookupPatron', { libraryId, card: cards[0] });
+    expect(view).toMatchObject({ libraryId, status: { borrowsAllowedPerMonth: expect.any(Number) }, problems: [] });
+    await ok('lockSession', { reason: 'idle' });
+    expect(events).toEqual([{ reason: 'idle' }]);
+    expect((await ok('appInfo')).session).toBeUndefined();
+    expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+  });
+
+  it('refuses a library that is not part of the active connection', async () => {
+    await ok('useSandbox');
+    await ok('startShift', { staffName: 'JD' });
+    expect(await call('lookupPatron', { libraryId: 999999, card: '1234' })).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringMatching(/not part of the connection/) } });
+  });
+});
+
+describe('a partner connection', () => {
+  it('with a wrong password: a clear error and nothing saved, not in settings, not in the keychain', async () => {
+    const settingsFile = join(dir, 'settings.json');
+    const before = (() => { try { return readFileSync(settingsFile, 'utf8'); } catch { return undefined; } })();
+    const result = await call('savePartnerProfile', partnerProfile('wrong-password'));
+    expect(result).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/username or password/) } });
+    expect(await vault.has('main-branch')).toBe(false);
+    const after = (() => { try { return readFileSync(settingsFile, 'utf8'); } catch { return undefined; } })();
+    expect(after).toBe(before);
+    expect(await ok('listProfiles')).toEqual([]);
+  });
+
+  it('with the right password: saved in the keychain and settings; a restarted desk connects without asking', async () => {
+    const info = await ok('savePartnerProfile', partnerProfile(partner.password));
+    expect(info).toMatchObject({ mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: true, baseUrl: partner.url } });
+    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password });
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain(partner.password);
+
+    await desk.close();
+    desk = newDesk();
+    expect(await ok('appInfo')).toMatchObject({ mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: true } });
+    await ok('startShift', { staffName: 'Ana' });
+    const { libraryId, cards } = partner.libraries[0]!;
+    await expect(ok('lookupPatron', { libraryId, card: cards[0] })).resolves.toHaveProperty('status');
+  });
+
+  it('replaces and forgets credentials; without them, work says where to enter them', async () => {
+    await ok('savePartnerProfile', partnerProfile(partner.password));
+    expect(await call('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: 'nope' }))
+      .toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password });
+    await ok('forgetCredentials', { profileId: 'main-branch' });
+    expect(await vault.has('main-branch')).toBe(false);
+    await ok('startShift', { staffName: 'Ana' });
+    const { libraryId, cards } = partner.libraries[0]!;
+    expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/Settings/) } });
+    await ok('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
+    await expect(ok('lookupPatron', { libraryId, card: cards[0] })).resolves.toHaveProperty('loans');
+  });
+
+  it('switches between profiles and removes one (its keychain entry too)', async () => {
+    await ok('savePartnerProfile', partnerProfile(partner.password));
+    await ok('useSandbox');
+    expect((await ok('listProfiles')).map((p: { id: string }) => p.id).sort()).toEqual(['main-branch', 'sandbox']);
+    expect(await ok('activateProfile', { profileId: 'main-branch' })).toMatchObject({ mode: 'partner' });
+    expect(await call('activateProfile', { profileId: 'ghost' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(await ok('removeProfile', { profileId: 'main-branch' })).toMatchObject({ mode: 'unconfigured' });
+    expect(await vault.has('main-branch')).toBe(false);
+  });
+
+  it('updates preferences and refuses bad ones, keeping the old', async () => {
+    expect(await ok('updatePreferences', { idleLockMinutes: 12, language: 'fr-CA' })).toEqual({ idleLockMinutes: 12, language: 'fr-CA' });
+    expect(await call('updatePreferences', { idleLockMinutes: 500 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect((await ok('appInfo')).preferences).toEqual({ idleLockMinutes: 12, language: 'fr-CA' });
+  });
+});
+
+describe('secrets', () => {
+  it('no result and no log line holds the password, a bearer token or a full card number', async () => {
+    results.length = 0;
+    const card = partner.libraries[0]!.cards[1]!;
+    const libraryId = partner.libraries[0]!.libraryId;
+    await call('savePartnerProfile', partnerProfile('wrong-password'));
+    await ok('savePartnerProfile', partnerProfile(partner.password));
+    await ok('testPartnerConnection', { baseUrl: partner.url, username: partner.username, password: partner.password });
+    await ok('startShift', { staffName: 'Ana' });
+    const contentIds = [1, 2, 3, 4, 5, 6, 7, 8];
+    const availability = await ok('titleAvailability', { libraryId, contentIds });
+    const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+    const flex = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'FLEX');
+    const called = new Set<string>();
+    const drive = async (name: MethodName, args?: unknown) => { called.add(name); await call(name, args); };
+    await drive('appInfo');
+    await drive('listProfiles');
+    await drive('lookupPatron', { libraryId, card });
+    await drive('lookupPatron', { libraryId, card: '99999999999999' });
+    await drive('searchCatalog', { libraryId, q: 'the' });
+    await drive('titleAvailability', { libraryId, contentIds });
+    await drive('borrow', { libraryId, card, contentId: instant?.contentId ?? 1 });
+    await drive('returnTitle', { libraryId, card, contentId: instant?.contentId ?? 1 });
+    await drive('placeHold', { libraryId, card, contentId: flex?.contentId ?? 2 });
+    await drive('removeHold', { libraryId, card, contentId: flex?.contentId ?? 2 });
+    await drive('updatePreferences', { idleLockMinutes: 7 });
+    await drive('testPartnerConnection', { baseUrl: partner.url, username: partner.username, password: 'bad' });
+    await drive('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
+    await drive('savePartnerProfile', { ...partnerProfile(partner.password), profile: { ...partnerProfile(partner.password).profile, name: 'Main branch' } });
+    await drive('activateProfile', { profileId: 'main-branch' });
+    await drive('useSandbox');
+    await drive('startShift', { staffName: 'Ana' });
+    await drive('lockSession', { reason: 'staff' });
+    await drive('forgetCredentials', { profileId: 'main-branch' });
+    await drive('removeProfile', { profileId: 'main-branch-2' });
+    expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
+
+    const tokens = [...new Set(authHeaders.filter((h) => h.startsWith('Bearer ')).map((h) => h.slice(7)))];
+    expect(tokens.length).toBeGreaterThan(0);
+    const logText = readdirSync(join(dir, 'logs')).map((f) => readFileSync(join(dir, 'logs', f), 'utf8')).join('\n');
+    expect(logText).toContain('patron.action');
+    const haystacks = { results: results.join('\n'), logs: logText };
+    for (const [where, text] of Object.entries(haystacks)) {
+      expect(text, `${where}: password`).not.toContain(partner.password);
+      expect(text, `${where}: Basic credentials`).not.toContain(Buffer.from(`${partner.username}:${partner.password}`).toString('base64'));
+      for (const token of tokens) expect(text, `${where}: bearer token`).not.toContain(token);
+    }
+    expect(logText, 'logs: full card').not.toContain(card);
+    expect(logText, 'logs: unknown full card').not.toContain('99999999999999');
+    const patronResults = results.filter((r) => !r.includes('"sandbox":{')); // the sandbox's demo card list is training data, shown on purpose
+    expect(patronResults.join('\n'), 'results: full card').not.toContain(card);
+  });
+});
