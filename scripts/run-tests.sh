@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The test command (npm test): type check, then every Vitest suite (talking HTTP to the
-# sandbox). keytar needs a real Secret Service, so on Linux without one we start a private
-# D-Bus session with an unlocked gnome-keyring and run inside it.
+# The test command (npm test): type check, every Vitest suite (talking HTTP to the sandbox),
+# then a build and the Playwright specs on both hosts. keytar needs a real Secret Service, so
+# on Linux we start a private D-Bus session with an unlocked gnome-keyring and run inside it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,9 +12,26 @@ if [ "$(uname)" = "Linux" ] && [ -z "${LENDING_DESK_KEYRING_READY:-}" ] && comma
     exec bash scripts/run-tests.sh "$@"' bash "$@"
 fi
 
-npm run --silent typecheck
+rm -rf test-results/unit.json test-results/e2e.json
 mkdir -p test-results
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json "$@" || status=$?
-[ -f test-results/unit.json ] && node scripts/test-summary.ts test-results/unit.json unit
+
+echo "== type check"
+npm run --silent typecheck || status=1
+
+echo "== unit tests (Vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=1
+
+echo "== build (electron-vite)"
+if npx electron-vite build >test-results/build.log 2>&1; then
+  echo "built out/main, out/preload, out/renderer"
+  echo "== end-to-end tests (Playwright: Electron host and Chromium host)"
+  npx playwright test -c tests/e2e/playwright.config.ts || status=1
+else
+  cat test-results/build.log
+  echo "build failed: end-to-end tests not run"
+  status=1
+fi
+
+node scripts/test-summary.ts test-results/unit.json test-results/e2e.json
 exit "$status"

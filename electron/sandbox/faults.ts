@@ -1,0 +1,88 @@
+// Injected failures, so the client's retries, token refresh and ambiguous-outcome handling
+// can be tested against a real socket. A fault affects the next `times` matching requests.
+
+import { isRouteName } from './route-names.ts';
+import type { RouteName } from './route-names.ts';
+
+export const FAULT_KINDS = ['latency', 'unauthorized', 'rate-limit', 'server-error', 'reset', 'malformed-json', 'stall'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  route: RouteName | '*';
+  kind: FaultKind;
+  /** How many matching requests it affects; unlimited when absent. */
+  times?: number;
+  /** latency: delay before answering. */
+  ms?: number;
+  /** rate-limit: the Retry-After header, seconds (default 1). */
+  retryAfterSeconds?: number;
+  /** server-error: the 5xx status (default 503). */
+  status?: number;
+  /** reset: 'after' commits the request's effect, then drops the socket unanswered. */
+  phase?: 'before' | 'after';
+}
+
+interface ActiveFault {
+  spec: FaultSpec;
+  remaining: number;
+}
+
+/** What applies to one request: delays first, then at most one failure. */
+export interface FaultPlan {
+  delayMs: number;
+  failure: FaultSpec | undefined;
+}
+
+export function validateFault(input: unknown): FaultSpec {
+  if (typeof input !== 'object' || input === null) throw new Error('A fault must be a JSON object');
+  const spec = input as Record<string, unknown>;
+  if (spec.route !== '*' && !isRouteName(spec.route)) throw new Error(`Unknown fault route "${String(spec.route)}"`);
+  if (!(FAULT_KINDS as readonly unknown[]).includes(spec.kind)) {
+    throw new Error(`Fault kind must be one of ${FAULT_KINDS.join(', ')}`);
+  }
+  const positiveInteger = (name: string, min: number, max: number): void => {
+    const value = spec[name];
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < min || (value as number) > max)) {
+      throw new Error(`Fault ${name} must be an integer from ${min} to ${max}`);
+    }
+  };
+  positiveInteger('times', 1, Number.MAX_SAFE_INTEGER);
+  positiveInteger('ms', 0, 600_000);
+  positiveInteger('retryAfterSeconds', 0, 86_400);
+  positiveInteger('status', 500, 599);
+  if (spec.phase !== undefined && spec.phase !== 'before' && spec.phase !== 'after') {
+    throw new Error("Fault phase must be 'before' or 'after'");
+  }
+  return { ...(spec as unknown as FaultSpec) };
+}
+
+export class FaultInjector {
+  private faults: ActiveFault[] = [];
+
+  add(spec: FaultSpec): void {
+    const valid = validateFault(spec);
+    this.faults.push({ spec: valid, remaining: valid.times ?? Infinity });
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** Consumes the faults that apply to one request on `route`. */
+  take(route: RouteName): FaultPlan {
+    const plan: FaultPlan = { delayMs: 0, failure: undefined };
+    for (const fault of this.faults) {
+      if (fault.remaining <= 0 || (fault.spec.route !== '*' && fault.spec.route !== route)) continue;
+      if (fault.spec.kind === 'latency') {
+        plan.delayMs += fault.spec.ms ?? 1000;
+      } else if (plan.failure === undefined) {
+        plan.failure = fault.spec;
+      } else {
+        continue;
+      }
+      fault.remaining -= 1;
+    }
+    this.faults = this.faults.filter((fault) => fault.remaining > 0);
+    return plan;
+  }
+}

@@ -1,0 +1,57 @@
+// GET /api/v1/libraries/{libraryId}/entitlements: which titles the library holds and whether
+// each is active. Its delta also lists titles whose Flex availability moved, which is how
+// the spec's availability refresh learns what to ask content info about.
+
+import type { WireEntitlement } from '../../partner/wire.ts';
+import { HttpError } from '../http-error.ts';
+import type { Entitlement } from '../libraries.ts';
+import { countMatching, listPage, scanPage } from '../paging.ts';
+import type { IdPage } from '../paging.ts';
+import { parseLimit, parseNonNegative, parsePurchaseModel, parseStartTime } from '../query.ts';
+import { libraryOf, ok } from './context.ts';
+import type { Handler } from './context.ts';
+
+type StatusFilter = 'active' | 'inactive' | 'all';
+
+function parseStatus(raw: string | null): StatusFilter {
+  if (raw === null || raw === '') return 'all';
+  const value = raw.toLowerCase();
+  if (value === 'active' || value === 'inactive' || value === 'all') return value;
+  throw new HttpError(400, 'status must be one of active, inactive, all', `got "${raw}"`);
+}
+
+export const entitlements: Handler = (context) => {
+  const { state, query } = context;
+  const library = libraryOf(context);
+  const limit = parseLimit(query, 100);
+  const startToken = parseNonNegative(query, 'startToken', 0);
+  const since = parseStartTime(query);
+  const status = parseStatus(query.get('status'));
+  const model = parsePurchaseModel(query);
+  const store = state.entitlements;
+  const statusMatches = (active: boolean): boolean => status === 'all' || (status === 'active') === active;
+  const matches = (entitlement: Entitlement | undefined): boolean =>
+    entitlement !== undefined && statusMatches(entitlement.active) && (model === 'ALL' || model === entitlement.purchaseModel);
+
+  let page: IdPage;
+  let totalCount: number;
+  if (since === undefined) {
+    const inPull = (id: number): boolean => matches(store.get(library.libraryId, id));
+    page = scanPage(startToken, state.catalog.maxId, limit, inPull);
+    totalCount = state.total(`entitlements:${library.libraryId}:${status}:${model}`, () => countMatching(state.catalog.maxId, inPull));
+  } else {
+    // A title that left the collection counts as inactive, whatever its model was.
+    const changed = state.changes.librarySince('entitlements', library.libraryId, since).filter((id) => {
+      const entitlement = store.get(library.libraryId, id);
+      return entitlement === undefined ? statusMatches(false) : matches(entitlement);
+    });
+    page = listPage(changed, startToken, limit);
+    totalCount = changed.length;
+  }
+  const list: WireEntitlement[] = page.ids.map((id) => {
+    const entitlement = store.get(library.libraryId, id);
+    return entitlement === undefined ? { contentId: id, active: false, removed: true } : { contentId: id, active: entitlement.active };
+  });
+  const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: [] };
+  return ok(state.shapes.entitlements === 'data' ? { metadata, data: { entitlements: list } } : { metadata, entitlements: list });
+};

@@ -1,0 +1,55 @@
+// GET /api/v1/libraries/{libraryId}/content: the library's collection with its own
+// purchase model and active flag, full or delta, paged by content id.
+
+import type { WireLibraryContentRecord } from '../../partner/wire.ts';
+import type { PurchaseModel } from '../libraries.ts';
+import { listPage, scanPage } from '../paging.ts';
+import type { IdPage } from '../paging.ts';
+import { parseLimit, parseNonNegative, parsePurchaseModel, parseStartTime } from '../query.ts';
+import { libraryRecords } from '../records.ts';
+import { libraryOf, ok } from './context.ts';
+import type { Handler } from './context.ts';
+
+/** In the earlier schema a startToken this large is a unix time, not a content id. */
+export const UNIX_TIME_TOKEN = 1_000_000_000;
+
+export const libraryContent: Handler = (context) => {
+  const { state, query } = context;
+  const library = libraryOf(context);
+  const schema = state.shapes.libraryContentSchema[library.libraryId] ?? library.schema;
+  const limit = parseLimit(query, 100);
+  const model = parsePurchaseModel(query);
+  let startToken = parseNonNegative(query, 'startToken', 0);
+  let since = parseStartTime(query);
+  let paged = true;
+  if (schema === 'earlier' && since === undefined && startToken >= UNIX_TIME_TOKEN) {
+    // The next call of such a delta could only pass an id, which would read as a full pull,
+    // so this form of delta answers in one batch.
+    since = startToken;
+    startToken = 0;
+    paged = false;
+  }
+  const { catalog, entitlements } = state;
+  const modelMatches = (purchaseModel: PurchaseModel): boolean => model === 'ALL' || model === purchaseModel;
+
+  let page: IdPage;
+  if (since === undefined) {
+    page = scanPage(startToken, catalog.maxId, limit, (id) => {
+      const entitlement = entitlements.get(library.libraryId, id);
+      return entitlement !== undefined && modelMatches(entitlement.purchaseModel);
+    });
+  } else {
+    const changed = state.changes.librarySince('libraryContent', library.libraryId, since).filter((id) => {
+      const entitlement = entitlements.get(library.libraryId, id);
+      return entitlement === undefined || modelMatches(entitlement.purchaseModel);
+    });
+    page = paged ? listPage(changed, startToken, limit) : { ids: changed, next: undefined };
+  }
+  const titles: WireLibraryContentRecord[] = page.ids.flatMap((id) => {
+    const entitlement = entitlements.get(library.libraryId, id);
+    const title = catalog.title(id);
+    if (entitlement === undefined || title === undefined) return [{ id, titleId: id, removed: true, active: false }];
+    return libraryRecords(title, entitlement, library, schema);
+  });
+  return ok({ nextStartToken: page.next, titles });
+};

@@ -1,0 +1,72 @@
+// Everything one running sandbox knows, in one place the routes receive.
+
+import { CatalogStore } from './catalog-store.ts';
+import { ChangeLog } from './changes.ts';
+import { Circulation } from './circulation.ts';
+import { seedLibrary } from './demo-patrons.ts';
+import type { DemoPatron } from './demo-patrons.ts';
+import { FaultInjector } from './faults.ts';
+import { EntitlementStore, LIBRARIES } from './libraries.ts';
+import { zeroCounts } from './route-names.ts';
+import type { RouteName } from './route-names.ts';
+import { defaultShapes } from './shapes.ts';
+import type { Shapes } from './shapes.ts';
+import { toSeconds } from './time.ts';
+import { TokenStore } from './tokens.ts';
+
+export interface StateOptions {
+  seed: number;
+  catalogSize: number;
+  tokenLifetimeSeconds: number;
+  username: string;
+  password: string;
+  now: () => number;
+}
+
+export class SandboxState {
+  readonly options: StateOptions;
+  readonly catalog: CatalogStore;
+  readonly entitlements: EntitlementStore;
+  readonly changes = new ChangeLog();
+  readonly circulation: Circulation;
+  readonly tokens = new TokenStore();
+  readonly faults = new FaultInjector();
+  readonly demoPatrons = new Map<number, DemoPatron[]>();
+  /** Full-pull totals, which would otherwise mean a scan of every id per request. Cleared on catalog changes. */
+  readonly totals = new Map<string, number>();
+  counts: Record<RouteName, number> = zeroCounts();
+  shapes: Shapes = defaultShapes();
+
+  constructor(options: StateOptions) {
+    this.options = options;
+    this.catalog = new CatalogStore(options.seed, options.catalogSize);
+    this.entitlements = new EntitlementStore(this.catalog);
+    this.circulation = new Circulation({
+      catalog: this.catalog,
+      entitlements: this.entitlements,
+      changes: this.changes,
+      nowSeconds: () => this.nowSeconds(),
+    });
+    for (const library of LIBRARIES) {
+      this.demoPatrons.set(library.libraryId, seedLibrary(library, {
+        catalog: this.catalog,
+        entitlements: this.entitlements,
+        circulation: this.circulation,
+        nowSeconds: this.nowSeconds(),
+      }));
+    }
+  }
+
+  nowSeconds(): number {
+    return toSeconds(this.options.now());
+  }
+
+  total(key: string, compute: () => number): number {
+    let value = this.totals.get(key);
+    if (value === undefined) {
+      value = compute();
+      this.totals.set(key, value);
+    }
+    return value;
+  }
+}
