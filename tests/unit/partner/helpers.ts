@@ -2,16 +2,9 @@
 // clock so token expiry and deltas can be exercised without waiting.
 import { PartnerClient, type PartnerClientOptions } from '../../../electron/partner/client.ts';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../electron/sandbox/server.ts';
+import { createClock, type Clock } from '../../support/clock.ts';
 
-export interface Clock {
-  now: () => number;
-  advance: (ms: number) => void;
-}
-
-export function createClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock {
-  let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
-}
+export { createClock, type Clock };
 
 export interface Harness {
   sandbox: SandboxHandle;

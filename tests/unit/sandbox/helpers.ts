@@ -2,16 +2,10 @@
 
 import { startSandbox } from '../../../electron/sandbox/server.ts';
 import type { SandboxHandle, SandboxOptions } from '../../../electron/sandbox/server.ts';
+import { createClock, type Clock } from '../../support/clock.ts';
 
-export interface Clock {
-  now: () => number;
-  advance: (ms: number) => void;
-}
+export { createClock, type Clock };
 
-export function createClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): Clock {
-  let current = start;
-  return { now: () => current, advance: (ms) => { current += ms; } };
-}
 
 export interface Reply<T = unknown> {
   status: number;
