@@ -4,6 +4,7 @@
 // method or channel name is written here once and nowhere else.
 
 import { z } from 'zod';
+import type { ActionEntry } from './action-log/action-log.ts';
 import type { ErrorInfo } from './partner/errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
 import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
@@ -88,6 +89,9 @@ export interface PatronView {
 
 export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 
+/** The action log as staff see it: newest first; cards masked. */
+export interface ActionPage { total: number; entries: ActionEntry[] }
+
 // ---- the methods ----
 
 /** A method's argument schema and (type-only) result. */
@@ -127,6 +131,11 @@ export const METHODS = {
     formats: z.array(z.enum(FORMATS)).max(6).optional(),
     purchaseModel: z.enum(['INSTANT', 'FLEX']).optional(),
   })),
+  listActions: method<ActionPage>()(z.strictObject({
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+  })),
+  exportActions: method<{ fileName: string; csv: string }>()(none),
   titleAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
 } as const;
 

@@ -3,9 +3,10 @@
 // the same object runs in Electron's main process, in Vitest and in the Chromium test host.
 
 import type {
-  ActionOutcome, AppInfo, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
+  ActionOutcome, ActionPage, AppInfo, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
   StaffSession,
 } from '../contract.ts';
+import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
 import type { CredentialVault, PartnerCredentials } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import { PartnerClient } from '../partner/client.ts';
@@ -26,6 +27,7 @@ export interface DeskServiceDeps {
   /** Starts the built-in sandbox; called at most once, when the sandbox profile is first used. */
   startSandbox: () => Promise<SandboxHandle>;
   logger: Logger;
+  actionLog: ActionLog;
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -190,23 +192,23 @@ export class DeskService implements DeskHandlers {
 
   async borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {
     const client = await this.clientForWork(args.libraryId);
-    return this.logged('borrow', args, () => client.borrow(args.libraryId, args.card, args.contentId));
+    return this.onBehalf('borrow', args, () => client.borrow(args.libraryId, args.card, args.contentId));
   }
 
   async returnTitle(args: ParsedArgsOf<'returnTitle'>): Promise<ActionOutcome<null>> {
     const client = await this.clientForWork(args.libraryId);
-    const outcome = await this.logged('return', args, () => client.returnTitle(args.libraryId, args.card, args.contentId));
+    const outcome = await this.onBehalf('return', args, () => client.returnTitle(args.libraryId, args.card, args.contentId));
     return { value: null, confirmedByReread: outcome.confirmedByReread };
   }
 
   async placeHold(args: ParsedArgsOf<'placeHold'>): Promise<ActionOutcome<Hold>> {
     const client = await this.clientForWork(args.libraryId);
-    return this.logged('place-hold', args, () => client.placeHold(args.libraryId, args.card, args.contentId));
+    return this.onBehalf('place-hold', args, () => client.placeHold(args.libraryId, args.card, args.contentId));
   }
 
   async removeHold(args: ParsedArgsOf<'removeHold'>): Promise<ActionOutcome<null>> {
     const client = await this.clientForWork(args.libraryId);
-    const outcome = await this.logged('remove-hold', args, () => client.removeHold(args.libraryId, args.card, args.contentId));
+    const outcome = await this.onBehalf('remove-hold', args, () => client.removeHold(args.libraryId, args.card, args.contentId));
     return { value: null, confirmedByReread: outcome.confirmedByReread };
   }
 
@@ -223,16 +225,36 @@ export class DeskService implements DeskHandlers {
 
   // ---- plumbing ----
 
-  private async logged<T>(action: string, args: { libraryId: number; card: string; contentId: number }, work: () => Promise<T>): Promise<T> {
-    const fields = { action, staff: this.session?.staffName, libraryId: args.libraryId, card: args.card, contentId: args.contentId };
+  /** Every on-behalf action goes to the action log (what staff did) and the app log (what happened). */
+  private async onBehalf<T extends { confirmedByReread: boolean }>(
+    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+  ): Promise<T> {
+    const settings = this.deps.settings.read();
+    const profile = settings.profiles.find((p) => p.id === settings.activeProfileId)?.name ?? '';
+    const entry = {
+      time: this.deps.now(), staff: this.session?.staffName ?? '', profile, libraryId: args.libraryId, card: args.card,
+      action, contentId: args.contentId, ...(args.title ? { title: args.title } : {}),
+    };
     try {
       const result = await work();
-      this.deps.logger.info('patron.action', { ...fields, outcome: 'ok' });
+      this.deps.actionLog.record({ ...entry, outcome: 'ok', confirmedByReread: result.confirmedByReread });
+      this.deps.logger.info('patron.action', { ...entry, outcome: 'ok', confirmedByReread: result.confirmedByReread });
       return result;
     } catch (error) {
-      this.deps.logger.warn('patron.action', { ...fields, outcome: error instanceof PartnerError ? error.code : 'error' });
+      const outcome = error instanceof PartnerError ? error.code : 'error';
+      this.deps.actionLog.record({ ...entry, outcome });
+      this.deps.logger.warn('patron.action', { ...entry, outcome });
       throw error;
     }
+  }
+
+  async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
+    return this.deps.actionLog.list(args.offset, args.limit);
+  }
+
+  async exportActions(): Promise<{ fileName: string; csv: string }> {
+    const day = new Date(this.deps.now()).toISOString().slice(0, 10);
+    return { fileName: `lending-desk-actions-${day}.csv`, csv: this.deps.actionLog.toCsv() };
   }
 
   private ensureSandbox(): Promise<SandboxHandle> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, net, powerMonitor, session, shell } from 'electron';
 import Store from 'electron-store';
 import { channelOf } from '../contract.ts';
+import { ActionLog } from '../action-log/action-log.ts';
 import { createKeytarVault } from '../credentials/index.ts';
 import { DeskService } from '../desk/desk-service.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
@@ -35,6 +36,7 @@ async function start(): Promise<void> {
     fetch: (input, init) => net.fetch(input, init),
     startSandbox: () => startSandbox(),
     logger,
+    actionLog: new ActionLog(join(app.getPath('userData'), 'action-log.jsonl')),
     now: Date.now,
     version: app.getVersion(),
     emit: (event, payload) => window?.webContents.send(channelOf(event), payload),

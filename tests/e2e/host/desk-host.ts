@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize, sep } from 'node:path';
 import Conf from 'conf';
 import type { EventName, EventPayloads } from '../../../electron/contract.ts';
+import { ActionLog } from '../../../electron/action-log/action-log.ts';
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
 import { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
@@ -50,6 +51,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     fetch: (input, init) => fetch(input, init),
     startSandbox: () => startSandbox(),
     logger,
+    actionLog: new ActionLog(join(options.userDataDir, 'action-log.jsonl')),
     now: Date.now,
     version: '0.0.0-e2e',
     emit,

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Conf from 'conf';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, type EventPayloads, type MethodName, type Result } from '../../../electron/contract.ts';
+import { ActionLog } from '../../../electron/action-log/action-log.ts';
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
@@ -36,6 +37,7 @@ function newDesk(): DeskService {
     },
     startSandbox: () => startSandbox({ catalogSize: 1500 }),
     logger,
+    actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
     now: Date.now,
     version: '9.9.9-test',
     emit: (event, payload) => { if (event === 'sessionLocked') events.push(payload as EventPayloads['sessionLocked']); },
@@ -203,12 +205,15 @@ describe('secrets', () => {
     await drive('startShift', { staffName: 'Ana' });
     await drive('lockSession', { reason: 'staff' });
     await drive('forgetCredentials', { profileId: 'main-branch' });
+    await drive('listActions', { limit: 50 });
+    await drive('exportActions');
     await drive('removeProfile', { profileId: 'main-branch-2' });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
 
     const tokens = [...new Set(authHeaders.filter((h) => h.startsWith('Bearer ')).map((h) => h.slice(7)))];
     expect(tokens.length).toBeGreaterThan(0);
-    const logText = readdirSync(join(dir, 'logs')).map((f) => readFileSync(join(dir, 'logs', f), 'utf8')).join('\n');
+    const logText = [...readdirSync(join(dir, 'logs')).map((f) => join(dir, 'logs', f)), join(dir, 'action-log.jsonl')]
+      .map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(logText).toContain('patron.action');
     const haystacks = { results: results.join('\n'), logs: logText };
     for (const [where, text] of Object.entries(haystacks)) {
@@ -220,5 +225,31 @@ describe('secrets', () => {
     expect(logText, 'logs: unknown full card').not.toContain('99999999999999');
     const patronResults = results.filter((r) => !r.includes('"sandbox":{')); // the sandbox's demo card list is training data, shown on purpose
     expect(patronResults.join('\n'), 'results: full card').not.toContain(card);
+  });
+});
+
+describe('the action log', () => {
+  it('records every on-behalf action with staff, profile, library, masked card, title and outcome; exports CSV', async () => {
+    const info = await ok('useSandbox');
+    const { libraryId, cards } = info.sandbox.libraries[0];
+    const card = cards[0] as string;
+    await ok('startShift', { staffName: 'Jo' });
+    const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
+    const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+    await ok('borrow', { libraryId, card, contentId: instant.contentId, title: '=HYPERLINK("x")' });
+    expect(await call('borrow', { libraryId, card, contentId: instant.contentId, title: 'Again' })).toMatchObject({ ok: false, error: { code: 'already-borrowed' } });
+    await ok('returnTitle', { libraryId, card, contentId: instant.contentId });
+
+    const page = await ok('listActions', {});
+    expect(page.total).toBe(3);
+    expect(page.entries.map((e: { action: string; outcome: string }) => `${e.action}:${e.outcome}`)).toEqual(['return:ok', 'borrow:already-borrowed', 'borrow:ok']);
+    expect(page.entries[2]).toMatchObject({ staff: 'Jo', profile: 'Built-in sandbox', libraryId, contentId: instant.contentId, card: `••••${card.slice(-4)}`, confirmedByReread: false });
+    const { fileName, csv } = await ok('exportActions');
+    expect(fileName).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('time,staff,profile,libraryId,card,action,contentId,title,outcome,confirmedByReread');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`); // a title is never run as a spreadsheet formula
+    expect(csv).not.toContain(card);
   });
 });

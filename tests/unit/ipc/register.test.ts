@@ -58,6 +58,7 @@ describe('registerContract', () => {
       removeHold: [{ libraryId: 101, card: '1', contentId: 1, extra: true }],
       searchCatalog: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
       titleAvailability: [{ libraryId: 101, contentIds: [] }, { libraryId: 101, contentIds: [1, -2] }],
+      listActions: [{ limit: 0 }, { offset: -1 }, 'all'], exportActions: [{ format: 'xlsx' }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
     for (const [name, argsList] of Object.entries(bad)) {
