@@ -24,6 +24,12 @@ export default defineConfig({
   renderer: {
     root: resolve('src'),
     plugins: [vue()],
+    // vue-i18n's compile-time flags: Composition API only, no devtools hooks, no eval.
+    define: {
+      __VUE_I18N_FULL_INSTALL__: true,
+      __VUE_I18N_LEGACY_API__: false,
+      __INTLIFY_PROD_DEVTOOLS__: false,
+    },
     build: {
       outDir: resolve('out/renderer'),
       rollupOptions: { input: resolve('src/index.html') },

@@ -7,9 +7,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if [ "$(uname)" = "Linux" ] && [ -z "${LENDING_DESK_KEYRING_READY:-}" ] && command -v dbus-run-session >/dev/null; then
   export LENDING_DESK_KEYRING_READY=1
-  exec dbus-run-session -- bash -c '
-    echo -n "lending-desk-test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    exec bash scripts/run-tests.sh "$@"' bash "$@"
+  # A keyring of its own in a temporary folder: never the user's, and never one left locked
+  # by an earlier run with another password.
+  keyring_home="$(mktemp -d)"
+  trap 'rm -rf "$keyring_home"' EXIT
+  dbus-run-session -- bash -c '
+    echo -n "lending-desk-test" | XDG_DATA_HOME="$0" gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    exec bash scripts/run-tests.sh "$@"' "$keyring_home" "$@"
+  exit $?
 fi
 
 rm -rf test-results/unit.json test-results/e2e.json

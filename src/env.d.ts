@@ -1,8 +1,8 @@
 /// <reference types="vite/client" />
-import type { LendingDeskBridge } from '../electron/bridge.ts';
+import type { LendingDeskApi } from '../electron/contract.ts';
 
 declare global {
   interface Window {
-    lendingDesk: LendingDeskBridge;
+    lendingDesk: LendingDeskApi;
   }
 }

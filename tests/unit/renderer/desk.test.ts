@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+import { flushPromises } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { announced, buttonNamed, fail, inputLabelled, mountApp, ok, partnerInfo, PATRON, sandboxInfo } from './fake-desk.ts';
+
+async function scan(card: string): Promise<void> {
+  const input = inputLabelled('Library card') as HTMLInputElement;
+  input.value = card;
+  input.dispatchEvent(new Event('input'));
+  input.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+  await flushPromises();
+}
+
+const dueDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PATRON.loans[0]!.dueAt!);
+const reserveDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PATRON.holds[1]!.reserveUntil!);
+
+describe('shift start', () => {
+  it('asks for a name, focused, and Enter starts the shift', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo(false));
+    expect(wrapper.get('h1').text()).toBe('Start your shift');
+    expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
+    const name = inputLabelled('Enter your name or initials to start') as HTMLInputElement;
+    expect(document.activeElement).toBe(name);
+    name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(announced('alert')).toEqual(['Enter your name or initials.']);
+    expect(desk.startShift).not.toHaveBeenCalled();
+    name.value = '  JD ';
+    name.dispatchEvent(new Event('input'));
+    name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'JD' });
+    expect(wrapper.text()).toContain('On shift: JD');
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+  });
+});
+
+describe('desk', () => {
+  it('shows the header: app, profile, libraries, staff, Lock and Settings; the card field has focus', async () => {
+    const { wrapper } = await mountApp(sandboxInfo());
+    expect(wrapper.find('header h1').text()).toBe('Lending Desk');
+    expect(wrapper.find('header').text()).toContain('Built-in sandbox');
+    const library = inputLabelled('Library') as HTMLSelectElement;
+    expect([...library.options].map((o) => o.text.trim())).toEqual(['Library 101', 'Library 202']);
+    expect(wrapper.text()).toContain('On shift: JD');
+    buttonNamed(wrapper, 'Lock');
+    buttonNamed(wrapper, 'Settings');
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+    expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
+  });
+
+  it('looks a card up as scanned (trimmed, leading zeros kept) and shows only what is present', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    await scan('  0012345 ');
+    expect(desk.lookupPatron).toHaveBeenCalledWith({ libraryId: 101, card: '0012345' });
+    const text = wrapper.text();
+    expect(text).toContain('Card ••••2345');
+    expect(text).not.toContain('0012345 ');
+    expect(text).toContain('3 of 5 Instant borrows left');
+    expect(text).toContain('Currently borrowed: 2');
+    expect(text).toContain('The River Road');
+    expect(text).toContain('eBook');
+    expect(text).toContain(`Due ${dueDate}`);
+    expect(text).toContain('Title 12');
+    expect(text).toContain('Night Garden');
+    expect(text).toContain('Waiting');
+    expect(text).toContain('Position 4 in the queue');
+    expect(text).toContain('Reserved');
+    expect(text).toContain(`Set aside until ${reserveDate}`);
+    for (const junk of ['undefined', 'NaN', '1970', 'null']) expect(text).not.toContain(junk);
+    expect(announced('status')).toContain('Patron loaded.');
+    expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0); // alerts exist only with something to say
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+  });
+
+  it('leaves out allowance lines the service did not send', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.lookupPatron.mockResolvedValueOnce(ok({ ...PATRON, status: {}, loans: [{ contentId: 5, dueAt: 0 }], holds: [] }));
+    await scan('A1');
+    const text = wrapper.text();
+    expect(text).toContain('Card ••••A1');
+    expect(text).not.toContain('Instant borrows');
+    expect(text).not.toContain('Currently borrowed');
+    expect(text).not.toContain('Due');
+    expect(text).toContain('No holds.');
+  });
+
+  it('clears the patron with the button or Esc and puts focus back in the card field', async () => {
+    const { wrapper } = await mountApp(sandboxInfo());
+    await scan('0012345');
+    await buttonNamed(wrapper, 'Clear patron').trigger('click');
+    expect(wrapper.text()).not.toContain('The River Road');
+    expect((inputLabelled('Library card') as HTMLInputElement).value).toBe('');
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+
+    await scan('0012345');
+    (document.activeElement as HTMLElement).blur();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await flushPromises();
+    expect(wrapper.text()).not.toContain('The River Road');
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+  });
+
+  it("shows the service's message when the card is refused, keeping the card typed", async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.lookupPatron.mockResolvedValueOnce(fail('invalid-patron', 'No account with the service for this card.'));
+    await scan('99999');
+    expect(announced('alert')).toEqual(['No account with the service for this card.']);
+    expect((inputLabelled('Library card') as HTMLInputElement).value).toBe('99999');
+    expect(wrapper.text()).not.toContain('Card ••••');
+  });
+
+  it('does not send an empty card', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    await scan('   ');
+    expect(desk.lookupPatron).not.toHaveBeenCalled();
+    expect(announced('alert')).toEqual(['Enter a library card number.']);
+  });
+
+  it('lists the demo cards of the selected library; switching library clears the patron', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    expect(wrapper.get('aside').text()).toContain('Demo cards');
+    expect(wrapper.get('aside').text()).toContain('0098765');
+    await scan('0012345');
+    const library = inputLabelled('Library') as HTMLSelectElement;
+    library.value = '202';
+    library.dispatchEvent(new Event('change'));
+    await flushPromises();
+    expect(wrapper.text()).not.toContain('The River Road');
+    expect(wrapper.get('aside').text()).toContain('CA-5555');
+    expect(wrapper.get('aside').text()).not.toContain('0098765');
+    await buttonNamed(wrapper, 'CA-5555').trigger('click');
+    await flushPromises();
+    expect(desk.lookupPatron).toHaveBeenLastCalledWith({ libraryId: 202, card: 'CA-5555' });
+  });
+
+  it('shows a partner profile without the sandbox banner or demo cards', async () => {
+    const { wrapper, desk } = await mountApp(partnerInfo());
+    expect(wrapper.text()).not.toContain('SANDBOX');
+    expect(wrapper.find('aside').exists()).toBe(false);
+    const library = inputLabelled('Library') as HTMLSelectElement;
+    expect([...library.options].map((o) => o.text.trim())).toEqual(['Central (7)', 'Library 8']);
+    await scan('1234');
+    expect(desk.lookupPatron).toHaveBeenCalledWith({ libraryId: 7, card: '1234' });
+  });
+});

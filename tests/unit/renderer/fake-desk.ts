@@ -1,0 +1,131 @@
+// A stand-in for window.lendingDesk: every contract method is a vi.fn answering a Result, and
+// `emit` plays an event from main. Tests override single methods with mockResolvedValueOnce.
+import { flushPromises, mount, type DOMWrapper, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { vi, type Mock } from 'vitest';
+import type {
+  AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result,
+} from '../../../electron/contract.ts';
+import type { ErrorInfo } from '../../../electron/partner/errors.ts';
+import App from '../../../src/App.vue';
+import { createDeskI18n } from '../../../src/i18n/index.ts';
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: string, message: string): Result<never> => ({ ok: false, error: { code, message } as ErrorInfo });
+
+export const SANDBOX_PROFILE: ProfileView = {
+  id: 'sandbox', name: 'Built-in sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4000',
+  libraries: [{ libraryId: 101 }, { libraryId: 202 }], wsApi: '2.1', country: 'US', hasCredentials: true,
+};
+export const PARTNER_PROFILE: ProfileView = {
+  id: 'metro', name: 'Metro Library', kind: 'partner', baseUrl: 'https://partner.example.org',
+  libraries: [{ libraryId: 7, name: 'Central' }, { libraryId: 8 }], wsApi: '2.1', country: 'CA', hasCredentials: true,
+};
+
+export function unconfigured(): AppInfo {
+  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' } };
+}
+export function sandboxInfo(withSession = true): AppInfo {
+  return {
+    version: '0.1.0', mode: 'sandbox', activeProfile: SANDBOX_PROFILE,
+    sandbox: { libraries: [
+      { libraryId: 101, country: 'US', cards: ['0012345', '0098765'] },
+      { libraryId: 202, country: 'CA', cards: ['CA-5555'] },
+    ] },
+    preferences: { idleLockMinutes: 5, language: 'en' },
+    ...(withSession ? { session: { staffName: 'JD', startedAt: 1_700_000_000_000 } } : {}),
+  };
+}
+export function partnerInfo(withSession = true): AppInfo {
+  return {
+    version: '0.1.0', mode: 'partner', activeProfile: PARTNER_PROFILE,
+    preferences: { idleLockMinutes: 5, language: 'en' },
+    ...(withSession ? { session: { staffName: 'AB', startedAt: 1_700_000_000_000 } } : {}),
+  };
+}
+
+export const PATRON: PatronView = {
+  libraryId: 101,
+  status: { borrowsRemaining: 3, borrowsAllowedPerMonth: 5, currentlyBorrowed: 2 },
+  loans: [
+    { contentId: 11, title: 'The River Road', format: 'EBOOK', dueAt: Date.UTC(2026, 2, 14, 12) },
+    { contentId: 12, format: 'MUSIC' },
+  ],
+  holds: [
+    { contentId: 21, title: 'Night Garden', status: 'WAITING', queuePosition: 4 },
+    { contentId: 22, title: 'Stone Harbour', status: 'RESERVED', reserveUntil: Date.UTC(2026, 3, 2, 12), queuePosition: 0 },
+  ],
+  problems: [],
+};
+
+type FakeDesk = { [M in MethodName]: Mock<LendingDeskApi[M]> } & {
+  on: Mock<LendingDeskApi['on']>;
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
+};
+
+export function installFakeDesk(info: AppInfo): FakeDesk {
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const fake = {
+    appInfo: vi.fn(async () => ok(info)),
+    listProfiles: vi.fn(async () => ok([SANDBOX_PROFILE, PARTNER_PROFILE])),
+    useSandbox: vi.fn(async () => ok(sandboxInfo(false))),
+    testPartnerConnection: vi.fn(async () => ok({ tokenMs: 42 })),
+    savePartnerProfile: vi.fn(async () => ok(partnerInfo(false))),
+    replaceCredentials: vi.fn(async () => ok(PARTNER_PROFILE)),
+    forgetCredentials: vi.fn(async () => ok({ ...PARTNER_PROFILE, hasCredentials: false })),
+    activateProfile: vi.fn(async () => ok(partnerInfo())),
+    removeProfile: vi.fn(async () => ok(sandboxInfo())),
+    updatePreferences: vi.fn(async (args) => ok({ idleLockMinutes: 5, language: 'en' as const, ...args })),
+    startShift: vi.fn(async (args) => ok({ staffName: args.staffName, startedAt: 1_700_000_100_000 })),
+    lockSession: vi.fn(async () => ok(null)),
+    lookupPatron: vi.fn(async () => ok(PATRON)),
+    borrow: vi.fn(),
+    returnTitle: vi.fn(),
+    placeHold: vi.fn(),
+    removeHold: vi.fn(),
+    searchCatalog: vi.fn(),
+    titleAvailability: vi.fn(),
+    on: vi.fn((event: EventName, listener: (payload: never) => void) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    }),
+    emit(event: EventName, payload: unknown) {
+      for (const listener of listeners.get(event) ?? []) (listener as (p: unknown) => void)(payload);
+    },
+  } as unknown as FakeDesk;
+  window.lendingDesk = fake;
+  return fake;
+}
+
+/** Mounts the whole app on a fake desk, attached to the document so focus is real. */
+export async function mountApp(info: AppInfo) {
+  const desk = installFakeDesk(info);
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  document.body.innerHTML = '<div id="root"></div>';
+  const wrapper = mount(App, { attachTo: '#root', global: { plugins: [pinia, createDeskI18n()] } });
+  await flushPromises();
+  return { wrapper, desk };
+}
+
+export function buttonNamed(wrapper: VueWrapper, name: string): DOMWrapper<HTMLButtonElement> {
+  const found = wrapper.findAll<HTMLButtonElement>('button').find((b) => (b.attributes('aria-label') ?? b.text().trim()) === name);
+  if (!found) throw new Error(`No button named "${name}"`);
+  return found;
+}
+
+/** The input a <label> with exactly this text points at (what getByLabel would find). */
+export function inputLabelled(name: string): HTMLInputElement | HTMLSelectElement {
+  const label = [...document.querySelectorAll('label')].find((l) => l.textContent?.trim() === name || l.querySelector('span')?.textContent?.trim() === name);
+  if (!label) throw new Error(`No label "${name}"`);
+  const control = label.htmlFor ? document.getElementById(label.htmlFor) : label.querySelector('input, select');
+  if (!control) throw new Error(`Label "${name}" points at nothing`);
+  return control as HTMLInputElement | HTMLSelectElement;
+}
+
+/** The text of every non-empty live region with this role, as a screen reader would hear it. */
+export function announced(role: 'alert' | 'status'): string[] {
+  return [...document.querySelectorAll(`[role="${role}"]`)].map((e) => e.textContent?.trim() ?? '').filter((text) => text !== '');
+}
