@@ -83,7 +83,7 @@ export class DeskService implements DeskHandlers {
 
   async useSandbox(): Promise<AppInfo> {
     const sandbox = await this.ensureSandbox();
-    const libraries = sandbox.libraries.map((l) => ({ libraryId: l.libraryId, name: `Sandbox library ${l.libraryId} (${l.country})` }));
+    const libraries = sandbox.libraries.map((l) => ({ libraryId: l.libraryId, name: `${l.name} (${l.country})` }));
     this.deps.settings.saveProfile({
       id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries, wsApi: '2.1',
       country: (sandbox.libraries[0]?.country ?? 'US') as ConnectionProfile['country'],
