@@ -59,7 +59,9 @@ export interface ProfileView {
 }
 
 export interface SandboxView {
-  libraries: { libraryId: number; country: string; cards: string[] }[];
+  /** The loopback address of the built-in sandbox (its admin routes drive training scenarios and tests). */
+  url: string;
+  libraries: { libraryId: number; country: string; name: string; cards: string[] }[];
 }
 
 export interface AppInfo {

@@ -40,6 +40,8 @@ export class DeskService implements DeskHandlers {
   private sandbox: Promise<SandboxHandle> | undefined;
   private client: { profileId: string; client: PartnerClient } | undefined;
   private session: StaffSession | undefined;
+  /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
@@ -69,7 +71,10 @@ export class DeskService implements DeskHandlers {
     if (active) info.activeProfile = await this.view(active);
     if (active?.kind === 'sandbox') {
       const sandbox = await this.ensureSandbox();
-      info.sandbox = { libraries: sandbox.libraries.map((l) => ({ ...l, cards: [...l.cards] })) };
+      info.sandbox = {
+        url: sandbox.url,
+        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country, name: l.name, cards: [...l.cards] })),
+      };
     }
     if (this.session) info.session = { ...this.session };
     const problem = this.deps.settings.lastLoadProblem;
@@ -227,6 +232,17 @@ export class DeskService implements DeskHandlers {
 
   /** Every on-behalf action goes to the action log (what staff did) and the app log (what happened). */
   private async onBehalf<T extends { confirmedByReread: boolean }>(
+    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+  ): Promise<T> {
+    const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const promise = this.recordedAction(action, args, work).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  private async recordedAction<T extends { confirmedByReread: boolean }>(
     action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
     const settings = this.deps.settings.read();

@@ -253,3 +253,24 @@ describe('the action log', () => {
     expect(csv).not.toContain(card);
   });
 });
+
+describe('double submission', () => {
+  it('joins a repeated borrow to the one under way: one request, one loan, one log entry', async () => {
+    const info = await ok('useSandbox');
+    const { libraryId, cards } = info.sandbox.libraries[0];
+    const card = cards[0] as string;
+    await ok('startShift', { staffName: 'Jo' });
+    const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
+    const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+    const sandbox = (await desk.sandboxHandle())!;
+    sandbox.control.resetRequestCounts();
+    const args = { libraryId, card, contentId: instant.contentId };
+    const [first, second] = await Promise.all([call('borrow', args), call('borrow', args)]);
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toEqual(first);
+    expect(sandbox.control.requestCounts().borrow).toBe(1);
+    const view = await ok('lookupPatron', { libraryId, card });
+    expect(view.loans.filter((l: { contentId: number }) => l.contentId === instant.contentId)).toHaveLength(1);
+    expect((await ok('listActions', {})).total).toBe(1);
+  });
+});

@@ -28,9 +28,9 @@ export function unconfigured(): AppInfo {
 export function sandboxInfo(withSession = true): AppInfo {
   return {
     version: '0.1.0', mode: 'sandbox', activeProfile: SANDBOX_PROFILE,
-    sandbox: { libraries: [
-      { libraryId: 101, country: 'US', cards: ['0012345', '0098765'] },
-      { libraryId: 202, country: 'CA', cards: ['CA-5555'] },
+    sandbox: { url: 'http://127.0.0.1:40000', libraries: [
+      { libraryId: 101, country: 'US', name: 'Riverside Public Library', cards: ['0012345', '0098765'] },
+      { libraryId: 202, country: 'CA', name: 'Maple Valley Library', cards: ['CA-5555'] },
     ] },
     preferences: { idleLockMinutes: 5, language: 'en' },
     ...(withSession ? { session: { staffName: 'JD', startedAt: 1_700_000_000_000 } } : {}),
