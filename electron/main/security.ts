@@ -22,8 +22,11 @@ export function secureWebPreferences(preloadPath: string): Record<string, unknow
   };
 }
 
-/** script-src 'self' and nothing inline; images only from our files and the cover hosts. */
-export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOSTS): string {
+/**
+ * script-src 'self' and nothing inline; images only from our files and the cover hosts.
+ * `frame-ancestors` only works as a header: browsers ignore it (noisily) in a meta tag.
+ */
+export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOSTS, delivery: 'header' | 'meta' = 'header'): string {
   const covers = coverHosts.map((h) => `https://${h}`).join(' ');
   return [
     "default-src 'none'",
@@ -34,7 +37,7 @@ export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOST
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'none'",
+    ...(delivery === 'header' ? ["frame-ancestors 'none'"] : []),
     "object-src 'none'",
   ].join('; ');
 }

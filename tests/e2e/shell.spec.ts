@@ -26,6 +26,8 @@ async function lookUp(page: Page, card: string): Promise<void> {
 
 test('first run: choose the sandbox, start a shift, the desk is ready', async ({ desk }) => {
   const { page } = desk;
+  const cspViolations: string[] = [];
+  page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text()); });
   await expect(page.getByRole('heading', { name: 'Welcome to Lending Desk' })).toBeVisible();
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'first-run-1280x800.png') });
   const useSandbox = page.getByRole('button', { name: 'Use the built-in sandbox' });
@@ -41,6 +43,9 @@ test('first run: choose the sandbox, start a shift, the desk is ready', async ({
   await page.setViewportSize({ width: 1024, height: 700 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'desk-1024x700.png') });
+  expect(cspViolations).toEqual([]);
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(csp).toContain("script-src 'self'");
 });
 
 test.describe('a real partner service', () => {

@@ -17,6 +17,8 @@ describe('window security', () => {
     expect(directives['default-src']).toEqual(["'none'"]);
     expect(directives['img-src']).toEqual(["'self'", 'data:', 'https://covers.example.org']);
     expect(csp).not.toMatch(/unsafe-eval|\*/);
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(contentSecurityPolicy(['covers.example.org'], 'meta')).toBe(csp.replace("; frame-ancestors 'none'", ''));
   });
 
   it('opens only allow-listed https title and cover pages outside the app', () => {
