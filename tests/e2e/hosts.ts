@@ -63,7 +63,7 @@ export const test = base.extend<{ desk: DeskApp }, { browser: Browser }>({
         let app: ElectronApplication | undefined;
         const launch = async (): Promise<Page> => {
           app = await _electron.launch({
-            args: [join(ROOT, 'out', 'main', 'index.js')],
+            args: [ROOT], // the project folder: its package.json names out/main/index.js and the product name
             env: { ...process.env, LENDING_DESK_USER_DATA_DIR: userDataDir, LENDING_DESK_KEYCHAIN_SERVICE: keychainService } as Record<string, string>,
           });
           const page = await app.firstWindow();
