@@ -228,14 +228,19 @@ describe('secrets', () => {
   });
 });
 
+/** The sandbox in use, a shift open for "Jo", a fresh patron's card and an Instant title free to borrow. */
+async function sandboxShiftWithInstantTitle(): Promise<{ libraryId: number; card: string; instant: { contentId: number } }> {
+  const info = await ok('useSandbox');
+  const { libraryId, cards } = info.sandbox.libraries[0];
+  await ok('startShift', { staffName: 'Jo' });
+  const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
+  const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+  return { libraryId, card: cards[0] as string, instant };
+}
+
 describe('the action log', () => {
   it('records every on-behalf action with staff, profile, library, masked card, title and outcome; exports CSV', async () => {
-    const info = await ok('useSandbox');
-    const { libraryId, cards } = info.sandbox.libraries[0];
-    const card = cards[0] as string;
-    await ok('startShift', { staffName: 'Jo' });
-    const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
-    const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+    const { libraryId, card, instant } = await sandboxShiftWithInstantTitle();
     await ok('borrow', { libraryId, card, contentId: instant.contentId, title: '=HYPERLINK("x")' });
     expect(await call('borrow', { libraryId, card, contentId: instant.contentId, title: 'Again' })).toMatchObject({ ok: false, error: { code: 'already-borrowed' } });
     await ok('returnTitle', { libraryId, card, contentId: instant.contentId });
@@ -256,12 +261,7 @@ describe('the action log', () => {
 
 describe('double submission', () => {
   it('joins a repeated borrow to the one under way: one request, one loan, one log entry', async () => {
-    const info = await ok('useSandbox');
-    const { libraryId, cards } = info.sandbox.libraries[0];
-    const card = cards[0] as string;
-    await ok('startShift', { staffName: 'Jo' });
-    const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
-    const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
+    const { libraryId, card, instant } = await sandboxShiftWithInstantTitle();
     const sandbox = (await desk.sandboxHandle())!;
     sandbox.control.resetRequestCounts();
     const args = { libraryId, card, contentId: instant.contentId };
