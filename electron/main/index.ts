@@ -4,15 +4,18 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, net, powerMonitor, session, shell } from 'electron';
 import Store from 'electron-store';
+import electronUpdater from 'electron-updater';
 import { channelOf } from '../contract.ts';
 import { ActionLog } from '../action-log/action-log.ts';
 import { createKeytarVault } from '../credentials/index.ts';
 import { DeskService } from '../desk/desk-service.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
+import { loadPolicy, policyFilePath } from '../policy/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { readSettingsFile, Settings } from '../settings/index.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
+import { configureUpdates, scheduleUpdateChecks } from './updates.ts';
 
 let window: BrowserWindow | undefined;
 
@@ -30,8 +33,14 @@ function rendererEntry(): { url?: string; file?: string } {
 async function start(): Promise<void> {
   const logger = createFileLogger({ dir: join(app.getPath('userData'), 'logs') });
   const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
+  // The machine-wide policy file; an environment override only for unpackaged (test) runs, so
+  // nobody on an installed desk can point the app at a laxer file.
+  const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: !app.isPackaged }) });
+  if (policy.problem) logger.warn('policy.invalid', { path: policy.path, problem: policy.problem });
   const desk = new DeskService({
     settings,
+    policy: policy.policy,
+    policyProblem: policy.problem,
     vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
     fetch: (input, init) => net.fetch(input, init),
     startSandbox: () => startSandbox(),
@@ -78,7 +87,14 @@ async function start(): Promise<void> {
     }
   });
   window.once('ready-to-show', () => window?.show());
-  app.on('will-quit', () => void desk.close());
+  // Updates only for an installed app, and only as the policy file allows (off without one).
+  const updateChecks = app.isPackaged
+    ? scheduleUpdateChecks(electronUpdater.autoUpdater, configureUpdates(electronUpdater.autoUpdater, policy.policy, logger), logger)
+    : undefined;
+  app.on('will-quit', () => {
+    updateChecks?.stop();
+    void desk.close();
+  });
 
   if (entry.url) await window.loadURL(entry.url);
   else await window.loadFile(entry.file as string);

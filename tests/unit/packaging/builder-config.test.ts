@@ -1,0 +1,168 @@
+// The electron-builder configuration, loaded as code: once through electron-builder's own
+// loader and schema check (exactly what `electron-builder --config` does), and once through
+// createBuilderConfig() with chosen environments. No Electron binary is needed for any of it.
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import type { AfterPackContext, Configuration } from 'electron-builder';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APP_ID, createBuilderConfig, fuseConfig, fusesHook, type BuilderOptions } from '../../../electron-builder.config.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const require = createRequire(join(ROOT, 'package.json'));
+const { getConfig } = require('app-builder-lib/out/util/config/load.js') as {
+  getConfig(request: { packageKey: string; configFilename: string; projectDir: string }, configPath: string): Promise<{ result: Configuration }>;
+};
+const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+  validateConfiguration(config: Configuration, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
+};
+
+const CERTIFICATE = { CSC_LINK: '/secure/lending-desk.p12', CSC_KEY_PASSWORD: 'not-a-real-password' };
+const AZURE = {
+  AZURE_TENANT_ID: 'tenant', AZURE_CLIENT_ID: 'client', AZURE_CLIENT_SECRET: 'secret',
+  AZURE_TRUSTED_SIGNING_ENDPOINT: 'https://eus.codesigning.azure.net/', AZURE_TRUSTED_SIGNING_ACCOUNT: 'library-signing',
+  AZURE_TRUSTED_SIGNING_CERTIFICATE_PROFILE: 'public-trust', AZURE_TRUSTED_SIGNING_PUBLISHER_NAME: 'City Library IT',
+};
+const APPLE = { CSC_NAME: 'Developer ID Application: City Library (TEAM123456)', APPLE_API_KEY: '/secure/AuthKey.p8', APPLE_API_KEY_ID: 'KEY123', APPLE_API_ISSUER: 'issuer-uuid' };
+
+function configWith(options: Partial<BuilderOptions> = {}): { config: Configuration; lines: string[] } {
+  const lines: string[] = [];
+  const config = createBuilderConfig({ env: {}, platforms: ['win', 'mac', 'linux'], release: false, variant: 'production', log: (line) => lines.push(line), ...options });
+  return { config, lines };
+}
+
+describe('the config file as electron-builder loads it', () => {
+  it('loads through electron-builder\'s own loader (jiti) and passes its schema', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { result } = await getConfig({ packageKey: 'build', configFilename: 'electron-builder', projectDir: ROOT }, 'electron-builder.config.ts');
+    log.mockRestore();
+    expect(result.appId).toBe(APP_ID);
+    expect(typeof result.afterPack).toBe('function');
+    await expect(validateConfiguration(result, { isEnabled: false, add: () => {} })).resolves.toBeUndefined();
+  });
+
+  it('keeps the configuration out of package.json, where electron-builder would prefer it', () => {
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).build).toBeUndefined();
+  });
+
+  it('passes the schema for every variant and signing set-up', async () => {
+    for (const config of [
+      configWith().config,
+      configWith({ variant: 'e2e' }).config,
+      configWith({ env: { ...CERTIFICATE, ...APPLE }, release: true }).config,
+      configWith({ env: { ...AZURE, ...APPLE }, platforms: ['win', 'mac'] }).config,
+    ]) await expect(validateConfiguration(config, { isEnabled: false, add: () => {} })).resolves.toBeUndefined();
+  });
+});
+
+describe('targets', () => {
+  const { config } = configWith();
+
+  it('names the app', () => {
+    expect(config.appId).toBe('org.lendingdesk.console');
+    expect(config.productName).toBe('Lending Desk');
+    expect(config.fileAssociations).toEqual([]);
+  });
+
+  it('builds a per-machine NSIS installer for Windows (silent with /S)', () => {
+    expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64'] }]);
+    expect(config.nsis).toMatchObject({ oneClick: false, perMachine: true });
+    expect(config.win?.icon).toBe('resources/icon.ico');
+  });
+
+  it('builds a dmg and a zip for macOS with the hardened runtime and our entitlements', () => {
+    const targets = (config.mac?.target as Array<{ target: string }>).map((target) => target.target);
+    expect(targets).toEqual(['dmg', 'zip']);
+    expect(config.mac?.hardenedRuntime).toBe(true);
+    expect(config.mac?.entitlements).toBe('resources/entitlements.mac.plist');
+    const entitlements = readFileSync(join(ROOT, 'resources', 'entitlements.mac.plist'), 'utf8');
+    expect(entitlements).toContain('com.apple.security.cs.allow-jit');
+    expect(entitlements).not.toContain('disable-library-validation');
+  });
+
+  it('builds an AppImage and a deb for Linux', () => {
+    const targets = (config.linux?.target as Array<{ target: string }>).map((target) => target.target);
+    expect(targets).toEqual(['AppImage', 'deb']);
+    expect(config.linux?.icon).toBe('resources/icons');
+  });
+
+  it('unpacks keytar\'s native module from the ASAR and rebuilds it for Electron', () => {
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toContain('**/node_modules/keytar/**/*.node');
+    expect(config.npmRebuild).toBe(true);
+    expect(config.buildDependenciesFromSource).toBe(true);
+  });
+
+  it('packs only the electron-vite output', () => {
+    expect(config.files).toEqual(expect.arrayContaining(['out/**/*', 'package.json']));
+  });
+
+  it('publishes update metadata for the generic provider', () => {
+    expect(config.publish).toEqual([expect.objectContaining({ provider: 'generic' })]);
+  });
+});
+
+describe('fuses', () => {
+  it('turns off every way to run other code as the app in the release build', () => {
+    const fuses = fuseConfig('production');
+    expect(fuses[FuseV1Options.RunAsNode]).toBe(false);
+    expect(fuses[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(false);
+    expect(fuses[FuseV1Options.EnableNodeCliInspectArguments]).toBe(false);
+    expect(fuses[FuseV1Options.EnableCookieEncryption]).toBe(true);
+    expect(fuses[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(true);
+    expect(fuses[FuseV1Options.OnlyLoadAppFromAsar]).toBe(true);
+    expect(fuses[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(false);
+  });
+
+  it('keeps only the inspector on in the e2e variant', () => {
+    const production = fuseConfig('production');
+    const e2e = fuseConfig('e2e');
+    expect(e2e[FuseV1Options.EnableNodeCliInspectArguments]).toBe(true);
+    expect({ ...e2e, [FuseV1Options.EnableNodeCliInspectArguments]: false }).toEqual(production);
+    expect(configWith({ variant: 'e2e' }).config.appId).toBe(`${APP_ID}.e2e`);
+  });
+
+  it('flips them from the afterPack hook, on the packaged executable', async () => {
+    const flip = vi.fn(async () => 0);
+    const context = (platform: string, dir: string) => ({
+      appOutDir: dir,
+      electronPlatformName: platform,
+      packager: { appInfo: { productFilename: 'Lending Desk' }, executableName: 'lending-desk' },
+    }) as unknown as AfterPackContext;
+    const hook = fusesHook('production', flip);
+    await hook(context('win32', 'C'));
+    await hook(context('darwin', 'M'));
+    await hook(context('linux', 'L'));
+    expect(flip.mock.calls.map((call) => (call as unknown[])[0])).toEqual([join('C', 'Lending Desk.exe'), join('M', 'Lending Desk.app'), join('L', 'lending-desk')]);
+    expect((flip.mock.calls[0] as unknown[])[1]).toEqual({ ...fuseConfig('production'), resetAdHocDarwinSignature: false });
+    expect((flip.mock.calls[1] as unknown[])[1]).toMatchObject({ resetAdHocDarwinSignature: true });
+    expect(configWith().config.afterPack).toBeTypeOf('function');
+  });
+
+  describe('on a stand-in binary with a real fuse wire', () => {
+    let dir: string | undefined;
+    afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+    it('writes the wire with @electron/fuses itself', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'lending-desk-fuses-'));
+      // Electron's layout: sentinel, wire version 1, wire length, one byte per fuse ('1' on,
+      // '0' off), as a stock Electron 45 ships it (RunAsNode and friends on).
+      const stock = Buffer.from('101100011', 'latin1');
+      const binary = Buffer.concat([Buffer.alloc(4096, 7), Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX', 'latin1'), Buffer.from([1, stock.length]), stock, Buffer.alloc(4096, 7)]);
+      mkdirSync(join(dir, 'app'));
+      writeFileSync(join(dir, 'app', 'lending-desk'), binary);
+      const context = { appOutDir: join(dir, 'app'), electronPlatformName: 'linux', packager: { appInfo: { productFilename: 'Lending Desk' }, executableName: 'lending-desk' } } as unknown as AfterPackContext;
+      await fusesHook('production')(context);
+      const wire = await getCurrentFuseWire(join(dir, 'app', 'lending-desk'));
+      expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE);
+      expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(FuseState.DISABLE);
+      expect(wire[FuseV1Options.EnableNodeCliInspectArguments]).toBe(FuseState.DISABLE);
+      expect(wire[FuseV1Options.EnableCookieEncryption]).toBe(FuseState.ENABLE);
+      expect(wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(FuseState.ENABLE);
+      expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(FuseState.ENABLE);
+      expect(wire[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(FuseState.DISABLE);
+    });
+  });
+});
