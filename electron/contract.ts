@@ -75,6 +75,22 @@ export interface AppInfo {
   session?: StaffSession;
   /** Why the settings file was not used, when it was not. */
   settingsProblem?: string;
+  /** What the machine-wide policy file decides; shown as "set by your library's IT". */
+  managed?: ManagedView;
+}
+
+export interface ManagedView {
+  profiles: boolean;
+  /** Preset connections: staff cannot edit or remove them. */
+  lockedProfileIds: string[];
+  idleLockMinutes: boolean;
+  sandboxOffered: boolean;
+  /** Whether the sandbox may be chosen on this computer. */
+  sandboxAvailable: boolean;
+  updates: boolean;
+  updateMode: 'auto' | 'it-managed' | 'off';
+  /** Why the policy file could not be used, when it could not. */
+  policyProblem?: string;
 }
 
 export interface Preferences { idleLockMinutes: number; language: Language }

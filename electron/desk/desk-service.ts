@@ -14,6 +14,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../partner/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { SandboxHandle } from '../sandbox/server.ts';
+import { PolicySettings, type Policy } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
@@ -22,6 +23,10 @@ export const SANDBOX_PROFILE_ID = 'sandbox';
 
 export interface DeskServiceDeps {
   settings: Settings;
+  /** The machine-wide policy file's content, when IT installed one; it wins over settings. */
+  policy?: Policy | undefined;
+  /** Why the policy file could not be used, when it could not. */
+  policyProblem?: string | undefined;
   vault: CredentialVault;
   fetch: FetchFn;
   /** Starts the built-in sandbox; called at most once, when the sandbox profile is first used. */
@@ -37,6 +42,7 @@ export interface DeskServiceDeps {
 
 export class DeskService implements DeskHandlers {
   private readonly deps: DeskServiceDeps;
+  private readonly settings: PolicySettings;
   private sandbox: Promise<SandboxHandle> | undefined;
   private client: { profileId: string; client: PartnerClient } | undefined;
   private session: StaffSession | undefined;
@@ -45,6 +51,7 @@ export class DeskService implements DeskHandlers {
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
+    this.settings = new PolicySettings(deps.settings, deps.policy);
   }
 
   /** The running sandbox, if any: its password is a secret the logs must not hold. */
@@ -61,12 +68,16 @@ export class DeskService implements DeskHandlers {
   // ---- app and connection ----
 
   async appInfo(): Promise<AppInfo> {
-    const settings = this.deps.settings.read();
+    const { settings, managed, sandboxOffered, updates } = this.settings.outcome();
     const active = settings.profiles.find((p) => p.id === settings.activeProfileId);
     const info: AppInfo = {
       version: this.deps.version,
       mode: active ? active.kind : 'unconfigured',
       preferences: { idleLockMinutes: settings.idleLockMinutes, language: settings.language },
+      managed: {
+        ...managed, sandboxAvailable: sandboxOffered, updateMode: updates.mode,
+        ...(this.deps.policyProblem ? { policyProblem: this.deps.policyProblem } : {}),
+      },
     };
     if (active) info.activeProfile = await this.view(active);
     if (active?.kind === 'sandbox') {
@@ -77,19 +88,22 @@ export class DeskService implements DeskHandlers {
       };
     }
     if (this.session) info.session = { ...this.session };
-    const problem = this.deps.settings.lastLoadProblem;
+    const problem = this.settings.lastLoadProblem;
     if (problem) info.settingsProblem = problem;
     return info;
   }
 
   async listProfiles(): Promise<ProfileView[]> {
-    return Promise.all(this.deps.settings.read().profiles.map((p) => this.view(p)));
+    return Promise.all(this.settings.read().profiles.map((p) => this.view(p)));
   }
 
   async useSandbox(): Promise<AppInfo> {
+    if (!this.settings.outcome().sandboxOffered) {
+      throw new PartnerError('invalid-input', "The sandbox is turned off on this computer by your library's IT.");
+    }
     const sandbox = await this.ensureSandbox();
     const libraries = sandbox.libraries.map((l) => ({ libraryId: l.libraryId, name: `${l.name} (${l.country})` }));
-    this.deps.settings.saveProfile({
+    this.settings.saveProfile({
       id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries, wsApi: '2.1',
       country: (sandbox.libraries[0]?.country ?? 'US') as ConnectionProfile['country'],
     });
@@ -109,15 +123,15 @@ export class DeskService implements DeskHandlers {
   async savePartnerProfile(args: ParsedArgsOf<'savePartnerProfile'>): Promise<AppInfo> {
     const { profile, username, password } = args;
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
-    const existing = this.deps.settings.read().profiles;
+    const existing = this.settings.read().profiles;
     const id = profile.id ?? uniqueProfileId(profile.name, existing.map((p) => p.id));
     if (id === SANDBOX_PROFILE_ID) throw new PartnerError('invalid-input', 'That profile name is reserved for the built-in sandbox.');
     const next: ConnectionProfile = { id, name: profile.name, kind: 'partner', baseUrl, libraries: profile.libraries, wsApi: profile.wsApi, country: profile.country };
-    this.deps.settings.validateProfile(next);
+    this.settings.validateProfile(next);
     await this.newClient(baseUrl, profile.wsApi, { username, password }).testConnection();
     await this.deps.vault.save(id, { username, password });
     try {
-      this.deps.settings.saveProfile(next);
+      this.settings.saveProfile(next);
     } catch (error) {
       await this.deps.vault.forget(id);
       throw error;
@@ -153,7 +167,7 @@ export class DeskService implements DeskHandlers {
   async removeProfile(args: ParsedArgsOf<'removeProfile'>): Promise<AppInfo> {
     this.profile(args.profileId);
     if (args.profileId !== SANDBOX_PROFILE_ID) await this.deps.vault.forget(args.profileId);
-    this.deps.settings.removeProfile(args.profileId);
+    this.settings.removeProfile(args.profileId);
     if (this.client?.profileId === args.profileId) this.client = undefined;
     this.deps.logger.info('connection.removed', { profileId: args.profileId });
     return this.appInfo();
@@ -163,7 +177,7 @@ export class DeskService implements DeskHandlers {
     const patch: Partial<Preferences> = {};
     if (args.idleLockMinutes !== undefined) patch.idleLockMinutes = args.idleLockMinutes;
     if (args.language !== undefined) patch.language = args.language;
-    const settings = this.deps.settings.update(patch);
+    const settings = this.settings.update(patch);
     return { idleLockMinutes: settings.idleLockMinutes, language: settings.language };
   }
 
@@ -245,7 +259,7 @@ export class DeskService implements DeskHandlers {
   private async recordedAction<T extends { confirmedByReread: boolean }>(
     action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
-    const settings = this.deps.settings.read();
+    const settings = this.settings.read();
     const profile = settings.profiles.find((p) => p.id === settings.activeProfileId)?.name ?? '';
     const entry = {
       time: this.deps.now(), staff: this.session?.staffName ?? '', profile, libraryId: args.libraryId, card: args.card,
@@ -288,7 +302,7 @@ export class DeskService implements DeskHandlers {
   /** The active profile's client, for patron and catalog work: needs an open shift and a library of the profile. */
   private async clientForWork(libraryId: number): Promise<PartnerClient> {
     if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
-    const settings = this.deps.settings.read();
+    const settings = this.settings.read();
     const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
     if (!profile) throw new PartnerError('invalid-input', 'No connection is set up yet. Choose the sandbox or a partner service first.');
     const libraries = profile.kind === 'sandbox' ? (await this.ensureSandbox()).libraries.map((l) => l.libraryId) : profile.libraries.map((l: { libraryId: number }) => l.libraryId);
@@ -310,12 +324,12 @@ export class DeskService implements DeskHandlers {
   }
 
   private activate(profileId: string): void {
-    this.deps.settings.setActiveProfile(profileId);
+    this.settings.setActiveProfile(profileId);
     this.client = undefined;
   }
 
   private profile(id: string): ConnectionProfile {
-    const profile = this.deps.settings.read().profiles.find((p) => p.id === id);
+    const profile = this.settings.read().profiles.find((p) => p.id === id);
     if (!profile) throw new PartnerError('invalid-input', `There is no connection profile "${id}".`);
     return profile;
   }

@@ -14,6 +14,7 @@ import { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { createFileLogger } from '../../../electron/logging/logger.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';
+import { loadPolicy, policyFilePath } from '../../../electron/policy/index.ts';
 import { startSandbox } from '../../../electron/sandbox/server.ts';
 import { readSettingsFile, Settings, type SettingsStore } from '../../../electron/settings/index.ts';
 
@@ -45,8 +46,11 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   };
   const logger = createFileLogger({ dir: join(options.userDataDir, 'logs') });
   const store = new Conf({ cwd: options.userDataDir, configName: 'settings', projectName: 'lending-desk', clearInvalidConfig: false, deserialize: readSettingsFile });
+  const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: true }) });
   const desk = new DeskService({
     settings: new Settings(store as unknown as SettingsStore),
+    policy: policy.policy,
+    policyProblem: policy.problem,
     vault: createKeytarVault({ service: options.keychainService }),
     fetch: (input, init) => fetch(input, init),
     startSandbox: () => startSandbox(),

@@ -274,3 +274,32 @@ describe('double submission', () => {
     expect((await ok('listActions', {})).total).toBe(1);
   });
 });
+
+describe('a managed desk (policy file)', () => {
+  it('opens on the preset connection, hides the sandbox, locks what the policy names, and says so', async () => {
+    await desk.close();
+    const store = new Conf({ cwd: dir, configName: 'settings', projectName: 'lending-desk-test', deserialize: readSettingsFile });
+    desk = new DeskService({
+      settings: new Settings(store as unknown as SettingsStore), vault, fetch: (input, init) => fetch(input, init),
+      startSandbox: () => startSandbox({ catalogSize: 500 }), logger, actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
+      now: Date.now, version: 'managed', emit: () => {},
+      policy: {
+        version: 1, sandboxOffered: false, idleLockMinutes: 3, updates: { mode: 'it-managed' },
+        profiles: [{ id: 'main-branch', name: 'Main branch', kind: 'partner', baseUrl: partner.url, libraries: [{ libraryId: partner.libraries[0]!.libraryId }], wsApi: '2.1', country: 'US' }],
+      },
+    });
+    const info = await ok('appInfo');
+    expect(info).toMatchObject({
+      mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: false }, preferences: { idleLockMinutes: 3 },
+      managed: { profiles: true, lockedProfileIds: ['main-branch'], idleLockMinutes: true, sandboxAvailable: false, updateMode: 'it-managed' },
+    });
+    expect(await call('useSandbox')).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringMatching(/IT/) } });
+    expect(await call('removeProfile', { profileId: 'main-branch' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/cannot be removed/) } });
+    expect(await call('updatePreferences', { idleLockMinutes: 30 })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/idle lock is set/) } });
+    await expect(ok('updatePreferences', { language: 'fr-CA' })).resolves.toEqual({ idleLockMinutes: 3, language: 'fr-CA' });
+    // Credentials still come from this PC's keychain.
+    await ok('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
+    await ok('startShift', { staffName: 'IT' });
+    await expect(ok('lookupPatron', { libraryId: partner.libraries[0]!.libraryId, card: partner.libraries[0]!.cards[0] })).resolves.toHaveProperty('status');
+  });
+});
