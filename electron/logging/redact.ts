@@ -2,8 +2,9 @@
 // IT and attached to support tickets, so it must never carry a partner password, a token or
 // a patron's full library card number.
 
+import { maskCard } from '../partner/card-mask.ts';
+
 const REDACTED = '[redacted]';
-const MASK = '••••';
 const MAX_DEPTH = 8;
 
 // Compared without case, "_" or "-", so accessToken, access_token and Access-Token all match.
@@ -11,11 +12,7 @@ const SECRET_KEYS = new Set(['password', 'secret', 'token', 'accesstoken', 'refr
 const CARD_KEYS = new Set(['card', 'librarycard', 'patroncard']);
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
 
-/** '••••' and the last four characters, enough for staff to recognise a card. */
-export function maskCard(card: string): string {
-  const value = String(card).trim();
-  return value.length <= 4 ? MASK : MASK + value.slice(-4);
-}
+export { maskCard };
 
 const FREE_TEXT_RULES: Array<[RegExp, (match: string, kept: string) => string]> = [
   // Authorization header values: keep the scheme, drop the credential.

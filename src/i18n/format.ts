@@ -3,6 +3,8 @@
 // shows as 1970.
 import { useI18n } from 'vue-i18n';
 
+const DAY_MS = 86_400_000;
+
 export function isPlausibleTime(ms: number | undefined): ms is number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms > 0;
 }
@@ -11,10 +13,23 @@ export function isCount(value: number | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
+/** Whole calendar days from `now` to `ms` in local time (due tomorrow is 1 even 20 hours ahead). */
+export function daysFrom(now: number, ms: number): number {
+  const start = new Date(now);
+  const end = new Date(ms);
+  const startDay = Date.UTC(start.getFullYear(), start.getMonth(), start.getDate());
+  const endDay = Date.UTC(end.getFullYear(), end.getMonth(), end.getDate());
+  return Math.round((endDay - startDay) / DAY_MS);
+}
+
 export function useDeskFormat() {
   const { locale } = useI18n();
   return {
     date: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium' }).format(ms),
+    dateTime: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
     number: (value: number) => new Intl.NumberFormat(locale.value).format(value),
+    /** "in 3 days", "tomorrow", "today" in the chosen language. */
+    relativeDays: (ms: number, now = Date.now()) =>
+      new Intl.RelativeTimeFormat(locale.value, { numeric: 'auto' }).format(daysFrom(now, ms), 'day'),
   };
 }

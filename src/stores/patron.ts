@@ -1,10 +1,22 @@
-// The patron on screen: the card typed, the patron view, and the lookup's progress and error.
+// The patron on screen: the card typed, the patron view, the lookup's progress and error, the
+// selection in the loans and holds lists, and this shift's recent patrons. The full card of a
+// recent patron stays in memory only (to look it up again); the screen shows it masked.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PatronView } from '../../electron/contract.ts';
 import type { ErrorInfo } from '../../electron/partner/errors.ts';
 import { deskApi } from '../api.ts';
+import { maskCard } from '../components/patron/mask.ts';
 import { useSessionStore } from './session.ts';
+
+export interface RecentPatron {
+  libraryId: number;
+  /** Memory only, never rendered. */
+  card: string;
+  masked: string;
+}
+
+const MAX_RECENT = 6;
 
 export const usePatronStore = defineStore('patron', () => {
   const card = ref('');
@@ -12,36 +24,98 @@ export const usePatronStore = defineStore('patron', () => {
   /** The card the view belongs to, trimmed (the field may change after the lookup). */
   const viewCard = ref('');
   const loading = ref(false);
+  const refreshing = ref(false);
   const error = ref<ErrorInfo>();
+  const selectedLoanId = ref<number>();
+  const selectedHoldId = ref<number>();
+  const recent = ref<RecentPatron[]>([]);
   // An answer that arrives after a reset (lock, clear, another lookup) must not show.
   let generation = 0;
+  let lastLookup: { libraryId: number; card: string } | undefined;
 
-  async function lookup(libraryId: number): Promise<boolean> {
-    const trimmed = card.value.trim();
+  /** Looks up the card in the field, or `cardOverride` (a recent patron) without putting it in the field. */
+  async function lookup(libraryId: number, cardOverride?: string): Promise<boolean> {
+    const trimmed = (cardOverride ?? card.value).trim();
     const mine = ++generation;
+    lastLookup = { libraryId, card: trimmed };
     loading.value = true;
     error.value = undefined;
     const result = await useSessionStore().call(deskApi().lookupPatron({ libraryId, card: trimmed }));
     if (mine !== generation) return false;
     loading.value = false;
     if (result.ok) {
+      const samePatron = viewCard.value === trimmed;
       view.value = result.value;
       viewCard.value = trimmed;
+      if (!samePatron) {
+        selectedLoanId.value = undefined;
+        selectedHoldId.value = undefined;
+      }
+      keepSelectionValid();
+      remember(libraryId, trimmed);
       return true;
     }
     view.value = undefined;
+    viewCard.value = '';
     error.value = result.error;
     return false;
   }
 
-  function $reset(): void {
+  /** Repeats the last lookup (the Retry of a lookup that failed on the connection). */
+  async function retryLookup(): Promise<boolean> {
+    if (!lastLookup) return false;
+    return lookup(lastLookup.libraryId, lastLookup.card);
+  }
+
+  /** After an action: reload the same patron; on failure the view on screen stays. */
+  async function refresh(): Promise<boolean> {
+    if (!view.value || viewCard.value === '') return false;
+    const mine = generation;
+    const { libraryId } = view.value;
+    refreshing.value = true;
+    const result = await useSessionStore().call(deskApi().lookupPatron({ libraryId, card: viewCard.value }));
+    if (mine !== generation) return false;
+    refreshing.value = false;
+    if (!result.ok) return false;
+    view.value = result.value;
+    keepSelectionValid();
+    return true;
+  }
+
+  function keepSelectionValid(): void {
+    const loans = view.value?.loans ?? [];
+    const holds = view.value?.holds ?? [];
+    if (!loans.some((l) => l.contentId === selectedLoanId.value)) selectedLoanId.value = loans[0]?.contentId;
+    if (!holds.some((h) => h.contentId === selectedHoldId.value)) selectedHoldId.value = holds[0]?.contentId;
+  }
+
+  function remember(libraryId: number, fullCard: string): void {
+    const others = recent.value.filter((r) => !(r.libraryId === libraryId && r.card === fullCard));
+    recent.value = [{ libraryId, card: fullCard, masked: maskCard(fullCard) }, ...others].slice(0, MAX_RECENT);
+  }
+
+  /** Clear patron: the desk is empty again; this shift's recent patrons stay. */
+  function clear(): void {
     generation++;
+    lastLookup = undefined;
     card.value = '';
     view.value = undefined;
     viewCard.value = '';
     loading.value = false;
+    refreshing.value = false;
     error.value = undefined;
+    selectedLoanId.value = undefined;
+    selectedHoldId.value = undefined;
   }
 
-  return { card, view, viewCard, loading, error, lookup, clear: $reset, $reset };
+  /** Lock, new shift, new connection: everything goes, recent patrons included. */
+  function $reset(): void {
+    clear();
+    recent.value = [];
+  }
+
+  return {
+    card, view, viewCard, loading, refreshing, error, selectedLoanId, selectedHoldId, recent,
+    lookup, retryLookup, refresh, clear, $reset,
+  };
 });

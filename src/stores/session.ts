@@ -6,7 +6,7 @@ import type {
   AppInfo, ArgsOf, EventPayloads, Preferences, ProfileView, Result, StaffSession,
 } from '../../electron/contract.ts';
 import { deskApi, isSessionLocked } from '../api.ts';
-import { clearPatronData } from './patron-data.ts';
+import { clearLibraryData, clearPatronData } from './patron-data.ts';
 
 export type Screen = 'loading' | 'unavailable' | 'first-run' | 'shift-start' | 'locked' | 'desk';
 export type LockReason = EventPayloads['sessionLocked']['reason'];
@@ -49,7 +49,10 @@ export const useSessionStore = defineStore('session', () => {
   function applyAppInfo(info: AppInfo): void {
     const profileChanged = info.activeProfile?.id !== appInfo.value?.activeProfile?.id;
     appInfo.value = info;
-    if (profileChanged) clearPatronData();
+    if (profileChanged) {
+      clearPatronData();
+      clearLibraryData();
+    }
     if (!libraries.value.some((l) => l.libraryId === selectedLibraryId.value)) {
       selectedLibraryId.value = libraries.value[0]?.libraryId;
     }
@@ -126,7 +129,7 @@ export const useSessionStore = defineStore('session', () => {
 
   function selectLibrary(libraryId: number): void {
     if (libraryId === selectedLibraryId.value) return;
-    clearPatronData(); // a card belongs to one library
+    clearLibraryData(); // a card belongs to one library; recent patrons remember theirs
     selectedLibraryId.value = libraryId;
   }
 

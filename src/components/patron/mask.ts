@@ -1,5 +1,2 @@
-// Staff read a patron's card number back over the phone from the patron, never from the
-// screen: show only the last four characters.
-export function maskCard(card: string): string {
-  return '••••' + card.slice(-4);
-}
+// One rule for masked cards, shared with main's log and action log.
+export { maskCard } from '../../../electron/partner/card-mask.ts';

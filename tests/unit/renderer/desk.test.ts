@@ -78,7 +78,8 @@ describe('desk', () => {
     desk.lookupPatron.mockResolvedValueOnce(ok({ ...PATRON, status: {}, loans: [{ contentId: 5, dueAt: 0 }], holds: [] }));
     await scan('A1');
     const text = wrapper.text();
-    expect(text).toContain('Card ••••A1');
+    expect(text).toContain('Card ••••'); // a card this short is not shown at all
+    expect(text).not.toContain('A1');
     expect(text).not.toContain('Instant borrows');
     expect(text).not.toContain('Currently borrowed');
     expect(text).not.toContain('Due');
@@ -101,11 +102,15 @@ describe('desk', () => {
     expect(document.activeElement).toBe(inputLabelled('Library card'));
   });
 
-  it("shows the service's message when the card is refused, keeping the card typed", async () => {
+  it("says the card is unknown to this library, with the service's message, keeping the card typed", async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     desk.lookupPatron.mockResolvedValueOnce(fail('invalid-patron', 'No account with the service for this card.'));
     await scan('99999');
-    expect(announced('alert')).toEqual(['No account with the service for this card.']);
+    // What to say (the issue: plain sentences staff can read out), with the service's words as detail.
+    const alerts = announced('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toContain('This card is not known to Library 101.');
+    expect(alerts[0]).toContain('Service message: No account with the service for this card.');
     expect((inputLabelled('Library card') as HTMLInputElement).value).toBe('99999');
     expect(wrapper.text()).not.toContain('Card ••••');
   });

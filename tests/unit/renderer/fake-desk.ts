@@ -84,7 +84,9 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     placeHold: vi.fn(),
     removeHold: vi.fn(),
     searchCatalog: vi.fn(),
-    titleAvailability: vi.fn(),
+    titleAvailability: vi.fn(async () => ok([])),
+    listActions: vi.fn(async () => ok({ total: 0, entries: [] })),
+    exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', csv: 'time\r\n' })),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);
@@ -99,13 +101,19 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
   return fake;
 }
 
+let mounted: VueWrapper | undefined;
+
 /** Mounts the whole app on a fake desk, attached to the document so focus is real. */
 export async function mountApp(info: AppInfo) {
+  // The previous test's app goes first: its document listeners (shortcuts, dialogs) would answer too.
+  mounted?.unmount();
+  mounted = undefined;
   const desk = installFakeDesk(info);
   const pinia = createPinia();
   setActivePinia(pinia);
   document.body.innerHTML = '<div id="root"></div>';
   const wrapper = mount(App, { attachTo: '#root', global: { plugins: [pinia, createDeskI18n()] } });
+  mounted = wrapper;
   await flushPromises();
   return { wrapper, desk };
 }

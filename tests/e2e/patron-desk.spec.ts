@@ -1,0 +1,290 @@
+// The patron desk, end to end on the sandbox: the whole phone call (scan, allowance, loans and
+// holds, search, borrow, return), a Flex title with no free copy (hold, queue, remove), the
+// errors staff read out (unknown card, allowance used up, the service stopped and back with
+// Retry), a double click that borrows once, and screenshots in both languages at two sizes.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+const LIBRARY = 101;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core in real Chromium (colour contrast needs layout): serious and critical findings. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE); // evaluated by the driver, so the page's CSP does not apply
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    const results = await axe.run(document);
+    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).slice(0, 3).join(' | ')}`);
+  });
+}
+
+interface PickedTitle { contentId: number; title: string }
+
+async function openDesk(page: Page, staff = 'JD'): Promise<void> {
+  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
+  await page.getByLabel('Enter your name or initials to start').fill(staff);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`On shift: ${staff}`)).toBeVisible();
+  await expect(page.getByLabel('Library card')).toBeFocused();
+}
+
+/** A scanner: digits, then Enter, into the focused card field. */
+async function scan(page: Page, card: string): Promise<void> {
+  const field = page.getByLabel('Library card');
+  await field.focus();
+  await field.fill('');
+  await page.keyboard.type(card);
+  await page.keyboard.press('Enter');
+}
+
+async function sandboxUrl(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const info = await window.lendingDesk.appInfo();
+    if (!info.ok || !info.value.sandbox) throw new Error('no sandbox');
+    return info.value.sandbox.url;
+  });
+}
+
+/**
+ * Through the page's own contract: a title of this lending model whose live status is `status`,
+ * with a name that finds it alone in a search (so the UI can be driven by its name).
+ */
+async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', status: 'BORROW' | 'HOLD'): Promise<PickedTitle> {
+  const picked = await page.evaluate(async ({ libraryId, purchaseModel, status }) => {
+    for (let offset = 0; offset <= 5000; offset += 100) {
+      const page = await window.lendingDesk.searchCatalog({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
+      if (!page.ok) throw new Error(page.error.message);
+      const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION');
+      if (hits.length === 0) break;
+      const availability = await window.lendingDesk.titleAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
+      if (!availability.ok) throw new Error(availability.error.message);
+      for (const a of availability.value.filter((x) => x.status === status)) {
+        const hit = hits.find((h) => h.titleId === a.contentId)!;
+        const alone = await window.lendingDesk.searchCatalog({ libraryId, q: hit.title!, limit: 5, purchaseModel });
+        if (alone.ok && alone.value.found === 1) return { contentId: a.contentId, title: hit.title! };
+      }
+    }
+    return undefined;
+  }, { libraryId: LIBRARY, purchaseModel, status });
+  if (!picked) throw new Error(`No ${purchaseModel} title with status ${status} in the sandbox`);
+  return picked;
+}
+
+async function search(page: Page, query: string, model?: 'Instant (pay per use)' | 'Flex (one copy, one user)'): Promise<void> {
+  await page.keyboard.press('F3');
+  const field = page.getByLabel('Search the catalog');
+  await expect(field).toBeFocused();
+  await field.fill(query);
+  if (model) await page.getByLabel('Lending model').selectOption({ label: model });
+  await field.press('Enter');
+  await expect(page.getByRole('heading', { name: /^Results 1–/ })).toBeVisible();
+}
+
+function result(page: Page, title: string): Locator {
+  return page.locator('ul.results > li').filter({ has: page.getByText(title, { exact: true }) });
+}
+
+function loan(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: /^Loans/ }).getByRole('listitem').filter({ has: page.getByText(title, { exact: true }) });
+}
+
+function hold(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: /^Holds/ }).getByRole('listitem').filter({ has: page.getByText(title, { exact: true }) });
+}
+
+async function requestCounts(page: Page): Promise<Record<string, number>> {
+  const response = await fetch(`${await sandboxUrl(page)}/__sandbox/request-counts`);
+  return (await response.json()) as Record<string, number>;
+}
+
+test('the phone call: scan, see the account, search, borrow, return', async ({ desk }) => {
+  const { page } = desk;
+  await openDesk(page);
+  await scan(page, '2110100002');
+  await expect(page.getByText('Card ••••0002')).toBeVisible();
+  await expect(page.getByText(/Instant borrows left this month/)).toBeVisible();
+  await expect(page.getByText('Flex titles do not use the allowance', { exact: false })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Loans \(3\)/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Holds \(1\)/ })).toBeVisible();
+  await expect(page.getByText(/Position 3 in the queue/)).toBeVisible();
+  await expect(page.getByText('undefined')).toHaveCount(0);
+  await expect(page.getByText('NaN')).toHaveCount(0);
+
+  // A fresh patron calls: the whole account round trip on one title.
+  const instant = await pickTitle(page, 'INSTANT', 'BORROW');
+  await scan(page, '2110100001');
+  await expect(page.getByText('Card ••••0001')).toBeVisible();
+  await expect(page.getByText('10 of 10 Instant borrows left this month')).toBeVisible();
+  await expect(page.getByText('No loans.')).toBeVisible();
+  await search(page, instant.title, 'Instant (pay per use)');
+  const hit = result(page, instant.title);
+  await expect(hit.getByText(/^Available/)).toBeVisible();
+  await hit.getByRole('button', { name: `Borrow ${instant.title}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${instant.title} is borrowed for card ••••0001.` })).toBeVisible();
+  await expect(loan(page, instant.title)).toBeVisible();
+  await expect(loan(page, instant.title).getByText(/Due .*\((in \d+ days|tomorrow)\)/)).toBeVisible();
+  await expect(page.getByText('9 of 10 Instant borrows left this month')).toBeVisible();
+  await expect(hit.getByText('On loan to this patron')).toBeVisible();
+
+  await loan(page, instant.title).getByRole('button', { name: `Return early: ${instant.title}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Return this title early?' });
+  await expect(dialog).toContainText(`Return ${instant.title} for card ••••0001?`);
+  await expect(dialog.getByRole('button', { name: 'Yes, return it' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: `${instant.title} is returned.` })).toBeVisible();
+  await expect(loan(page, instant.title)).toHaveCount(0);
+  await expect(page.getByText('No loans.')).toBeVisible();
+
+  // The action log has both, with the masked card and the title.
+  await page.keyboard.press('Alt+L');
+  const log = page.getByRole('dialog', { name: 'Action log' });
+  await expect(log.getByRole('row')).toHaveCount(3);
+  await expect(log.getByRole('row').nth(1)).toContainText('Return');
+  await expect(log.getByRole('row').nth(1)).toContainText('••••0001');
+  await expect(log.getByRole('row').nth(2)).toContainText(instant.title);
+  const download = page.waitForEvent('download');
+  await log.getByRole('button', { name: 'Export CSV' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
+  await page.keyboard.press('Escape');
+  await expect(log).toHaveCount(0);
+  await expect(page.getByText('Card ••••0001')).toBeVisible(); // Esc closed the dialog, not the patron
+});
+
+test('a Flex title with no free copy: hold placed with its queue position, then removed', async ({ desk }) => {
+  const { page } = desk;
+  await openDesk(page);
+  const flex = await pickTitle(page, 'FLEX', 'HOLD');
+  await scan(page, '2110100001');
+  await expect(page.getByText('Card ••••0001')).toBeVisible();
+  await search(page, flex.title, 'Flex (one copy, one user)');
+  const hit = result(page, flex.title);
+  await expect(hit.getByText(/^No copy free — \d+ waiting\. Place a hold\?$/)).toBeVisible();
+  const waiting = Number((await hit.getByText(/waiting\. Place a hold/).textContent())!.match(/(\d+) waiting/)![1]);
+  await hit.getByRole('button', { name: `Place hold: ${flex.title}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Hold placed on ${flex.title} for card ••••0001: position ${waiting + 1} in the queue.` })).toBeVisible();
+  await expect(hold(page, flex.title).getByText(`Position ${waiting + 1} in the queue`)).toBeVisible();
+  await expect(hold(page, flex.title).getByText('Waiting')).toBeVisible();
+  await expect(hit.getByText('On hold for this patron')).toBeVisible();
+
+  // Keyboard only: select the hold, Alt+H, Enter.
+  await hold(page, flex.title).focus();
+  await page.keyboard.press('Alt+H');
+  const dialog = page.getByRole('dialog', { name: 'Remove this hold?' });
+  await expect(dialog).toContainText(`Remove the hold on ${flex.title} for card ••••0001?`);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: `The hold on ${flex.title} is removed.` })).toBeVisible();
+  await expect(hold(page, flex.title)).toHaveCount(0);
+  await expect(page.getByText('No holds.')).toBeVisible();
+});
+
+test('errors staff can read out: unknown card, allowance used up', async ({ desk }) => {
+  const { page } = desk;
+  await openDesk(page);
+  await scan(page, '9999999999');
+  await expect(page.getByRole('alert')).toContainText(/This card is not known to .*\(101\)\./);
+  await expect(page.getByLabel('Library card')).toHaveValue('9999999999');
+  await expect(page.getByText(/^Card ••••/)).toHaveCount(0);
+
+  const instant = await pickTitle(page, 'INSTANT', 'BORROW');
+  await scan(page, '2110100004');
+  await expect(page.getByText('No Instant borrows left this month (all 10 used)')).toBeVisible();
+  await expect(page.getByText('Instant titles cannot be borrowed until next month. Flex titles still can.')).toBeVisible();
+  await search(page, instant.title, 'Instant (pay per use)');
+  await result(page, instant.title).getByRole('button', { name: `Borrow ${instant.title}` }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('The patron has used all 10 Instant borrows for this month (0 of 10 remaining).');
+  await expect(alert).toContainText('Service message:');
+  await expect(alert.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(page.getByText('No loans.')).toHaveCount(0); // 2110100004 keeps its loans; nothing was added
+});
+
+test('the service stops mid-call: a clear error, then Retry once it is back', async ({ desk }) => {
+  const { page } = desk;
+  await openDesk(page);
+  const instant = await pickTitle(page, 'INSTANT', 'BORROW');
+  await scan(page, '2110100001');
+  await expect(page.getByText('10 of 10 Instant borrows left this month')).toBeVisible();
+  await search(page, instant.title, 'Instant (pay per use)');
+  const url = await sandboxUrl(page);
+  const stopped = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: '*', kind: 'reset' }) });
+  expect(stopped.status).toBe(204);
+  try {
+    await result(page, instant.title).getByRole('button', { name: `Borrow ${instant.title}` }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText(/cannot be reached|taking too long|has a problem/, { timeout: 30_000 });
+    await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'error-service-stopped-en-1280x800.png') });
+  } finally {
+    await fetch(`${url}/__sandbox/faults`, { method: 'DELETE' });
+  }
+  await page.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${instant.title} is borrowed for card ••••0001.` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(loan(page, instant.title)).toBeVisible();
+  await expect(page.getByText('9 of 10 Instant borrows left this month')).toBeVisible();
+});
+
+test('a double click on Borrow makes one loan', async ({ desk }) => {
+  const { page } = desk;
+  await openDesk(page);
+  const instant = await pickTitle(page, 'INSTANT', 'BORROW');
+  await scan(page, '2110100001');
+  await expect(page.getByText('10 of 10 Instant borrows left this month')).toBeVisible();
+  await search(page, instant.title, 'Instant (pay per use)');
+  const before = (await requestCounts(page)).borrow ?? 0;
+  await result(page, instant.title).getByRole('button', { name: `Borrow ${instant.title}` }).dblclick();
+  await expect(loan(page, instant.title)).toHaveCount(1);
+  await expect(page.getByText('9 of 10 Instant borrows left this month')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Loans \(1\)/ })).toBeVisible();
+  expect((await requestCounts(page)).borrow).toBe(before + 1);
+});
+
+for (const language of ['en', 'fr-CA'] as const) {
+  test(`screenshots of the patron view, search and an error (${language})`, async ({ desk }) => {
+    const { page } = desk;
+    await openDesk(page);
+    if (language !== 'en') {
+      await page.evaluate(async (lang) => { await window.lendingDesk.updatePreferences({ language: lang }); }, language);
+      await page.reload();
+    }
+    const card = page.locator('#card-entry-input');
+    await expect(card).toBeFocused();
+    await page.keyboard.type('2110100002');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(language === 'en' ? 'Card ••••0002' : 'Carte ••••0002')).toBeVisible();
+    await page.keyboard.press('F3');
+    await page.keyboard.type('e');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('ul.results > li').first()).toBeVisible();
+    await expect(page.locator('.availability').first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const size of [{ width: 1280, height: 800 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      const suffix = `${language}-${size.width}x${size.height}`;
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `patron-view-${suffix}.png`) });
+      await page.locator('#catalog-heading').scrollIntoViewIfNeeded();
+      await page.locator('ul.results').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `search-${suffix}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('F2');
+    await page.keyboard.type('9999999999');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const size of [{ width: 1280, height: 800 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `error-${language}-${size.width}x${size.height}.png`) });
+    }
+  });
+}

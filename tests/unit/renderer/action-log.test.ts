@@ -1,0 +1,86 @@
+// @vitest-environment happy-dom
+import { flushPromises } from '@vue/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ActionEntry } from '../../../electron/action-log/action-log.ts';
+import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { button, click, dialog, expectNoJunk, press } from './patron-desk-helpers.ts';
+
+afterEach(() => vi.restoreAllMocks());
+
+const entry = (i: number, fields: Partial<ActionEntry> = {}): ActionEntry => ({
+  time: Date.UTC(2026, 2, 10, 14, i), staff: 'JD', profile: 'Built-in sandbox', libraryId: 101, card: '••••0002',
+  action: 'borrow', contentId: 300 + i, title: `Book ${i}`, outcome: 'ok', ...fields,
+});
+
+describe('action log', () => {
+  it('opens from the header and with Alt+L, lists entries with paging, and closes with Esc', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.listActions.mockResolvedValueOnce(ok({ total: 25, entries: [
+      entry(1), entry(2, { action: 'place-hold', outcome: 'unavailable', title: undefined }), entry(3, { confirmedByReread: true }),
+      ...Array.from({ length: 17 }, (_, i) => entry(10 + i)),
+    ] }));
+    desk.listActions.mockResolvedValueOnce(ok({ total: 25, entries: Array.from({ length: 5 }, (_, i) => entry(40 + i, { action: 'return' })) }));
+    (document.activeElement as HTMLElement).blur();
+    await press('l', { code: 'KeyL', altKey: true }, document.body);
+    const log = dialog()!;
+    expect(log.querySelector('h2')!.textContent).toBe('Action log');
+    expect(desk.listActions).toHaveBeenCalledWith({ offset: 0, limit: 20 });
+    const rows = [...log.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent?.trim()));
+    expect(rows).toHaveLength(20);
+    expect(rows[0]).toEqual([new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(entry(1).time), 'JD', '101', '••••0002', 'Borrow', 'Book 1 (#301)', 'Done']);
+    expect(rows[1]!.slice(4)).toEqual(['Place hold', '#302', 'Refused: unavailable']);
+    expect(rows[2]![6]).toBe('Done (confirmed by re-reading the account)');
+    expect(log.textContent).toContain('Entries 1–20 of 25');
+    expectNoJunk(log.textContent ?? '');
+    await click(button('Next', log));
+    expect(desk.listActions).toHaveBeenLastCalledWith({ offset: 20, limit: 20 });
+    expect(log.textContent).toContain('Entries 21–25 of 25');
+    await press('Escape');
+    expect(dialog()).toBeNull();
+  });
+
+  it('exports CSV through a Blob and a download link', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    const created: Blob[] = [];
+    const createObjectURL = vi.fn((blob: Blob) => { created.push(blob); return 'blob:lending-desk/1'; });
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicks.push(this); });
+    await click(button('Action log'));
+    await click(button('Export CSV'));
+    expect(desk.exportActions).toHaveBeenCalledTimes(1);
+    expect(created).toHaveLength(1);
+    expect(await created[0]!.text()).toBe('time\r\n');
+    expect(created[0]!.type).toContain('text/csv');
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]!.download).toBe('lending-desk-actions-2026-03-01.csv');
+    expect(clicks[0]!.getAttribute('href')).toBe('blob:lending-desk/1');
+    await flushPromises();
+    expect(dialog()!.textContent).toContain('Downloaded lending-desk-actions-2026-03-01.csv.');
+  });
+
+  it('says when nothing was recorded yet', async () => {
+    await mountApp(sandboxInfo());
+    await click(button('Action log'));
+    expect(dialog()!.textContent).toContain('No actions recorded yet.');
+  });
+});
+
+describe('shortcut help', () => {
+  it('opens with the header button, F1 or ?, lists every shortcut, and traps focus', async () => {
+    await mountApp(sandboxInfo());
+    await click(button('Shortcuts'));
+    const help = dialog()!;
+    for (const key of ['F1', 'F2', 'Alt+C', 'F3', 'Alt+S', '/', 'Esc', 'Alt+L', 'Alt+R', 'Alt+H', '↑', '↓']) {
+      expect([...help.querySelectorAll('kbd')].map((k) => k.textContent)).toContain(key);
+    }
+    expect(document.activeElement).toBe(button('Close', help));
+    await press('Tab');
+    expect(help.contains(document.activeElement)).toBe(true);
+    await press('Escape');
+    expect(dialog()).toBeNull();
+    (document.activeElement as HTMLElement | null)?.blur();
+    await press('?', {}, document.body);
+    expect(dialog()).not.toBeNull();
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '../../../src/i18n/en.ts';
+import { frCA } from '../../../src/i18n/fr-CA.ts';
+
+type Tree = { [key: string]: string | Tree };
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === 'string') out.set(prefix + key, value);
+    else for (const [k, v] of leaves(value, `${prefix}${key}.`)) out.set(k, v);
+  }
+  return out;
+}
+
+describe('locale files', () => {
+  const english = leaves(en as unknown as Tree);
+  const french = leaves(frCA as unknown as Tree);
+
+  it('have the same keys, none empty', () => {
+    expect([...french.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, value] of french) expect(value.trim(), key).not.toBe('');
+  });
+
+  it('keep the same placeholders in French', () => {
+    const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [key, value] of english) expect(names(french.get(key)!), key).toEqual(names(value));
+  });
+
+  it('translate the new desk strings (not left in English)', () => {
+    const same = [...english].filter(([key, value]) => /^(catalog|actions|errors|confirm|log|help)\./.test(key) && french.get(key) === value);
+    const allowed = new Set(['catalog.format', 'catalog.models.INSTANT', 'catalog.models.FLEX', 'catalog.detail.format', 'catalog.detail.isbn', 'catalog.detail.genres']);
+    expect(same.map(([key]) => key).filter((key) => !allowed.has(key))).toEqual([]);
+  });
+});
