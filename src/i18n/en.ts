@@ -284,6 +284,11 @@ export const en = {
     },
     or: 'or',
   },
+  managed: {
+    badge: "Set by your library's IT",
+    idleLock: "Set by your library's IT (policy file); it cannot be changed here.",
+    policyProblem: 'The policy file from your library\'s IT could not be used, so nothing is locked: {problem}',
+  },
   settings: {
     title: 'Settings',
     close: 'Close settings',

@@ -286,6 +286,11 @@ export const frCA: Messages = {
     },
     or: 'ou',
   },
+  managed: {
+    badge: 'Défini par le service informatique de la bibliothèque',
+    idleLock: 'Défini par le service informatique de la bibliothèque (fichier de politique); non modifiable ici.',
+    policyProblem: 'Le fichier de politique du service informatique n’a pas pu être utilisé, donc rien n’est verrouillé : {problem}',
+  },
   settings: {
     title: 'Paramètres',
     close: 'Fermer les paramètres',

@@ -27,6 +27,10 @@ export const useSessionStore = defineStore('session', () => {
   const staffSession = computed(() => appInfo.value?.session);
   const preferences = computed(() => appInfo.value?.preferences ?? DEFAULT_PREFERENCES);
   const isSandbox = computed(() => appInfo.value?.mode === 'sandbox' || profile.value?.kind === 'sandbox');
+  /** What the machine-wide policy file decides (nothing on an unmanaged desk). */
+  const managed = computed(() => appInfo.value?.managed);
+  const sandboxAvailable = computed(() => managed.value?.sandboxAvailable !== false);
+  const isLockedProfile = (id: string): boolean => managed.value?.lockedProfileIds.includes(id) ?? false;
 
   const libraries = computed<DeskLibrary[]>(() => {
     const named = new Map((profile.value?.libraries ?? []).map((l) => [l.libraryId, l.name]));
@@ -136,6 +140,7 @@ export const useSessionStore = defineStore('session', () => {
   return {
     appInfo, loadError, profiles, selectedLibraryId, lock,
     profile, staffSession, preferences, isSandbox, libraries, selectedLibrary, screen,
+    managed, sandboxAvailable, isLockedProfile,
     load, call, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift,
     lockDesk, updatePreferences, loadProfiles, activateProfile, removeProfile, replaceCredentials,
     forgetCredentials, selectLibrary,

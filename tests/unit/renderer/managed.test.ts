@@ -1,0 +1,44 @@
+// @vitest-environment happy-dom
+// A desk managed by a policy file: what is locked is marked and cannot be changed, a sandbox
+// IT turned off is not offered, and a policy file that could not be used is reported.
+import { flushPromises } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import type { AppInfo, ManagedView } from '../../../electron/contract.ts';
+import { PARTNER_PROFILE, buttonNamed, inputLabelled, mountApp, ok, partnerInfo, unconfigured } from './fake-desk.ts';
+
+function hasButton(wrapper: { findAll(selector: 'button'): { attributes(name: string): string | undefined; text(): string }[] }, name: string): boolean {
+  return wrapper.findAll('button').some((b) => (b.attributes('aria-label') ?? b.text().trim()) === name);
+}
+
+const MANAGED: ManagedView = {
+  profiles: true, lockedProfileIds: [PARTNER_PROFILE.id], idleLockMinutes: true, sandboxOffered: true,
+  sandboxAvailable: false, updates: true, updateMode: 'it-managed',
+};
+
+describe('a managed desk', () => {
+  it('does not offer a sandbox that IT turned off, and says why a policy file was not used', async () => {
+    const info: AppInfo = { ...unconfigured(), managed: { ...MANAGED, policyProblem: 'profiles[0].baseUrl: must be https' } };
+    const { wrapper } = await mountApp(info);
+    expect(hasButton(wrapper, 'Use the built-in sandbox')).toBe(false);
+    expect(wrapper.text()).toContain('Connect to a partner service');
+    expect(wrapper.text()).toContain('profiles[0].baseUrl: must be https');
+  });
+
+  it('marks the preset connection, offers no Remove for it, and keeps the idle lock read-only', async () => {
+    const info: AppInfo = { ...partnerInfo(), managed: MANAGED, preferences: { idleLockMinutes: 3, language: 'en' } };
+    const { wrapper, desk } = await mountApp(info);
+    desk.listProfiles.mockResolvedValue(ok([PARTNER_PROFILE]));
+    await buttonNamed(wrapper, 'Settings').trigger('click');
+    await flushPromises();
+    expect(wrapper.text()).toContain("Set by your library's IT");
+    expect(hasButton(wrapper, `Remove ${PARTNER_PROFILE.name}`)).toBe(false);
+    expect(hasButton(wrapper, `Replace credentials for ${PARTNER_PROFILE.name}`)).toBe(true); // credentials stay per PC
+    expect(hasButton(wrapper, 'Use the built-in sandbox')).toBe(false);
+    const minutes = inputLabelled('Lock the desk after this many minutes without activity') as HTMLInputElement;
+    expect(minutes.readOnly).toBe(true);
+    expect(wrapper.text()).toContain('it cannot be changed here');
+    await wrapper.get('#settings-preferences + form').trigger('submit');
+    await flushPromises();
+    expect(desk.updatePreferences).toHaveBeenCalledWith({ language: 'en' });
+  });
+});
