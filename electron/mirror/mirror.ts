@@ -1,0 +1,199 @@
+// The catalog mirror on disk (node:sqlite, WAL). Writes come a page at a time: each page and
+// the token of the next one commit in one transaction, so an interrupted sync resumes where it
+// stopped and a page is never half applied.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../partner/model.ts';
+import { migrate } from './schema.ts';
+
+export interface SourceState {
+  source: string;
+  inProgress: boolean;
+  nextToken?: string;
+  runSince?: number;
+  runStartedAt?: number;
+  lastSuccessAt?: number;
+  lastAttemptAt?: number;
+  lastError?: string;
+  items: number;
+}
+
+interface StateRow {
+  source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
+  last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; items: number;
+}
+
+const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+export class CatalogMirror {
+  readonly db: DatabaseSync;
+  private readonly statements: Record<string, StatementSync> = {};
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(path);
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = NORMAL'); // WAL + NORMAL: a power cut may lose the last page, never corrupt
+    this.db.exec('PRAGMA foreign_keys = ON');
+    this.db.exec('PRAGMA busy_timeout = 5000'); // the worker writes while main reads
+    migrate(this.db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private statement(sql: string): StatementSync {
+    return (this.statements[sql] ??= this.db.prepare(sql));
+  }
+
+  /** Runs `work` in one transaction. */
+  transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // ---- sync state ----
+
+  state(source: string): SourceState {
+    const row = this.statement('SELECT * FROM sync_state WHERE source = ?').get(source) as StateRow | undefined;
+    if (!row) return { source, inProgress: false, items: 0 };
+    return {
+      source, inProgress: row.in_progress === 1, nextToken: orUndefined(row.next_token), runSince: orUndefined(row.run_since),
+      runStartedAt: orUndefined(row.run_started_at), lastSuccessAt: orUndefined(row.last_success_at),
+      lastAttemptAt: orUndefined(row.last_attempt_at), lastError: orUndefined(row.last_error), items: row.items,
+    };
+  }
+
+  allStates(): SourceState[] {
+    const rows = this.statement('SELECT source FROM sync_state ORDER BY source').all() as { source: string }[];
+    return rows.map((r) => this.state(r.source));
+  }
+
+  beginRun(source: string, since: number | undefined, startedAt: number): void {
+    this.statement(`INSERT INTO sync_state (source, in_progress, next_token, run_since, run_started_at, last_attempt_at, items)
+      VALUES (?, 1, NULL, ?, ?, ?, 0)
+      ON CONFLICT (source) DO UPDATE SET in_progress = 1, next_token = NULL, run_since = excluded.run_since,
+        run_started_at = excluded.run_started_at, last_attempt_at = excluded.last_attempt_at, items = 0`)
+      .run(source, since ?? null, startedAt, startedAt);
+  }
+
+  /** Inside the page's transaction: where to continue, and how much has been done. */
+  private advance(source: string, nextToken: string | undefined, items: number): void {
+    this.statement('UPDATE sync_state SET next_token = ?, items = items + ? WHERE source = ?').run(nextToken ?? null, items, source);
+  }
+
+  finishRun(source: string): void {
+    this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
+      last_error = NULL WHERE source = ?`).run(source);
+  }
+
+  failRun(source: string, message: string, at: number): void {
+    this.statement('UPDATE sync_state SET last_error = ?, last_attempt_at = ? WHERE source = ?').run(message, at, source);
+  }
+
+  // ---- pages ----
+
+  applyGlobalPage(source: string, run: number, changes: CatalogChange[], nextToken: string | undefined): void {
+    this.transaction(() => {
+      for (const change of changes) {
+        if (change.kind === 'removed') this.removeTitle(change.id);
+        else this.upsertTitle(change.record, run);
+      }
+      this.advance(source, nextToken, changes.length);
+    });
+  }
+
+  applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: Entitlement[], nextToken: string | undefined): void {
+    this.transaction(() => {
+      for (const e of items) {
+        if (e.removed) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, e.contentId);
+        else this.upsertEntitlement(libraryId, e.contentId, model, e.active, run);
+      }
+      this.advance(source, nextToken, items.length);
+    });
+  }
+
+  /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
+  applyLibraryContentPage(source: string, run: number, libraryId: number, changes: LibraryContentChange[], nextToken: string | undefined): void {
+    this.transaction(() => {
+      for (const change of changes) {
+        if (change.kind === 'removed') {
+          this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, change.id);
+          continue;
+        }
+        const { active, purchaseModel, price: _price, ...record } = change.title;
+        const existing = this.statement('SELECT record FROM titles WHERE id = ? AND seen_run = ?').get(record.id, run) as { record: string } | undefined;
+        const merged = existing ? mergeEpisodes(JSON.parse(existing.record) as CatalogRecord, record) : record;
+        this.upsertTitle(merged, run);
+        if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
+      }
+      this.advance(source, nextToken, changes.length);
+    });
+  }
+
+  /** After a complete full run: what the run did not see is gone from the service. */
+  sweepTitles(run: number): number {
+    return Number(this.statement('DELETE FROM titles WHERE seen_run < ?').run(run).changes);
+  }
+
+  sweepEntitlements(libraryId: number, model: PurchaseModel | undefined, run: number): number {
+    const sql = model
+      ? 'DELETE FROM entitlements WHERE library_id = ? AND model = ? AND seen_run < ?'
+      : 'DELETE FROM entitlements WHERE library_id = ? AND seen_run < ?';
+    const result = model ? this.statement(sql).run(libraryId, model, run) : this.statement(sql).run(libraryId, run);
+    return Number(result.changes);
+  }
+
+  storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
+    this.transaction(() => {
+      for (const a of items) {
+        this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
+            total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
+          .run(libraryId, a.contentId, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+      }
+    });
+  }
+
+  integrityCheck(): string {
+    return (this.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
+  }
+
+  private upsertTitle(record: CatalogRecord, run: number): void {
+    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, record, seen_run)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
+        format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
+        for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
+        record = excluded.record, seen_run = excluded.seen_run`)
+      .run(record.id, record.title ?? null, record.series ?? null, record.artist ?? record.artists[0]?.name ?? null,
+        record.format ?? null, record.year ?? null, record.isbn ?? null, record.upc ?? null, record.forChildren ? 1 : 0,
+        record.coverImageUrl ?? null, record.countries.join(','), JSON.stringify(record), run);
+  }
+
+  private removeTitle(id: number): void {
+    this.statement('DELETE FROM titles WHERE id = ?').run(id);
+  }
+
+  private upsertEntitlement(libraryId: number, contentId: number, model: PurchaseModel, active: boolean, run: number): void {
+    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, active = excluded.active, seen_run = excluded.seen_run`)
+      .run(libraryId, contentId, model, active ? 1 : 0, run);
+  }
+}
+
+/** Library content sends one record per TV episode under the series' id: keep them as episodes of one title. */
+function mergeEpisodes(first: CatalogRecord, next: CatalogRecord): CatalogRecord {
+  const episodes = [...first.episodes, ...next.episodes.filter((e) => !first.episodes.some((f) => f.titleId === e.titleId))];
+  return { ...first, episodes };
+}

@@ -1,0 +1,72 @@
+// The catalog mirror's tables, versioned with SQLite's user_version. A migration is a list of
+// statements run in one transaction; the database never sits between two versions.
+import type { DatabaseSync } from 'node:sqlite';
+
+const MIGRATIONS: string[][] = [
+  // 1: global records, the library's entitlements, availability with the time it was read,
+  //    sync state per source, and an FTS5 index over what staff search by.
+  [
+    `CREATE TABLE titles (
+       id INTEGER PRIMARY KEY,          -- content id: a TV series' titleId is not unique, its id is
+       title TEXT, series TEXT, artist TEXT, format TEXT, year INTEGER, isbn TEXT, upc TEXT,
+       for_children INTEGER NOT NULL DEFAULT 0, cover TEXT, countries TEXT NOT NULL DEFAULT '',
+       record TEXT NOT NULL,            -- the normalised record as JSON, for the detail panel
+       seen_run INTEGER NOT NULL        -- the run that last saw it: a full run sweeps the rest
+     )`,
+    'CREATE INDEX titles_by_title ON titles (title COLLATE NOCASE)',
+    `CREATE VIRTUAL TABLE titles_fts USING fts5(title, series, artist, isbn, upc,
+       content='titles', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+    `CREATE TRIGGER titles_ai AFTER INSERT ON titles BEGIN
+       INSERT INTO titles_fts (rowid, title, series, artist, isbn, upc) VALUES (new.id, new.title, new.series, new.artist, new.isbn, new.upc);
+     END`,
+    `CREATE TRIGGER titles_ad AFTER DELETE ON titles BEGIN
+       INSERT INTO titles_fts (titles_fts, rowid, title, series, artist, isbn, upc) VALUES ('delete', old.id, old.title, old.series, old.artist, old.isbn, old.upc);
+     END`,
+    `CREATE TRIGGER titles_au AFTER UPDATE OF title, series, artist, isbn, upc ON titles BEGIN
+       INSERT INTO titles_fts (titles_fts, rowid, title, series, artist, isbn, upc) VALUES ('delete', old.id, old.title, old.series, old.artist, old.isbn, old.upc);
+       INSERT INTO titles_fts (rowid, title, series, artist, isbn, upc) VALUES (new.id, new.title, new.series, new.artist, new.isbn, new.upc);
+     END`,
+    `CREATE TABLE entitlements (
+       library_id INTEGER NOT NULL, content_id INTEGER NOT NULL,
+       model TEXT NOT NULL CHECK (model IN ('INSTANT', 'FLEX')), active INTEGER NOT NULL,
+       seen_run INTEGER NOT NULL,
+       PRIMARY KEY (library_id, content_id)
+     ) WITHOUT ROWID`,
+    'CREATE INDEX entitlements_by_filter ON entitlements (library_id, model, active)',
+    `CREATE TABLE availability (
+       library_id INTEGER NOT NULL, content_id INTEGER NOT NULL,
+       status TEXT, available_copies INTEGER, total_copies INTEGER, holds_queue_size INTEGER,
+       read_at INTEGER NOT NULL,
+       PRIMARY KEY (library_id, content_id)
+     ) WITHOUT ROWID`,
+    `CREATE TABLE sync_state (
+       source TEXT PRIMARY KEY,         -- 'global', 'entitlements:101:FLEX', 'availability:101', 'library-content:101'
+       in_progress INTEGER NOT NULL DEFAULT 0,
+       next_token TEXT,                 -- where an interrupted run continues (NULL: from the start)
+       run_since INTEGER,               -- the delta base of the run under way (NULL: full)
+       run_started_at INTEGER,
+       last_success_at INTEGER, last_attempt_at INTEGER, last_error TEXT,
+       items INTEGER NOT NULL DEFAULT 0
+     )`,
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: DatabaseSync): void {
+  const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`The catalog mirror was written by a newer Lending Desk (schema ${current}, this one knows ${SCHEMA_VERSION}).`);
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const statement of MIGRATIONS[version] as string[]) db.exec(statement);
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// The sync engine: pulls the global catalog, each library's entitlements (Instant and Flex)
+// or its library content, and availability, into the mirror. Every source resumes from its
+// stored page token; a full run sweeps what it did not see, a delta applies exactly what
+// changed (the service's own removals and deactivations included). A failure keeps the last
+// good data and records what went wrong and when.
+import type { PartnerClient } from '../partner/client.ts';
+import { PartnerError } from '../partner/errors.ts';
+import type { Country, Page, PurchaseModel } from '../partner/model.ts';
+import type { CatalogMirror } from './mirror.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+/** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
+export const DELTA_MARGIN_MS = 120_000;
+export const CONTENT_INFO_BATCH = 50;
+
+export interface SyncRequest {
+  countries: Country[];
+  libraries: number[];
+  source: 'global+entitlements' | 'library-content';
+  full?: boolean;
+  pageSize?: number;
+}
+
+export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+
+export interface SyncContext {
+  client: PartnerClient;
+  mirror: CatalogMirror;
+  limiter: RateLimiter;
+  now: () => number;
+  onProgress?: (progress: SyncProgress) => void;
+  signal?: AbortSignal;
+}
+
+export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
+export const sourceNames = {
+  global: 'global',
+  entitlements: (libraryId: number, model: PurchaseModel) => `entitlements:${libraryId}:${model}`,
+  libraryContent: (libraryId: number) => `library-content:${libraryId}`,
+  availability: (libraryId: number) => `availability:${libraryId}`,
+};
+
+export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<void> {
+  const failures: string[] = [];
+  const attempt = async (work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  };
+  if (request.source === 'global+entitlements') {
+    await attempt(() => syncGlobal(ctx, request));
+    for (const libraryId of request.libraries) {
+      for (const model of MODELS) await attempt(() => syncEntitlements(ctx, request, libraryId, model));
+    }
+  } else {
+    for (const libraryId of request.libraries) await attempt(() => syncLibraryContent(ctx, request, libraryId));
+  }
+  if (failures.length > 0) throw new PartnerError('server', `The sync did not complete: ${failures.join(' ')}`);
+}
+
+/**
+ * One source, resumable. `pages(startToken, since)` pulls; `apply` stores a page and its next
+ * token in one transaction; `sweep` removes what a full run did not see.
+ */
+async function syncSource<T>(
+  ctx: SyncContext, source: string, phase: string, full: boolean | undefined, firstSince: number | undefined,
+  pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
+  apply: (run: number, page: Page<T>) => void,
+  sweep: (run: number) => void,
+): Promise<void> {
+  const { mirror, now } = ctx;
+  let state = mirror.state(source);
+  if (!state.inProgress) {
+    const base = state.lastSuccessAt ?? firstSince;
+    const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
+    mirror.beginRun(source, since, now());
+    state = mirror.state(source);
+  }
+  const run = state.runStartedAt as number;
+  const started = now();
+  let done = state.items;
+  let total: number | undefined;
+  try {
+    await ctx.limiter.take();
+    for await (const page of pages(state.nextToken, state.runSince)) {
+      ctx.signal?.throwIfAborted();
+      apply(run, page);
+      done += page.items.length;
+      total ??= page.totalCount;
+      const seconds = (now() - started) / 1000;
+      const rate = seconds > 0 ? (done - state.items) / seconds : undefined;
+      ctx.onProgress?.({
+        phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
+        ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
+      });
+      if (page.next !== undefined) await ctx.limiter.take();
+    }
+    if (state.runSince === undefined) mirror.transaction(() => sweep(run));
+    mirror.finishRun(source);
+  } catch (error) {
+    mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
+    throw error;
+  }
+}
+
+function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
+  const source = sourceNames.global;
+  return syncSource(ctx, source, 'global catalog', request.full, undefined,
+    (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
+    (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items, page.next),
+    (run) => ctx.mirror.sweepTitles(run));
+}
+
+function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
+  const source = sourceNames.entitlements(libraryId, model);
+  return syncSource(ctx, source, `entitlements ${libraryId} ${model === 'FLEX' ? 'Flex' : 'Instant'}`, request.full, undefined,
+    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since }),
+    (run, page) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, page.items, page.next),
+    (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
+}
+
+function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
+  const source = sourceNames.libraryContent(libraryId);
+  return syncSource(ctx, source, `library content ${libraryId}`, request.full, undefined,
+    (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
+    (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
+    (run) => { ctx.mirror.sweepEntitlements(libraryId, undefined, run); });
+}
+
+/**
+ * The spec's 10-minute recipe: the entitlements delta since the last successful refresh
+ * (Flex only; Instant titles are always available while active), its content ids to content
+ * info 50 a call, the answers stored with the time they were read.
+ */
+export async function refreshChangedAvailability(ctx: SyncContext, libraryId: number): Promise<number> {
+  const source = sourceNames.availability(libraryId);
+  const changed = new Set<number>();
+  // The first refresh starts from the entitlements run that filled the mirror, not from zero:
+  // availability of unchanged titles is read when staff look at them.
+  const baseline = ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX')).lastSuccessAt;
+  await syncSource(ctx, source, `availability ${libraryId}`, false, baseline,
+    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: 500 }),
+    (run, page) => {
+      ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', page.items, page.next);
+      for (const e of page.items) if (!e.removed) changed.add(e.contentId);
+    },
+    () => {});
+  await readAvailability(ctx, libraryId, [...changed]);
+  return changed.size;
+}
+
+/** Content info for these ids, 50 a call, each call through the rate limiter. */
+export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: number[]): Promise<void> {
+  for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
+    ctx.signal?.throwIfAborted();
+    await ctx.limiter.take();
+    const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
+    ctx.mirror.storeAvailability(libraryId, await ctx.client.contentInfo(libraryId, batch), ctx.now());
+    ctx.onProgress?.({ phase: `availability ${libraryId}`, done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
+  }
+}

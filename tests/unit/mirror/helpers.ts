@@ -1,0 +1,59 @@
+// Fixtures for mirror tests: a sandbox over HTTP, mirrors in a temporary folder, and
+// fingerprints that compare a mirror with the service (or with another mirror) exactly.
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { PartnerClient } from '../../../electron/partner/client.ts';
+import type { Country, PurchaseModel } from '../../../electron/partner/model.ts';
+import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
+import type { ConnectionSpec } from '../../../electron/mirror/sync-job.ts';
+
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
+
+export const connectionOf = (sandbox: SandboxHandle): ConnectionSpec => ({
+  baseUrl: sandbox.url, username: sandbox.username, password: sandbox.password, wsApi: '2.1',
+});
+
+export const clientOf = (sandbox: SandboxHandle): PartnerClient =>
+  new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
+
+export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sandbox.libraries.map((l) => l.country as Country))];
+
+const sha = (lines: string[]): string => createHash('sha256').update(lines.sort().join('\n')).digest('hex');
+
+/** Ids and key fields of every mirrored title, and of every entitlement. */
+export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string } {
+  const titles = db.prepare('SELECT id, title, format, countries, record FROM titles').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
+  const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
+  return {
+    titles: titles.length,
+    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${t.record}`)),
+    entitlements: ents.length,
+    entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
+  };
+}
+
+/** The same fingerprint read straight from the service. */
+export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titles: number; titleKeys: string; entitlements: number; entitlementSum: string }> {
+  const client = clientOf(sandbox);
+  const titleLines: string[] = [];
+  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+    for (const c of page.items) if (c.kind === 'upsert') titleLines.push(`${c.record.id}|${c.record.title ?? ''}|${c.record.format ?? ''}`);
+  }
+  const entLines: string[] = [];
+  for (const { libraryId } of sandbox.libraries) {
+    for (const model of ['INSTANT', 'FLEX'] as PurchaseModel[]) {
+      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 1000 })) {
+        for (const e of page.items) entLines.push(`${libraryId}|${e.contentId}|${model}|${e.active ? 1 : 0}`);
+      }
+    }
+  }
+  return { titles: titleLines.length, titleKeys: sha(titleLines), entitlements: entLines.length, entitlementSum: sha(entLines) };
+}
+
+export function mirrorTitleKeys(db: DatabaseSync): string {
+  const rows = db.prepare('SELECT id, title, format FROM titles').all() as { id: number; title: string | null; format: string | null }[];
+  return sha(rows.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}`));
+}

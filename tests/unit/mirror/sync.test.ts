@@ -1,0 +1,165 @@
+// The catalog mirror against the sandbox over HTTP: a full sync equals the service, a delta
+// equals the changes, a sync killed 20 times and resumed equals an uninterrupted one, the
+// entitlement filter returns exactly a library's titles, and availability goes 50 ids a call.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
+import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
+import type { SyncProgress, SyncRequest } from '../../../electron/mirror/sync.ts';
+import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
+import { clientOf, connectionOf, countriesOf, mirrorFingerprint, mirrorTitleKeys, serviceFingerprint, tempDir } from './helpers.ts';
+
+let sandbox: SandboxHandle;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ catalogSize: 2000 });
+  dir = tempDir();
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const request = (extra: Partial<SyncRequest> = {}): SyncRequest => ({
+  countries: countriesOf(sandbox), libraries: sandbox.libraries.map((l) => l.libraryId), source: 'global+entitlements', pageSize: 100, ...extra,
+});
+
+function service(name: string, runner: 'worker' | 'in-process' = 'in-process'): CatalogService {
+  return new CatalogService({
+    databasePath: join(dir, `${name}.db`), connection: async () => connectionOf(sandbox), client: async () => clientOf(sandbox),
+    runner, ratePerMinute: 1_000_000,
+  });
+}
+
+describe('catalog mirror', () => {
+  it('a full sync (on a worker thread, with progress) equals the service: counts and checksums', async () => {
+    const catalog = service('full', 'worker');
+    const progress: SyncProgress[] = [];
+    const status = await catalog.syncNow(request(), (p) => progress.push(p));
+    const expected = await serviceFingerprint(sandbox);
+    const db = new CatalogMirror(join(dir, 'full.db'));
+    const actual = mirrorFingerprint(db.db);
+    expect(actual.titles).toBe(expected.titles);
+    expect(mirrorTitleKeys(db.db)).toBe(expected.titleKeys);
+    expect(actual.entitlements).toBe(expected.entitlements);
+    expect(actual.entitlementSum).toBe(expected.entitlementSum);
+    expect(db.integrityCheck()).toBe('ok');
+    db.close();
+    expect(status.sources.every((s) => s.lastSuccessAt !== undefined && !s.inProgress && s.lastError === undefined)).toBe(true);
+    expect(status.counts.titles).toBe(expected.titles);
+    expect(progress.some((p) => p.phase === 'global catalog' && p.total === expected.titles)).toBe(true);
+    expect(progress.at(-1)?.done).toBeGreaterThan(0);
+    catalog.close();
+  });
+
+  it('a delta after changes applies exactly the changes: additions, metadata, removals, deactivations', async () => {
+    const catalog = service('delta');
+    await catalog.syncNow(request());
+    const { libraryId } = sandbox.libraries[0]!;
+    const active = catalog.browse({ libraryId, active: true, offset: 0, limit: 5000 }).rows.map((r) => r.contentId);
+    const [deactivate, remove] = [active[3]!, active[7]!];
+    const { added } = sandbox.control.applyCatalogChanges({ add: 4, modify: [11, 12], remove: [remove], deactivate: { libraryId, contentIds: [deactivate] } });
+
+    const status = await catalog.syncNow(request());
+    const global = status.sources.find((s) => s.source === 'global')!;
+    expect(global.items).toBe(4 + 2 + 1); // the delta carried exactly the changed records
+    const db = new CatalogMirror(join(dir, 'delta.db'));
+    const expected = await serviceFingerprint(sandbox);
+    expect(mirrorFingerprint(db.db).titles).toBe(expected.titles);
+    expect(mirrorTitleKeys(db.db)).toBe(expected.titleKeys);
+    expect(mirrorFingerprint(db.db).entitlementSum).toBe(expected.entitlementSum);
+    const title = (id: number) => (db.db.prepare('SELECT title FROM titles WHERE id = ?').get(id) as { title: string } | undefined)?.title;
+    expect(title(11)).toMatch(/revised/);
+    expect(title(12)).toMatch(/revised/);
+    expect(title(remove)).toBeUndefined();
+    for (const id of added) expect(title(id), `added ${id}`).toBeDefined();
+    db.close();
+    expect(catalog.detail(libraryId, deactivate)).toMatchObject({ active: false });
+    expect(catalog.detail(libraryId, remove)).toBeUndefined();
+    catalog.close();
+  });
+
+  it('a sync killed 20 times at random points and resumed ends identical to an uninterrupted one', async () => {
+    const reference = service('reference');
+    await reference.syncNow(request({ pageSize: 50 }));
+    reference.close();
+    const target = join(dir, 'killed.db');
+    const child = join(import.meta.dirname, 'sync-child.ts');
+    // Every run is a full one, so each kill lands in a run (a finished run would leave only a short delta to kill).
+    const args = [child, target, JSON.stringify(connectionOf(sandbox)), JSON.stringify(request({ pageSize: 50, full: true }))];
+    let killedMidway = 0;
+    for (let i = 0; i < 20; i++) {
+      const proc = spawn(process.execPath, args, { stdio: 'ignore' });
+      const finished = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 450)));
+      if (proc.kill('SIGKILL')) killedMidway++;
+      await finished;
+    }
+    const last = spawn(process.execPath, args, { stdio: 'inherit' });
+    expect(await new Promise((resolve) => last.on('exit', resolve))).toBe(0);
+    expect(killedMidway).toBeGreaterThanOrEqual(15);
+
+    const killed = new CatalogMirror(target);
+    const uninterrupted = new CatalogMirror(join(dir, 'reference.db'));
+    expect(killed.integrityCheck()).toBe('ok');
+    expect(mirrorFingerprint(killed.db)).toEqual(mirrorFingerprint(uninterrupted.db));
+    expect(killed.allStates().every((s) => !s.inProgress)).toBe(true);
+    killed.close();
+    uninterrupted.close();
+  }, 120_000);
+
+  it("filters the mirror to exactly a library's entitled titles, searches them, and reads availability 50 ids a call", async () => {
+    const catalog = service('browse');
+    await catalog.syncNow(request());
+    const client = clientOf(sandbox);
+    for (const { libraryId } of sandbox.libraries) {
+      const ids: number[] = [];
+      for await (const page of client.entitlementPages(libraryId, { limit: 1000 })) ids.push(...page.items.map((e) => e.contentId));
+      const rows = catalog.browse({ libraryId, offset: 0, limit: 10_000 }).rows.map((r) => r.contentId);
+      expect(rows.sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
+    }
+    const { libraryId } = sandbox.libraries[0]!;
+    const some = catalog.browse({ libraryId, offset: 0, limit: 1 }).rows[0]!;
+    const word = (some.title ?? '').split(/\s+/).find((w) => w.length > 3)!;
+    const found = catalog.browse({ libraryId, text: word.toLowerCase().slice(0, 4), offset: 0, limit: 500 });
+    expect(found.rows.some((r) => r.contentId === some.contentId)).toBe(true);
+    expect(found.rows.every((r) => JSON.stringify(catalog.detail(libraryId, r.contentId)?.record ?? {}).toLowerCase().includes(word.toLowerCase().slice(0, 4)))).toBe(true);
+    const flexOnly = catalog.browse({ libraryId, model: 'FLEX', formats: ['EBOOK'], offset: 0, limit: 50, sort: 'title' });
+    expect(flexOnly.rows.every((r) => r.purchaseModel === 'FLEX' && r.format === 'EBOOK')).toBe(true);
+    const titles = flexOnly.rows.map((r) => (r.title ?? '').toLowerCase());
+    expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }) || 0));
+
+    const flex = catalog.browse({ libraryId, model: 'FLEX', active: true, offset: 0, limit: 120 }).rows.map((r) => r.contentId);
+    expect(flex).toHaveLength(120);
+    sandbox.control.applyCatalogChanges({ deactivate: { libraryId, contentIds: flex } });
+    sandbox.control.resetRequestCounts();
+    await catalog.refreshChanged([libraryId]);
+    expect(sandbox.control.requestCounts().contentInfo).toBe(3);
+    const refreshed = catalog.browse({ libraryId, model: 'FLEX', active: false, offset: 0, limit: 500 }).rows;
+    expect(flex.every((id) => refreshed.find((r) => r.contentId === id)?.availability?.status === 'UNAVAILABLE')).toBe(true);
+
+    const now = await catalog.refreshAvailability(libraryId, [some.contentId]);
+    expect(now[0]?.availability?.readAt).toBeGreaterThan(0);
+    catalog.close();
+  });
+
+  it('keeps the last good data when a sync fails, and says what failed and when', async () => {
+    const catalog = service('failing');
+    await catalog.syncNow(request());
+    const before = catalog.status().counts;
+    sandbox.control.addFault({ route: 'globalContents', kind: 'server-error', status: 503 });
+    try {
+      await expect(catalog.syncNow(request({ full: true }))).rejects.toMatchObject({ code: 'server' });
+    } finally {
+      sandbox.control.clearFaults();
+    }
+    const status = catalog.status();
+    expect(status.counts.titles).toBe(before.titles);
+    const global = status.sources.find((s) => s.source === 'global')!;
+    expect(global.lastError).toMatch(/503|unavailable/i);
+    expect(global.lastSuccessAt).toBeLessThanOrEqual(global.lastAttemptAt!);
+    catalog.close();
+  });
+});
