@@ -21,7 +21,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+      // The catalog sync runs on a worker thread, from a file of its own.
+      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'sync-worker': resolve('electron/mirror/sync-worker.ts') } },
     },
   },
   preload: {

@@ -4,14 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Conf from 'conf';
-import { ActionLog } from '../electron/action-log/action-log.ts';
 import { createMemoryVault } from '../electron/credentials/index.ts';
-import { DeskService } from '../electron/desk/desk-service.ts';
-import { createFileLogger } from '../electron/logging/logger.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
 import { startSandbox } from '../electron/sandbox/server.ts';
-import { Settings, type SettingsStore } from '../electron/settings/index.ts';
+import { createNodeDesk } from '../tests/support/node-desk.ts';
 
 const ROUNDS = 20;
 const LATENCY_MS = 150;
@@ -20,23 +16,17 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 export async function benchPatronLookup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lookup-'));
-  const logger = createFileLogger({ dir: join(dir, 'logs') });
   let sandboxUrl = '';
-  const desk = new DeskService({
-    settings: new Settings(new Conf({ cwd: dir, projectName: 'lending-desk-bench' }) as unknown as SettingsStore),
+  const { desk, logger } = createNodeDesk({
+    dir,
     vault: createMemoryVault(),
-    fetch: (input, init) => fetch(input, init),
     startSandbox: async () => {
       const sandbox = await startSandbox({ catalogSize: 5000 });
       sandboxUrl = sandbox.url;
       sandbox.control.addFault({ route: '*', kind: 'latency', ms: LATENCY_MS });
       return sandbox;
     },
-    logger,
-    actionLog: new ActionLog(join(dir, 'actions.jsonl')),
-    now: Date.now,
     version: 'bench',
-    emit: () => {},
   });
   try {
     const info = await desk.useSandbox();

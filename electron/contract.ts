@@ -5,6 +5,9 @@
 
 import { z } from 'zod';
 import type { ActionEntry } from './action-log/action-log.ts';
+import type { SourceState } from './mirror/mirror.ts';
+import type { BrowseRow, TitleDetail } from './mirror/queries.ts';
+import type { SyncProgress } from './mirror/sync.ts';
 import type { ErrorInfo } from './partner/errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
 import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
@@ -105,6 +108,8 @@ export interface PatronView {
   problems: { part: 'status' | 'loans' | 'holds'; error: ErrorInfo }[];
 }
 
+export type { BrowseRow, SourceState, TitleDetail };
+
 export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 
 /** The action log as staff see it: newest first; cards masked. */
@@ -154,6 +159,23 @@ export const METHODS = {
     limit: z.number().int().min(1).max(500).default(100),
   })),
   exportActions: method<{ fileName: string; csv: string }>()(none),
+  catalogBrowse: method<CatalogPage>()(z.strictObject({
+    libraryId: id,
+    text: z.string().max(200).optional(),
+    formats: z.array(z.enum(FORMATS)).max(6).optional(),
+    model: z.enum(['INSTANT', 'FLEX']).optional(),
+    active: z.boolean().optional(),
+    availableNow: z.boolean().optional(),
+    kids: z.boolean().optional(),
+    sort: z.enum(['title', 'artist', 'format', 'availability', 'year']).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+    offset: z.number().int().min(0).max(10_000_000).default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+  })),
+  catalogTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
+  catalogRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  syncStatus: method<SyncStatusView>()(none),
+  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false) })),
   titleAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
 } as const;
 
@@ -168,7 +190,18 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }
 
 // ---- events from main ----
 
-export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+export type { SyncProgress };
+
+/** The catalog mirror's state for the Sync page. */
+export interface SyncStatusView {
+  /** False until a connection is active. */
+  available: boolean;
+  sources: SourceState[];
+  counts: { titles: number; entitlements: { libraryId: number; model: 'INSTANT' | 'FLEX'; active: number; total: number }[] };
+  running?: SyncProgress;
+}
+
+export interface CatalogPage { total: number; rows: BrowseRow[] }
 export interface EventPayloads {
   sessionLocked: { reason: 'idle' | 'staff' | 'system' };
   syncProgress: SyncProgress;

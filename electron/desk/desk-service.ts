@@ -16,6 +16,7 @@ import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { SandboxHandle } from '../sandbox/server.ts';
 import { PolicySettings, type Policy } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
+import { DeskCatalog, EMPTY_SYNC_STATUS, type DeskCatalogOptions, type ProfileConnection } from './desk-catalog.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
 
@@ -36,6 +37,8 @@ export interface DeskServiceDeps {
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+  /** Where and how the catalog mirrors live and sync. */
+  catalog: Omit<DeskCatalogOptions, 'now'>;
   /** Client options for tests (short timeouts, instant sleeps). */
   clientOptions?: Partial<ConstructorParameters<typeof PartnerClient>[0]>;
 }
@@ -43,6 +46,7 @@ export interface DeskServiceDeps {
 export class DeskService implements DeskHandlers {
   private readonly deps: DeskServiceDeps;
   private readonly settings: PolicySettings;
+  private readonly catalog: DeskCatalog;
   private sandbox: Promise<SandboxHandle> | undefined;
   private client: { profileId: string; client: PartnerClient } | undefined;
   private session: StaffSession | undefined;
@@ -52,6 +56,7 @@ export class DeskService implements DeskHandlers {
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
     this.settings = new PolicySettings(deps.settings, deps.policy);
+    this.catalog = new DeskCatalog({ ...deps.catalog, now: deps.now });
   }
 
   /** The running sandbox, if any: its password is a secret the logs must not hold. */
@@ -60,6 +65,7 @@ export class DeskService implements DeskHandlers {
   }
 
   async close(): Promise<void> {
+    this.catalog.close();
     const sandbox = this.sandbox;
     this.sandbox = undefined;
     if (sandbox) await (await sandbox).close();
@@ -242,7 +248,74 @@ export class DeskService implements DeskHandlers {
     return client.contentInfo(args.libraryId, args.contentIds);
   }
 
+  // ---- the catalog mirror ----
+
+  async catalogBrowse(args: ParsedArgsOf<'catalogBrowse'>): ReturnType<DeskHandlers['catalogBrowse']> {
+    await this.clientForWork(args.libraryId);
+    return this.catalog.service(await this.activeConnection()).browse(args);
+  }
+
+  async catalogTitle(args: ParsedArgsOf<'catalogTitle'>): ReturnType<DeskHandlers['catalogTitle']> {
+    await this.clientForWork(args.libraryId);
+    return this.catalog.service(await this.activeConnection()).detail(args.libraryId, args.contentId) ?? null;
+  }
+
+  async catalogRefreshAvailability(args: ParsedArgsOf<'catalogRefreshAvailability'>): ReturnType<DeskHandlers['catalogRefreshAvailability']> {
+    await this.clientForWork(args.libraryId);
+    return this.catalog.service(await this.activeConnection()).refreshAvailability(args.libraryId, args.contentIds);
+  }
+
+  async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
+    const settings = this.settings.read();
+    return settings.activeProfileId ? this.catalog.status(await this.activeConnection()) : EMPTY_SYNC_STATUS;
+  }
+
+  async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
+    if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
+    const target = await this.activeConnection();
+    this.deps.logger.info('catalog.sync', { profileId: target.profile.id, full: args.full });
+    return this.catalog.syncNow(target, args.full, (progress) => this.deps.emit('syncProgress', progress));
+  }
+
+  /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
+  startAvailabilityRefresh(everyMs = 600_000): () => void {
+    const timer = setInterval(() => {
+      void (async () => {
+        if (!this.settings.read().activeProfileId) return;
+        await this.catalog.refreshChanged(await this.activeConnection());
+      })().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   // ---- plumbing ----
+
+  /** The active profile with what its catalog mirror needs to reach the service. */
+  private async activeConnection(): Promise<ProfileConnection> {
+    const settings = this.settings.read();
+    const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
+    if (!profile) throw new PartnerError('invalid-input', 'No connection is set up yet. Choose the sandbox or a partner service first.');
+    if (profile.kind === 'sandbox') {
+      const sandbox = await this.ensureSandbox();
+      return {
+        profile,
+        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country as ConnectionProfile['country'] })),
+        connection: async () => ({ baseUrl: sandbox.url, username: sandbox.username, password: sandbox.password, wsApi: profile.wsApi }),
+        client: () => this.clientFor(profile),
+      };
+    }
+    return {
+      profile,
+      libraries: profile.libraries.map((l: { libraryId: number }) => ({ libraryId: l.libraryId, country: profile.country })),
+      connection: async () => {
+        const credentials = await this.deps.vault.read(profile.id);
+        if (!credentials) throw new PartnerError('unauthorized', `No saved username and password for "${profile.name}". Enter them in Settings → Connections.`);
+        return { baseUrl: profile.baseUrl, wsApi: profile.wsApi, ...credentials };
+      },
+      client: () => this.clientFor(profile),
+    };
+  }
 
   /** Every on-behalf action goes to the action log (what staff did) and the app log (what happened). */
   private async onBehalf<T extends { confirmedByReread: boolean }>(

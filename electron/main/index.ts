@@ -46,6 +46,8 @@ async function start(): Promise<void> {
     startSandbox: () => startSandbox(),
     logger,
     actionLog: new ActionLog(join(app.getPath('userData'), 'action-log.jsonl')),
+    // The sync worker is bundled beside this file (electron.vite.config.ts).
+    catalog: { dir: join(app.getPath('userData'), 'catalog'), workerUrl: join(import.meta.dirname, 'sync-worker.js') },
     now: Date.now,
     version: app.getVersion(),
     emit: (event, payload) => window?.webContents.send(channelOf(event), payload),
@@ -77,6 +79,7 @@ async function start(): Promise<void> {
   registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, origins), logger);
 
   powerMonitor.on('lock-screen', () => desk.lock('system'));
+  const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
   window.on('close', () => {
     if (!window) return;
     const bounds = window.getNormalBounds();
@@ -93,6 +96,7 @@ async function start(): Promise<void> {
     : undefined;
   app.on('will-quit', () => {
     updateChecks?.stop();
+    stopAvailabilityRefresh();
     void desk.close();
   });
 

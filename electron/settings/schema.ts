@@ -42,6 +42,9 @@ export const connectionProfileSchema = z
       .max(MAX_LIBRARIES, { error: `A profile can hold at most ${MAX_LIBRARIES} libraries.` }),
     wsApi: z.string({ error: 'ws-api version must be text.' }).trim().max(10, { error: 'ws-api version must be at most 10 characters.' }).default('2.1'),
     country: z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(', ')}.` }),
+    // Where the catalog mirror comes from: the global catalog plus entitlements (the spec's
+    // recipe), or the library content endpoint for services that offer only that.
+    catalogSource: z.enum(['global+entitlements', 'library-content'], { error: "Catalog source must be 'global+entitlements' or 'library-content'." }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'A connection profile must be an object.' : undefined) })
   .superRefine((profile, context) => {
     if (profile.kind === 'partner' && !isAcceptableBaseUrl(profile.baseUrl)) {

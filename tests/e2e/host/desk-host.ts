@@ -6,17 +6,13 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import Conf from 'conf';
 import type { EventName, EventPayloads } from '../../../electron/contract.ts';
-import { ActionLog } from '../../../electron/action-log/action-log.ts';
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
-import { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { createFileLogger } from '../../../electron/logging/logger.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';
 import { loadPolicy, policyFilePath } from '../../../electron/policy/index.ts';
-import { startSandbox } from '../../../electron/sandbox/server.ts';
-import { readSettingsFile, Settings, type SettingsStore } from '../../../electron/settings/index.ts';
+import type { DeskService } from '../../../electron/desk/desk-service.ts';
+import { createNodeDesk } from '../../support/node-desk.ts';
 
 export interface DeskHostOptions {
   /** Settings and logs live here, as in Electron's user data folder. */
@@ -44,19 +40,12 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   const emit = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
     for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   };
-  const logger = createFileLogger({ dir: join(options.userDataDir, 'logs') });
-  const store = new Conf({ cwd: options.userDataDir, configName: 'settings', projectName: 'lending-desk', clearInvalidConfig: false, deserialize: readSettingsFile });
   const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: true }) });
-  const desk = new DeskService({
-    settings: new Settings(store as unknown as SettingsStore),
+  const { desk, logger } = createNodeDesk({
+    dir: options.userDataDir,
+    vault: createKeytarVault({ service: options.keychainService }),
     policy: policy.policy,
     policyProblem: policy.problem,
-    vault: createKeytarVault({ service: options.keychainService }),
-    fetch: (input, init) => fetch(input, init),
-    startSandbox: () => startSandbox(),
-    logger,
-    actionLog: new ActionLog(join(options.userDataDir, 'action-log.jsonl')),
-    now: Date.now,
     version: '0.0.0-e2e',
     emit,
   });

@@ -5,16 +5,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Conf from 'conf';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, type EventPayloads, type MethodName, type Result } from '../../../electron/contract.ts';
-import { ActionLog } from '../../../electron/action-log/action-log.ts';
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
-import { DeskService } from '../../../electron/desk/desk-service.ts';
+import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { createFileLogger } from '../../../electron/logging/logger.ts';
+import type { createFileLogger } from '../../../electron/logging/logger.ts';
+import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
-import { readSettingsFile, Settings, type SettingsStore } from '../../../electron/settings/index.ts';
 
 let partner: SandboxHandle; // plays the real partner service
 let dir: string;
@@ -25,10 +23,10 @@ let authHeaders: string[];
 let desk: DeskService;
 let logger: ReturnType<typeof createFileLogger>;
 
-function newDesk(): DeskService {
-  const store = new Conf({ cwd: dir, configName: 'settings', projectName: 'lending-desk-test', deserialize: readSettingsFile });
-  return new DeskService({
-    settings: new Settings(store as unknown as SettingsStore),
+function newDesk(extra: Partial<NodeDeskOptions> = {}): DeskService {
+  logger?.close();
+  const created = createNodeDesk({
+    dir,
     vault,
     fetch: async (input, init) => {
       const auth = new Headers(init.headers).get('authorization');
@@ -36,13 +34,13 @@ function newDesk(): DeskService {
       return fetch(input, init);
     },
     startSandbox: () => startSandbox({ catalogSize: 1500 }),
-    logger,
-    actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
-    now: Date.now,
     version: '9.9.9-test',
     emit: (event, payload) => { if (event === 'sessionLocked') events.push(payload as EventPayloads['sessionLocked']); },
     clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
+    ...extra,
   });
+  logger = created.logger;
+  return created.desk;
 }
 
 async function call<M extends MethodName>(name: M, args?: unknown): Promise<Result<unknown>> {
@@ -69,7 +67,6 @@ beforeEach(() => {
   vault = createKeytarVault({ service: keychainService });
   events = [];
   authHeaders = [];
-  logger = createFileLogger({ dir: join(dir, 'logs') });
   desk = newDesk();
 });
 afterEach(async () => {
@@ -205,6 +202,11 @@ describe('secrets', () => {
     await drive('startShift', { staffName: 'Ana' });
     await drive('lockSession', { reason: 'staff' });
     await drive('forgetCredentials', { profileId: 'main-branch' });
+    await drive('syncStatus');
+    await drive('syncNow', {});
+    await drive('catalogBrowse', { libraryId, text: 'the', limit: 20 });
+    await drive('catalogTitle', { libraryId, contentId: contentIds[0] });
+    await drive('catalogRefreshAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
     await drive('removeProfile', { profileId: 'main-branch-2' });
@@ -278,11 +280,8 @@ describe('double submission', () => {
 describe('a managed desk (policy file)', () => {
   it('opens on the preset connection, hides the sandbox, locks what the policy names, and says so', async () => {
     await desk.close();
-    const store = new Conf({ cwd: dir, configName: 'settings', projectName: 'lending-desk-test', deserialize: readSettingsFile });
-    desk = new DeskService({
-      settings: new Settings(store as unknown as SettingsStore), vault, fetch: (input, init) => fetch(input, init),
-      startSandbox: () => startSandbox({ catalogSize: 500 }), logger, actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
-      now: Date.now, version: 'managed', emit: () => {},
+    desk = newDesk({
+      startSandbox: () => startSandbox({ catalogSize: 500 }), version: 'managed',
       policy: {
         version: 1, sandboxOffered: false, idleLockMinutes: 3, updates: { mode: 'it-managed' },
         profiles: [{ id: 'main-branch', name: 'Main branch', kind: 'partner', baseUrl: partner.url, libraries: [{ libraryId: partner.libraries[0]!.libraryId }], wsApi: '2.1', country: 'US' }],
@@ -301,5 +300,27 @@ describe('a managed desk (policy file)', () => {
     await ok('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
     await ok('startShift', { staffName: 'IT' });
     await expect(ok('lookupPatron', { libraryId: partner.libraries[0]!.libraryId, card: partner.libraries[0]!.cards[0] })).resolves.toHaveProperty('status');
+  });
+});
+
+describe('the catalog through the contract', () => {
+  it('syncs the sandbox on a worker with progress events, then browses, opens and refreshes a title', async () => {
+    const progress: unknown[] = [];
+    await desk.close();
+    desk = newDesk({ emit: (event, payload) => { if (event === 'syncProgress') progress.push(payload); } });
+    expect(await ok('syncStatus')).toMatchObject({ available: false });
+    const { libraryId } = await sandboxShiftWithInstantTitle();
+    const status = await ok('syncNow', {});
+    expect(status.available).toBe(true);
+    expect(status.counts.titles).toBeGreaterThan(0);
+    expect(progress.length).toBeGreaterThan(0);
+    const page = await ok('catalogBrowse', { libraryId, model: 'FLEX', limit: 5 });
+    expect(page.total).toBeGreaterThan(5);
+    expect(page.rows).toHaveLength(5);
+    const first = page.rows[0];
+    expect(await ok('catalogTitle', { libraryId, contentId: first.contentId })).toMatchObject({ contentId: first.contentId, purchaseModel: 'FLEX' });
+    const [refreshed] = await ok('catalogRefreshAvailability', { libraryId, contentIds: [first.contentId] });
+    expect(refreshed.availability).toMatchObject({ status: expect.stringMatching(/BORROW|HOLD|UNAVAILABLE/), readAt: expect.any(Number) });
+    expect(await call('catalogBrowse', { libraryId: 999_999 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 });

@@ -59,6 +59,10 @@ describe('registerContract', () => {
       searchCatalog: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
       titleAvailability: [{ libraryId: 101, contentIds: [] }, { libraryId: 101, contentIds: [1, -2] }],
       listActions: [{ limit: 0 }, { offset: -1 }, 'all'], exportActions: [{ format: 'xlsx' }],
+      catalogBrowse: [{ libraryId: 101, limit: 501 }, { libraryId: 101, sort: 'random' }, { libraryId: 101, text: 'x'.repeat(201) }],
+      catalogTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
+      catalogRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
+      syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
     for (const [name, argsList] of Object.entries(bad)) {
