@@ -31,6 +31,8 @@ export class CatalogService {
   private readonly mirror: CatalogMirror;
   private running: Promise<SyncStatus> | undefined;
   private progress: SyncProgress | undefined;
+  /** Totals per filter set: a virtual table asks page after page with the same filters. Cleared on every write. */
+  private readonly totals = new Map<string, number>();
 
   constructor(options: CatalogServiceOptions) {
     this.options = options;
@@ -60,6 +62,7 @@ export class CatalogService {
     const client = await this.options.client();
     const now = this.options.now ?? Date.now;
     this.mirror.storeAvailability(libraryId, await client.contentInfo(libraryId, contentIds), now());
+    this.totals.clear();
     return contentIds.flatMap((id) => {
       const d = detail(this.mirror.db, libraryId, id);
       return d ? [{ contentId: id, purchaseModel: d.purchaseModel, active: d.active, ...(d.availability ? { availability: d.availability } : {}) }] : [];
@@ -67,7 +70,12 @@ export class CatalogService {
   }
 
   browse(query: BrowseQuery): { total: number; rows: BrowseRow[] } {
-    return browse(this.mirror.db, query);
+    const { offset: _offset, limit: _limit, sort: _sort, direction: _direction, ...filters } = query;
+    const key = JSON.stringify(filters);
+    const result = browse(this.mirror.db, query, this.totals.get(key));
+    if (this.totals.size > 100) this.totals.clear();
+    this.totals.set(key, result.total);
+    return result;
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
@@ -85,10 +93,15 @@ export class CatalogService {
     };
     const report = (p: SyncProgress): void => {
       this.progress = p;
+      this.totals.clear(); // the worker has just written a page
       onProgress(p);
     };
-    if (this.options.runner === 'in-process') await runJob(spec, report);
-    else await runJobInWorker(this.options.workerUrl ?? DEFAULT_WORKER_URL, spec, report);
+    try {
+      if (this.options.runner === 'in-process') await runJob(spec, report);
+      else await runJobInWorker(this.options.workerUrl ?? DEFAULT_WORKER_URL, spec, report);
+    } finally {
+      this.totals.clear();
+    }
     return this.status();
   }
 }

@@ -131,7 +131,7 @@ export class CatalogMirror {
           continue;
         }
         const { active, purchaseModel, price: _price, ...record } = change.title;
-        const existing = this.statement('SELECT record FROM titles WHERE id = ? AND seen_run = ?').get(record.id, run) as { record: string } | undefined;
+        const existing = this.statement('SELECT r.record FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?').get(record.id, run) as { record: string } | undefined;
         const merged = existing ? mergeEpisodes(JSON.parse(existing.record) as CatalogRecord, record) : record;
         this.upsertTitle(merged, run);
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
@@ -170,15 +170,17 @@ export class CatalogMirror {
   }
 
   private upsertTitle(record: CatalogRecord, run: number): void {
-    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, record, seen_run)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
         format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
-        record = excluded.record, seen_run = excluded.seen_run`)
+        seen_run = excluded.seen_run`)
       .run(record.id, record.title ?? null, record.series ?? null, record.artist ?? record.artists[0]?.name ?? null,
         record.format ?? null, record.year ?? null, record.isbn ?? null, record.upc ?? null, record.forChildren ? 1 : 0,
-        record.coverImageUrl ?? null, record.countries.join(','), JSON.stringify(record), run);
+        record.coverImageUrl ?? null, record.countries.join(','), run);
+    this.statement('INSERT INTO title_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record')
+      .run(record.id, JSON.stringify(record));
   }
 
   private removeTitle(id: number): void {

@@ -86,9 +86,10 @@ const FROM = `FROM entitlements e
   LEFT JOIN titles t ON t.id = e.content_id
   LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id`;
 
-export function browse(db: DatabaseSync, query: BrowseQuery): { total: number; rows: BrowseRow[] } {
+/** `knownTotal`: the count for these filters from an earlier page, so scrolling does not recount. */
+export function browse(db: DatabaseSync, query: BrowseQuery, knownTotal?: number): { total: number; rows: BrowseRow[] } {
   const { sql, params } = where(query);
-  const total = Number((db.prepare(`SELECT count(*) AS n ${FROM} WHERE ${sql}`).get(...params) as { n: number }).n);
+  const total = knownTotal ?? Number((db.prepare(`SELECT count(*) AS n ${FROM} WHERE ${sql}`).get(...params) as { n: number }).n);
   const order = `${SORTS[query.sort ?? 'title']} ${query.direction === 'desc' ? 'DESC' : 'ASC'}, e.content_id`;
   const rows = db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.cover, e.model, e.active,
       a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
@@ -97,8 +98,9 @@ export function browse(db: DatabaseSync, query: BrowseQuery): { total: number; r
 }
 
 export function detail(db: DatabaseSync, libraryId: number, contentId: number): TitleDetail | undefined {
-  const row = db.prepare(`SELECT e.content_id, e.model, e.active, t.record, a.status, a.available_copies, a.total_copies,
-      a.holds_queue_size, a.read_at ${FROM} WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, contentId) as
+  const row = db.prepare(`SELECT e.content_id, e.model, e.active, r.record, a.status, a.available_copies, a.total_copies,
+      a.holds_queue_size, a.read_at ${FROM} LEFT JOIN title_records r ON r.id = e.content_id
+    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, contentId) as
     (Row & { record: string | null }) | undefined;
   if (!row) return undefined;
   const availability = availabilityOf(row);

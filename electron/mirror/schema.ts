@@ -10,8 +10,13 @@ const MIGRATIONS: string[][] = [
        id INTEGER PRIMARY KEY,          -- content id: a TV series' titleId is not unique, its id is
        title TEXT, series TEXT, artist TEXT, format TEXT, year INTEGER, isbn TEXT, upc TEXT,
        for_children INTEGER NOT NULL DEFAULT 0, cover TEXT, countries TEXT NOT NULL DEFAULT '',
-       record TEXT NOT NULL,            -- the normalised record as JSON, for the detail panel
        seen_run INTEGER NOT NULL        -- the run that last saw it: a full run sweeps the rest
+     )`,
+    // The full record apart from the columns the browser filters and sorts on, so those rows
+    // stay small and a filter over half a million titles reads few pages.
+    `CREATE TABLE title_records (
+       id INTEGER PRIMARY KEY REFERENCES titles (id) ON DELETE CASCADE,
+       record TEXT NOT NULL             -- the normalised record as JSON, for the detail panel
      )`,
     'CREATE INDEX titles_by_title ON titles (title COLLATE NOCASE)',
     `CREATE VIRTUAL TABLE titles_fts USING fts5(title, series, artist, isbn, upc,

@@ -25,7 +25,7 @@ const sha = (lines: string[]): string => createHash('sha256').update(lines.sort(
 
 /** Ids and key fields of every mirrored title, and of every entitlement. */
 export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string } {
-  const titles = db.prepare('SELECT id, title, format, countries, record FROM titles').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
+  const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   return {
     titles: titles.length,
