@@ -31,5 +31,15 @@ export function useDeskFormat() {
     /** "in 3 days", "tomorrow", "today" in the chosen language. */
     relativeDays: (ms: number, now = Date.now()) =>
       new Intl.RelativeTimeFormat(locale.value, { numeric: 'auto' }).format(daysFrom(now, ms), 'day'),
+    /** "2 minutes ago", "now": the largest unit that fits. */
+    relativeTime: (ms: number, now = Date.now()) => {
+      const seconds = Math.round((ms - now) / 1000);
+      const rtf = new Intl.RelativeTimeFormat(locale.value, { numeric: 'auto' });
+      const abs = Math.abs(seconds);
+      if (abs < 60) return rtf.format(seconds, 'second');
+      if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
+      if (abs < 86_400) return rtf.format(Math.round(seconds / 3600), 'hour');
+      return rtf.format(Math.round(seconds / 86_400), 'day');
+    },
   };
 }

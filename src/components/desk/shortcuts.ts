@@ -2,7 +2,7 @@
 // Letter shortcuts never fire while typing in a text field (the letter belongs to the field);
 // Esc and the F keys always do.
 
-export type ShortcutCommand = 'help' | 'card' | 'search' | 'escape' | 'log' | 'returnLoan' | 'removeHold';
+export type ShortcutCommand = 'help' | 'card' | 'search' | 'escape' | 'log' | 'returnLoan' | 'removeHold' | 'viewPatron' | 'viewCollection' | 'viewSync';
 
 export const SHORTCUT_HELP: { keys: string[]; what: string }[] = [
   { keys: ['F1', '?'], what: 'help' },
@@ -14,9 +14,12 @@ export const SHORTCUT_HELP: { keys: string[]; what: string }[] = [
   { keys: ['Alt+R'], what: 'returnLoan' },
   { keys: ['Alt+H'], what: 'removeHold' },
   { keys: ['Enter'], what: 'enter' },
+  { keys: ['Alt+1', 'Alt+2', 'Alt+3'], what: 'views' },
 ];
 
-const ALT_CODES: Record<string, ShortcutCommand> = { KeyC: 'card', KeyS: 'search', KeyL: 'log', KeyR: 'returnLoan', KeyH: 'removeHold' };
+const ALT_CODES: Record<string, ShortcutCommand> = {
+  KeyC: 'card', KeyS: 'search', KeyL: 'log', KeyR: 'returnLoan', KeyH: 'removeHold', Digit1: 'viewPatron', Digit2: 'viewCollection', Digit3: 'viewSync',
+};
 
 /** True when keys typed now belong to a field (text inputs, selects, editable text). */
 export function isTyping(target: EventTarget | null): boolean {

@@ -87,6 +87,11 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     titleAvailability: vi.fn(async () => ok([])),
     listActions: vi.fn(async () => ok({ total: 0, entries: [] })),
     exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', csv: 'time\r\n' })),
+    catalogBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
+    catalogTitle: vi.fn(async () => ok(null)),
+    catalogRefreshAvailability: vi.fn(async () => ok([])),
+    syncStatus: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
+    syncNow: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

@@ -1,0 +1,127 @@
+// The library's collection as mirrored on this desk: the entitlements browser's filters,
+// pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
+// progress. Holds no patron data, so the lock leaves it be.
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/contract.ts';
+import type { Format, PurchaseModel } from '../../electron/partner/model.ts';
+import { deskApi } from '../api.ts';
+import { useSessionStore } from './session.ts';
+
+export const PAGE_SIZE = 100;
+export type SortKey = 'title' | 'artist' | 'format' | 'availability' | 'year';
+
+export interface CollectionFilters {
+  text: string;
+  format: Format | '';
+  model: PurchaseModel | '';
+  active: 'all' | 'active' | 'inactive';
+  availableNow: boolean;
+  kids: boolean;
+}
+
+export const useCollectionStore = defineStore('collection', () => {
+  const session = useSessionStore();
+  const filters = ref<CollectionFilters>({ text: '', format: '', model: '', active: 'all', availableNow: false, kids: false });
+  const sort = ref<SortKey>('title');
+  const direction = ref<'asc' | 'desc'>('asc');
+  const total = ref<number>();
+  /** Pages by index; a new filter, sort or library starts over. */
+  const pages = shallowRef(new Map<number, BrowseRow[]>());
+  const problem = ref<string>();
+  const status = ref<SyncStatusView>();
+  const progress = ref<SyncProgress>();
+  const syncing = ref(false);
+  let generation = 0;
+  const loading = new Set<number>();
+
+  function query(offset: number) {
+    const f = filters.value;
+    return {
+      libraryId: session.selectedLibraryId as number,
+      ...(f.text.trim() ? { text: f.text.trim() } : {}),
+      ...(f.format ? { formats: [f.format] } : {}),
+      ...(f.model ? { model: f.model } : {}),
+      ...(f.active === 'all' ? {} : { active: f.active === 'active' }),
+      ...(f.availableNow ? { availableNow: true } : {}),
+      ...(f.kids ? { kids: true } : {}),
+      sort: sort.value, direction: direction.value, offset, limit: PAGE_SIZE,
+    };
+  }
+
+  function restart(): void {
+    generation++;
+    loading.clear();
+    pages.value = new Map();
+    total.value = undefined;
+    void loadPage(0);
+  }
+
+  async function loadPage(index: number): Promise<void> {
+    if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
+    const mine = generation;
+    loading.add(index);
+    const result = await deskApi().catalogBrowse(query(index * PAGE_SIZE));
+    loading.delete(index);
+    if (mine !== generation) return;
+    if (!result.ok) {
+      problem.value = result.error.message;
+      return;
+    }
+    problem.value = undefined;
+    total.value = result.value.total;
+    const next = new Map(pages.value);
+    next.set(index, result.value.rows);
+    pages.value = next;
+  }
+
+  function rowAt(index: number): BrowseRow | undefined {
+    return pages.value.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+  }
+
+  function sortBy(key: SortKey): void {
+    direction.value = sort.value === key && direction.value === 'asc' ? 'desc' : 'asc';
+    sort.value = key;
+    restart();
+  }
+
+  /** Availability read now for these rows; the pages holding them get the fresh values. */
+  async function refreshAvailability(contentIds: number[]): Promise<BrowseRow[] | undefined> {
+    if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
+    const result = await deskApi().catalogRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds });
+    if (!result.ok) {
+      problem.value = result.error.message;
+      return undefined;
+    }
+    const fresh = new Map(result.value.map((r) => [r.contentId, r.availability]));
+    const next = new Map([...pages.value].map(([i, rows]) => [i, rows.map((r) => (fresh.has(r.contentId) ? { ...r, availability: fresh.get(r.contentId) } : r))]));
+    pages.value = next;
+    return result.value;
+  }
+
+  async function loadStatus(): Promise<void> {
+    const result = await deskApi().syncStatus();
+    if (result.ok) status.value = result.value;
+  }
+
+  async function syncNow(full = false): Promise<boolean> {
+    if (syncing.value) return false;
+    syncing.value = true;
+    progress.value = undefined;
+    const result = await deskApi().syncNow({ full });
+    syncing.value = false;
+    progress.value = undefined;
+    await loadStatus();
+    if (!result.ok) {
+      problem.value = result.error.message;
+      return false;
+    }
+    problem.value = undefined;
+    restart();
+    return true;
+  }
+
+  deskApi().on('syncProgress', (p) => { progress.value = p; });
+
+  return { filters, sort, direction, total, pages, problem, status, progress, syncing, restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow };
+});

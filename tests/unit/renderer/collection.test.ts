@@ -1,0 +1,133 @@
+// @vitest-environment happy-dom
+// The entitlements browser and the Sync page on a fake contract: a window of rows out of
+// 600,000, the filters and sort sent to the mirror, a detail with almost nothing in it,
+// borrowing from the detail once, and a progress bar that follows sync events.
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import { describe, expect, it, vi } from 'vitest';
+import type { BrowseRow } from '../../../electron/contract.ts';
+import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
+
+const TOTAL = 600_000;
+const row = (i: number): BrowseRow => ({ contentId: i + 1, title: `Title ${i + 1}`, artist: 'A. Writer', format: 'EBOOK', purchaseModel: i % 2 ? 'FLEX' : 'INSTANT', active: true });
+
+async function openView(wrapper: VueWrapper, name: string): Promise<void> {
+  const tab = wrapper.findAll('[role="tab"]').find((t) => t.text() === name);
+  if (!tab) throw new Error(`no tab ${name}`);
+  await tab.trigger('click');
+  await flushPromises();
+}
+
+describe('collection browser', () => {
+  it('renders only a window of a 600,000-title collection and fetches pages by offset', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.catalogBrowse.mockImplementation(async (args) => ok({ total: TOTAL, rows: Array.from({ length: args!.limit ?? 100 }, (_, i) => row(args!.offset! + i)) }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    const grid = wrapper.get('[role="grid"]');
+    expect(grid.attributes('aria-rowcount')).toBe(String(TOTAL + 1));
+    const rendered = wrapper.findAll('[role="rowgroup"] [role="row"]');
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(60);
+    expect(wrapper.text()).toContain('600,000 titles');
+    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: 100, sort: 'title', direction: 'asc' }));
+
+    const viewport = wrapper.get('[role="rowgroup"]').element as HTMLElement;
+    viewport.scrollTop = 52 * 250_000;
+    viewport.dispatchEvent(new Event('scroll'));
+    await flushPromises();
+    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 249_900 }));
+    await flushPromises();
+    expect(wrapper.text()).toContain('Title 250001');
+    expect(wrapper.findAll('[role="rowgroup"] [role="row"]').length).toBeLessThan(60);
+  });
+
+  it('sends filters and search to the mirror, and sorting toggles aria-sort', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { wrapper, desk } = await mountApp(sandboxInfo());
+      desk.catalogBrowse.mockImplementation(async () => ok({ total: 2, rows: [row(0), row(1)] }));
+      await openView(wrapper, 'Collection');
+      const set = (id: string, value: string) => {
+        const control = document.getElementById(id) as HTMLInputElement | HTMLSelectElement;
+        control.value = value;
+        control.dispatchEvent(new Event(control.tagName === 'SELECT' ? 'change' : 'input'));
+      };
+      set('collection-text', 'salt');
+      set('collection-format', 'EBOOK');
+      set('collection-model', 'FLEX');
+      await vi.advanceTimersByTimeAsync(300);
+      await flushPromises();
+      expect(desk.catalogBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'salt', formats: ['EBOOK'], model: 'FLEX', offset: 0 }));
+      const header = () => wrapper.findAll('[role="columnheader"]').find((h) => h.text().startsWith('Author'))!;
+      expect(header().attributes('aria-sort')).toBe('none');
+      await header().get('button').trigger('click');
+      await flushPromises();
+      expect(header().attributes('aria-sort')).toBe('ascending');
+      await header().get('button').trigger('click');
+      await flushPromises();
+      expect(header().attributes('aria-sort')).toBe('descending');
+      expect(desk.catalogBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ sort: 'artist', direction: 'desc' }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows a nearly empty record without "undefined", and borrows once for the patron on the desk', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.catalogBrowse.mockImplementation(async () => ok({ total: 1, rows: [{ contentId: 77, purchaseModel: 'INSTANT', active: true }] }));
+    desk.catalogTitle.mockResolvedValue(ok({ contentId: 77, purchaseModel: 'INSTANT', active: true, availability: { status: 'BORROW', readAt: Date.now() - 60_000 },
+      record: { id: 77, artists: [], genres: [], countries: [], purchaseModels: [], ratings: [], ppuPrices: [], segments: [], episodes: [] } }));
+    desk.borrow.mockResolvedValue(ok({ value: { contentId: 77 }, confirmedByReread: false }));
+    // a patron on the desk first
+    const card = inputLabelled('Library card') as HTMLInputElement;
+    card.value = '2110100002';
+    card.dispatchEvent(new Event('input'));
+    card.form?.dispatchEvent(new Event('submit'));
+    await flushPromises();
+    expect(desk.lookupPatron).toHaveBeenCalled();
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    const dialog = wrapper.get('[role="dialog"]');
+    expect(dialog.text()).toContain('Title 77');
+    for (const junk of ['undefined', 'NaN', '1970']) expect(dialog.text()).not.toContain(junk);
+    const borrow = buttonNamed(wrapper, 'Borrow Title 77');
+    await borrow.trigger('click');
+    await borrow.trigger('click');
+    await flushPromises();
+    expect(desk.borrow).toHaveBeenCalledTimes(1);
+    expect(desk.borrow).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, contentId: 77 }));
+    void PATRON;
+  });
+});
+
+describe('sync page', () => {
+  it('shows each source with when it last succeeded and failed, and a progress bar that follows events', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const now = Date.now();
+    desk.syncStatus.mockResolvedValue(ok({ available: true, counts: { titles: 1234, entitlements: [{ libraryId: 101, model: 'FLEX', active: 40, total: 42 }] },
+      sources: [
+        { source: 'global', inProgress: false, items: 1234, lastSuccessAt: now - 3_600_000, lastAttemptAt: now - 3_600_000 },
+        { source: 'entitlements:101:FLEX', inProgress: false, items: 42, lastSuccessAt: now - 7_200_000, lastAttemptAt: now - 60_000, lastError: 'The service is temporarily unavailable' },
+      ] }));
+    let finish: (v: unknown) => void = () => {};
+    desk.syncNow.mockImplementation(() => new Promise((resolve) => { finish = resolve as (v: unknown) => void; }));
+    await openView(wrapper, 'Sync');
+    expect(wrapper.text()).toContain('Titles copied: 1,234');
+    expect(wrapper.text()).toContain('Global catalog');
+    expect(wrapper.text()).toContain('Entitlements, library 101, Flex');
+    expect(wrapper.find('[role="alert"]').text()).toMatch(/temporarily unavailable/);
+    await buttonNamed(wrapper, 'Sync now').trigger('click');
+    desk.emit('syncProgress', { phase: 'global catalog', done: 300, total: 1200, ratePerSecond: 150, etaSeconds: 6 });
+    await flushPromises();
+    const bar = wrapper.get('progress');
+    expect(bar.attributes('value')).toBe('300');
+    expect(bar.attributes('max')).toBe('1200');
+    expect(wrapper.text()).toContain('300 of 1,200');
+    expect(buttonNamed(wrapper, 'Sync now').attributes('disabled')).toBeDefined();
+    finish(ok({ available: true, sources: [], counts: { titles: 1234, entitlements: [] } }));
+    await flushPromises();
+    expect(wrapper.find('progress').exists()).toBe(false);
+  });
+});
