@@ -145,6 +145,29 @@ describe('catalog mirror', () => {
     catalog.close();
   });
 
+  it('mirrors from the library content endpoint instead, in both schema generations, TV folded into one title', async () => {
+    const catalog = service('library-content');
+    const libraries = [101, 303]; // 101 answers in the later schema, 303 in the earlier one
+    await catalog.syncNow(request({ source: 'library-content', libraries }));
+    const client = clientOf(sandbox);
+    for (const libraryId of libraries) {
+      const expected = new Map<number, { model: string; active: boolean }>();
+      for await (const page of client.libraryContentPages(libraryId, { limit: 500 })) {
+        for (const c of page.items) if (c.kind === 'upsert') expected.set(c.title.id, { model: c.title.purchaseModel!, active: c.title.active !== false });
+      }
+      const rows = catalog.browse({ libraryId, offset: 0, limit: 10_000 }).rows;
+      expect(rows.map((r) => r.contentId).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
+      for (const r of rows) expect({ model: r.purchaseModel, active: r.active }).toEqual(expected.get(r.contentId));
+    }
+    const tv = catalog.browse({ libraryId: 101, formats: ['TELEVISION'], offset: 0, limit: 1 }).rows[0]!;
+    expect(catalog.detail(101, tv.contentId)?.record?.episodes.length).toBeGreaterThan(1);
+    const later = catalog.browse({ libraryId: 101, formats: ['EBOOK'], offset: 0, limit: 100 }).rows;
+    expect(later.some((r) => catalog.detail(101, r.contentId)?.record?.audience !== undefined)).toBe(true);
+    const earlier = catalog.browse({ libraryId: 303, formats: ['EBOOK'], offset: 0, limit: 20 }).rows;
+    expect(earlier.every((r) => catalog.detail(303, r.contentId)?.record?.audience === undefined)).toBe(true);
+    catalog.close();
+  });
+
   it('keeps the last good data when a sync fails, and says what failed and when', async () => {
     const catalog = service('failing');
     await catalog.syncNow(request());
