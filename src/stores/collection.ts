@@ -61,7 +61,7 @@ export const useCollectionStore = defineStore('collection', () => {
     if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
     const mine = generation;
     loading.add(index);
-    const result = await deskApi().catalogBrowse(query(index * PAGE_SIZE));
+    const result = await session.call(deskApi().catalogBrowse(query(index * PAGE_SIZE)));
     loading.delete(index);
     if (mine !== generation) return;
     if (!result.ok) {
@@ -88,7 +88,7 @@ export const useCollectionStore = defineStore('collection', () => {
   /** Availability read now for these rows; the pages holding them get the fresh values. */
   async function refreshAvailability(contentIds: number[]): Promise<BrowseRow[] | undefined> {
     if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
-    const result = await deskApi().catalogRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds });
+    const result = await session.call(deskApi().catalogRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds }));
     if (!result.ok) {
       problem.value = result.error.message;
       return undefined;
@@ -100,7 +100,7 @@ export const useCollectionStore = defineStore('collection', () => {
   }
 
   async function loadStatus(): Promise<void> {
-    const result = await deskApi().syncStatus();
+    const result = await session.call(deskApi().syncStatus());
     if (result.ok) status.value = result.value;
   }
 
@@ -108,7 +108,7 @@ export const useCollectionStore = defineStore('collection', () => {
     if (syncing.value) return false;
     syncing.value = true;
     progress.value = undefined;
-    const result = await deskApi().syncNow({ full });
+    const result = await session.call(deskApi().syncNow({ full }));
     syncing.value = false;
     progress.value = undefined;
     await loadStatus();

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { BrowseRow } from '../../../electron/contract.ts';
 import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 
-const TOTAL = 600_000;
+const TOTAL = 1_000_000;
 const row = (i: number): BrowseRow => ({ contentId: i + 1, title: `Title ${i + 1}`, artist: 'A. Writer', format: 'EBOOK', purchaseModel: i % 2 ? 'FLEX' : 'INSTANT', active: true });
 
 async function openView(wrapper: VueWrapper, name: string): Promise<void> {
@@ -18,7 +18,7 @@ async function openView(wrapper: VueWrapper, name: string): Promise<void> {
 }
 
 describe('collection browser', () => {
-  it('renders only a window of a 600,000-title collection and fetches pages by offset', async () => {
+  it('renders only a window of a 1,000,000-title collection, fetches pages by offset, and reaches the end', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     desk.catalogBrowse.mockImplementation(async (args) => ok({ total: TOTAL, rows: Array.from({ length: args!.limit ?? 100 }, (_, i) => row(args!.offset! + i)) }));
     await openView(wrapper, 'Collection');
@@ -28,16 +28,25 @@ describe('collection browser', () => {
     const rendered = wrapper.findAll('[role="rowgroup"] [role="row"]');
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.length).toBeLessThan(60);
-    expect(wrapper.text()).toContain('600,000 titles');
+    expect(wrapper.text()).toContain('1,000,000 titles');
     expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: 100, sort: 'title', direction: 'asc' }));
 
+    // 52 million px of rows would pass the browser's height cap: the scrollbar is scaled to 15 million.
     const viewport = wrapper.get('[role="rowgroup"]').element as HTMLElement;
-    viewport.scrollTop = 52 * 250_000;
+    const spacer = viewport.firstElementChild as HTMLElement;
+    expect(spacer.style.height).toBe('15000000px');
+    viewport.scrollTop = 7_500_000; // half way
     viewport.dispatchEvent(new Event('scroll'));
     await flushPromises();
-    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 249_900 }));
+    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 499_900 }));
     await flushPromises();
-    expect(wrapper.text()).toContain('Title 250001');
+    expect(wrapper.text()).toContain('Title 500001');
+    viewport.scrollTop = 15_000_000; // the very end
+    viewport.dispatchEvent(new Event('scroll'));
+    await flushPromises();
+    await flushPromises();
+    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 999_900 }));
+    expect(wrapper.text()).toContain('Title 1000000');
     expect(wrapper.findAll('[role="rowgroup"] [role="row"]').length).toBeLessThan(60);
   });
 
