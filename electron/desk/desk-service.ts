@@ -271,7 +271,7 @@ export class DeskService implements DeskHandlers {
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
-    if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
+    this.requireShift();
     const target = await this.activeConnection();
     this.deps.logger.info('catalog.sync', { profileId: target.profile.id, full: args.full });
     return this.catalog.syncNow(target, args.full, (progress) => this.deps.emit('syncProgress', progress));
@@ -308,11 +308,7 @@ export class DeskService implements DeskHandlers {
     return {
       profile,
       libraries: profile.libraries.map((l: { libraryId: number }) => ({ libraryId: l.libraryId, country: profile.country })),
-      connection: async () => {
-        const credentials = await this.deps.vault.read(profile.id);
-        if (!credentials) throw new PartnerError('unauthorized', `No saved username and password for "${profile.name}". Enter them in Settings → Connections.`);
-        return { baseUrl: profile.baseUrl, wsApi: profile.wsApi, ...credentials };
-      },
+      connection: async () => ({ baseUrl: profile.baseUrl, wsApi: profile.wsApi, ...(await this.savedCredentials(profile)) }),
       client: () => this.clientFor(profile),
     };
   }
@@ -374,12 +370,9 @@ export class DeskService implements DeskHandlers {
 
   /** The active profile's client, for patron and catalog work: needs an open shift and a library of the profile. */
   private async clientForWork(libraryId: number): Promise<PartnerClient> {
-    if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
-    const settings = this.settings.read();
-    const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
-    if (!profile) throw new PartnerError('invalid-input', 'No connection is set up yet. Choose the sandbox or a partner service first.');
-    const libraries = profile.kind === 'sandbox' ? (await this.ensureSandbox()).libraries.map((l) => l.libraryId) : profile.libraries.map((l: { libraryId: number }) => l.libraryId);
-    if (!libraries.includes(libraryId)) throw new PartnerError('invalid-input', `Library ${libraryId} is not part of the connection "${profile.name}".`);
+    this.requireShift();
+    const { profile, libraries } = await this.activeConnection();
+    if (!libraries.some((l) => l.libraryId === libraryId)) throw new PartnerError('invalid-input', `Library ${libraryId} is not part of the connection "${profile.name}".`);
     if (this.client?.profileId !== profile.id) this.client = { profileId: profile.id, client: await this.clientFor(profile) };
     return this.client.client;
   }
@@ -389,11 +382,18 @@ export class DeskService implements DeskHandlers {
       const sandbox = await this.ensureSandbox();
       return this.newClient(sandbox.url, profile.wsApi, { username: sandbox.username, password: sandbox.password });
     }
-    return this.newClient(profile.baseUrl, profile.wsApi, async () => {
-      const credentials = await this.deps.vault.read(profile.id);
-      if (!credentials) throw new PartnerError('unauthorized', `No saved username and password for "${profile.name}". Enter them in Settings → Connections.`);
-      return credentials;
-    });
+    return this.newClient(profile.baseUrl, profile.wsApi, () => this.savedCredentials(profile));
+  }
+
+  /** A partner profile's credentials from the keychain, read when a token is needed. */
+  private async savedCredentials(profile: ConnectionProfile): Promise<PartnerCredentials> {
+    const credentials = await this.deps.vault.read(profile.id);
+    if (!credentials) throw new PartnerError('unauthorized', `No saved username and password for "${profile.name}". Enter them in Settings → Connections.`);
+    return credentials;
+  }
+
+  private requireShift(): void {
+    if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
   }
 
   private activate(profileId: string): void {
