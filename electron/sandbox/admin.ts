@@ -77,11 +77,31 @@ export async function handleAdmin(
     case 'POST revoke-tokens':
       control.revokeTokens();
       return { status: 204 };
+    case 'GET issued-tokens':
+      return { status: 200, body: control.issuedTokens() };
     case 'GET request-counts':
       return { status: 200, body: control.requestCounts() };
     case 'DELETE request-counts':
       control.resetRequestCounts();
       return { status: 204 };
+    case 'GET request-log': {
+      const from = query.get('from');
+      return { status: 200, body: control.requestLog(from === null ? 0 : parseId('from', from)) };
+    }
+    case 'POST clock': {
+      const body = (await readJson(request)) as { advanceMs?: unknown };
+      asBadRequest(() => control.advanceClock(body.advanceMs as number));
+      return { status: 204 };
+    }
+    case 'GET patron-state': {
+      const libraryId = parseId('libraryId', query.get('libraryId') ?? undefined);
+      return { status: 200, body: control.patronState(libraryId, query.get('card') ?? '') };
+    }
+    case 'POST patrons': {
+      const body = (await readJson(request)) as { libraryId?: unknown; card?: unknown; borrowsAllowedPerMonth?: unknown };
+      asBadRequest(() => control.addPatron(body.libraryId as number, body.card as string, body.borrowsAllowedPerMonth as number | undefined));
+      return { status: 204 };
+    }
     case 'POST catalog-changes': {
       const body = await readJson(request);
       return { status: 200, body: asBadRequest(() => control.applyCatalogChanges(body as CatalogChanges)) };

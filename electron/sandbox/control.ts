@@ -4,7 +4,10 @@
 import { applyCatalogChanges } from './catalog-changes.ts';
 import type { CatalogChanges } from './catalog-changes.ts';
 import type { Format } from './catalog.ts';
+import { BORROWS_ALLOWED_PER_MONTH } from './circulation.ts';
 import type { FaultSpec } from './faults.ts';
+import { LIBRARIES } from './libraries.ts';
+import type { LoggedRequest } from './request-log.ts';
 import type { PurchaseModel } from './libraries.ts';
 import { zeroCounts } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
@@ -26,8 +29,20 @@ export interface SandboxControl {
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
   revokeTokens(): void;
+  /** Every bearer token issued so far (the last 100,000): what a secrets scan looks for. */
+  issuedTokens(): string[];
   requestCounts(): Record<RouteName, number>;
   resetRequestCounts(): void;
+  /** Requests that reached the router with `seq >= from`: method, raw path, matched route, decoded params. */
+  requestLog(from?: number): LoggedRequest[];
+  /** The seq the next request will get: note it before a call, read `requestLog(next)` after. */
+  requestLogNext(): number;
+  /** A patron account for scenario and load tests (a card beyond the demo ones), with its monthly Instant allowance. */
+  addPatron(libraryId: number, card: string, borrowsAllowedPerMonth?: number): void;
+  /** Moves the service's clock on (never back): token expiry, due dates and allowances follow. */
+  advanceClock(ms: number): void;
+  /** What the service holds for a card, the truth a test checks the desk against: content ids on loan and on hold. */
+  patronState(libraryId: number, card: string): { exists: boolean; loans: number[]; holds: number[] };
   applyCatalogChanges(changes: CatalogChanges): { added: number[] };
   setShapes(shapes: ShapeChanges): void;
   /** The highest content id ever generated or added (removed ids leave gaps below it). */
@@ -39,14 +54,34 @@ export interface SandboxControl {
 /** A scan that finds too few is not worth walking a million ids for. */
 const SAMPLE_SCAN_LIMIT = 200_000;
 
-export function createControl(state: SandboxState): SandboxControl {
+export function createControl(state: SandboxState, advanceClock: (ms: number) => void): SandboxControl {
   return {
+    advanceClock: (ms) => {
+      if (!Number.isSafeInteger(ms) || ms < 0) throw new Error('The clock moves forward by a whole number of milliseconds, 0 or more');
+      advanceClock(ms);
+    },
+    patronState: (libraryId, card) => ({
+      exists: state.circulation.patron(libraryId, card) !== undefined,
+      loans: state.circulation.loansOf(libraryId, card).map((loan) => loan.contentId),
+      holds: state.circulation.holdsOf(libraryId, card).map((hold) => hold.contentId),
+    }),
     addFault: (fault) => state.faults.add(fault),
     clearFaults: () => state.faults.clear(),
     revokeTokens: () => state.tokens.revokeAll(),
+    issuedTokens: () => state.tokens.issued(),
     requestCounts: () => ({ ...state.counts }),
     resetRequestCounts: () => {
       state.counts = zeroCounts();
+    },
+    requestLog: (from) => state.requestLog.since(from),
+    requestLogNext: () => state.requestLog.next,
+    addPatron: (libraryId, card, borrowsAllowedPerMonth = BORROWS_ALLOWED_PER_MONTH) => {
+      if (!LIBRARIES.some((library) => library.libraryId === libraryId)) throw new Error(`No sandbox library ${libraryId}`);
+      if (typeof card !== 'string' || card.trim() === '' || card.length > 64) throw new Error('A patron card must be 1 to 64 characters');
+      if (!Number.isInteger(borrowsAllowedPerMonth) || borrowsAllowedPerMonth < 0 || borrowsAllowedPerMonth > 100_000) {
+        throw new Error('borrowsAllowedPerMonth must be an integer from 0 to 100000');
+      }
+      state.circulation.addPatron(libraryId, { card, role: 'added', description: 'Added by a test or scenario', borrowsAllowedPerMonth, instantBorrows: [] });
     },
     applyCatalogChanges: (changes) => applyCatalogChanges(state, changes),
     setShapes: (shapes) => {

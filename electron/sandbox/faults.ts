@@ -1,6 +1,7 @@
 // Injected failures, so the client's retries, token refresh and ambiguous-outcome handling
 // can be tested against a real socket. A fault affects the next `times` matching requests.
 
+import { Rng } from './random.ts';
 import { isRouteName } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 
@@ -12,6 +13,8 @@ export interface FaultSpec {
   kind: FaultKind;
   /** How many matching requests it affects; unlimited when absent. */
   times?: number;
+  /** Each matching request is hit with this chance (0 < p <= 1, default 1): a steady background failure rate. */
+  probability?: number;
   /** latency: delay before answering. */
   ms?: number;
   /** rate-limit: the Retry-After header, seconds (default 1). */
@@ -50,6 +53,8 @@ export function validateFault(input: unknown): FaultSpec {
   positiveInteger('ms', 0, 600_000);
   positiveInteger('retryAfterSeconds', 0, 86_400);
   positiveInteger('status', 500, 599);
+  const p = spec.probability;
+  if (p !== undefined && (typeof p !== 'number' || !(p > 0 && p <= 1))) throw new Error('Fault probability must be a number above 0, at most 1');
   if (spec.phase !== undefined && spec.phase !== 'before' && spec.phase !== 'after') {
     throw new Error("Fault phase must be 'before' or 'after'");
   }
@@ -58,6 +63,12 @@ export function validateFault(input: unknown): FaultSpec {
 
 export class FaultInjector {
   private faults: ActiveFault[] = [];
+  /** Seeded, so a run with the same seed meets the same faults in the same order of requests. */
+  private readonly rng: Rng;
+
+  constructor(seed = 1) {
+    this.rng = new Rng(seed, 0xfa17);
+  }
 
   add(spec: FaultSpec): void {
     const valid = validateFault(spec);
@@ -73,6 +84,7 @@ export class FaultInjector {
     const plan: FaultPlan = { delayMs: 0, failure: undefined };
     for (const fault of this.faults) {
       if (fault.remaining <= 0 || (fault.spec.route !== '*' && fault.spec.route !== route)) continue;
+      if (fault.spec.probability !== undefined && !this.rng.chance(fault.spec.probability)) continue;
       if (fault.spec.kind === 'latency') {
         plan.delayMs += fault.spec.ms ?? 1000;
       } else if (plan.failure === undefined) {

@@ -15,11 +15,13 @@ import { LIBRARIES } from './libraries.ts';
 import type { Reply } from './routes/context.ts';
 import { findRoute } from './routes/router.ts';
 import { requireBearer } from './routes/token.ts';
+import type { RouteName } from './route-names.ts';
 import { SandboxState } from './state.ts';
 
 export type { SandboxControl, ContentFilter } from './control.ts';
 export type { FaultSpec, FaultKind } from './faults.ts';
 export type { RouteName } from './route-names.ts';
+export type { LoggedRequest } from './request-log.ts';
 export type { CatalogChanges } from './catalog-changes.ts';
 export type { ShapeChanges } from './shapes.ts';
 
@@ -121,15 +123,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   validateOptions(options);
   const username = options.username ?? 'desk-sandbox';
   const password = options.password ?? 'sandbox-password';
+  // The clock the service runs on: the caller's (or the wall clock) plus whatever the control
+  // surface has moved it on, so a sandbox in another process can share a simulated day.
+  let clockOffset = 0;
+  const baseNow = options.now ?? Date.now;
   const state = new SandboxState({
     seed: options.seed ?? 1,
     catalogSize: options.catalogSize ?? 5000,
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
     username,
     password,
-    now: options.now ?? Date.now,
+    now: () => baseNow() + clockOffset,
   });
-  const control = createControl(state);
+  const control = createControl(state, (ms) => {
+    clockOffset += ms;
+  });
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const log = options.log;
@@ -161,7 +169,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(response, await handleAdmin(request, rawPath.slice('/__sandbox/'.length), query, control, info));
       return;
     }
-    const found = findRoute(method, decodeSegments(rawPath));
+    const logRequest = (route: RouteName | undefined, params: Record<string, string | undefined>): void => {
+      const defined = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      state.requestLog.add({ at: state.options.now(), method, path: rawPath, route, params: defined });
+    };
+    let segments: string[];
+    try {
+      segments = decodeSegments(rawPath);
+    } catch (error) {
+      logRequest(undefined, {});
+      throw error;
+    }
+    const found = findRoute(method, segments);
+    logRequest(found.kind === 'match' ? found.match.route : undefined, found.kind === 'match' ? { ...found.match.params } : {});
     if (found.kind === 'none') throw new HttpError(404, `No route for ${method} ${rawPath}`);
     if (found.kind === 'wrong-method') {
       throw new HttpError(405, `${method} is not allowed here`, `Allowed: ${found.allowed.join(', ')}`, { allow: found.allowed.join(', ') });

@@ -7,6 +7,7 @@ import { seedLibrary } from './demo-patrons.ts';
 import type { DemoPatron } from './demo-patrons.ts';
 import { FaultInjector } from './faults.ts';
 import { EntitlementStore, LIBRARIES } from './libraries.ts';
+import { RequestLog } from './request-log.ts';
 import { zeroCounts } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 import { defaultShapes } from './shapes.ts';
@@ -30,7 +31,9 @@ export class SandboxState {
   readonly changes = new ChangeLog();
   readonly circulation: Circulation;
   readonly tokens = new TokenStore();
-  readonly faults = new FaultInjector();
+  readonly faults: FaultInjector;
+  /** Every request that reached the router, newest last, capped: what tests check routing against. */
+  readonly requestLog = new RequestLog();
   readonly demoPatrons = new Map<number, DemoPatron[]>();
   /** Full-pull totals, which would otherwise mean a scan of every id per request. Cleared on catalog changes. */
   readonly totals = new Map<string, number>();
@@ -39,6 +42,7 @@ export class SandboxState {
 
   constructor(options: StateOptions) {
     this.options = options;
+    this.faults = new FaultInjector(options.seed);
     this.catalog = new CatalogStore(options.seed, options.catalogSize);
     this.entitlements = new EntitlementStore(this.catalog);
     this.circulation = new Circulation({

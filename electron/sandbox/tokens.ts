@@ -3,13 +3,24 @@
 
 import { randomBytes } from 'node:crypto';
 
+/** Issued tokens remembered for tests that scan the desk's files for them. */
+const REMEMBERED = 100_000;
+
 export class TokenStore {
   private readonly expiries = new Map<string, number>();
+  private readonly issuedTokens: string[] = [];
 
   issue(nowMs: number, lifetimeSeconds: number): string {
     const token = randomBytes(24).toString('base64url');
     this.expiries.set(token, nowMs + lifetimeSeconds * 1000);
+    this.issuedTokens.push(token);
+    if (this.issuedTokens.length > REMEMBERED) this.issuedTokens.shift();
     return token;
+  }
+
+  /** Every token issued, expired ones included (the last 100,000). */
+  issued(): string[] {
+    return [...this.issuedTokens];
   }
 
   isValid(token: string, nowMs: number): boolean {

@@ -166,3 +166,55 @@ describe('admin routes', () => {
     expect((await admin('GET', 'nothing')).status).toBe(404);
   });
 });
+
+describe('controls the reliability runs use', () => {
+  it('a fault with a probability hits about that share of requests, the same ones for the same seed', async () => {
+    const hitsFor = async (): Promise<number[]> => {
+      const other = await startApi({ seed: 5 });
+      other.sandbox.control.addFault({ route: 'status', kind: 'server-error', probability: 0.25 });
+      const hits: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        if ((await other.get(other.patronPath(LIB, cardFor(other, LIB, 'fresh'), '/status'))).status === 503) hits.push(i);
+      }
+      await other.close();
+      return hits;
+    };
+    const first = await hitsFor();
+    expect(first.length).toBeGreaterThan(25);
+    expect(first.length).toBeLessThan(80);
+    expect(await hitsFor()).toEqual(first);
+    expect(() => control().addFault({ route: 'status', kind: 'stall', probability: 0 })).toThrow(/probability/);
+    expect(() => control().addFault({ route: 'status', kind: 'stall', probability: 1.5 })).toThrow(/probability/);
+  });
+
+  it('the request log names the route each request reached, with its decoded card, and no route for a 404', async () => {
+    const next = control().requestLogNext();
+    const card = cardFor(api, LIB, 'odd-characters');
+    await api.get(api.patronPath(LIB, card, '/status'));
+    await api.get('/api/v1/libraries/101/patrons/x/nowhere');
+    const log = control().requestLog(next);
+    expect(log.map((entry) => entry.route)).toEqual(['status', undefined]);
+    expect(log[0]?.params).toEqual({ libraryId: '101', card });
+    expect(log[0]?.path).toContain('%2F');
+    expect((await raw(`${api.sandbox.url}/__sandbox/request-log?from=${next}`)).body).toHaveLength(2);
+  });
+
+  it('adds patrons, tells the truth of their account, moves its clock and lists the tokens it issued', async () => {
+    const own = await startApi();
+    const c = own.sandbox.control;
+    const status = (card: string) => own.get(own.patronPath(LIB, card, '/status'));
+    c.addPatron(LIB, 'RELIABILITY-1', 50);
+    expect(c.patronState(LIB, 'RELIABILITY-1')).toEqual({ exists: true, loans: [], holds: [] });
+    expect(c.patronState(LIB, 'nobody')).toEqual({ exists: false, loans: [], holds: [] });
+    expect((await status('RELIABILITY-1')).body).toMatchObject({ borrowsRemaining: 50, borrowsAllowedPerMonth: 50 });
+    expect(() => c.addPatron(999, 'x')).toThrow(/library/);
+    expect((await raw(`${own.sandbox.url}/__sandbox/patrons`, { method: 'POST', body: JSON.stringify({ libraryId: LIB, card: '' }) })).status).toBe(400);
+
+    const token = await own.token();
+    expect(c.issuedTokens()).toContain(token);
+    c.advanceClock(2 * 3600 * 1000); // past the default token lifetime
+    expect((await status('RELIABILITY-1')).status).toBe(401);
+    expect(() => c.advanceClock(-1)).toThrow(/forward/);
+    await own.close();
+  });
+});
