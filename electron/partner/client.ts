@@ -71,6 +71,11 @@ export interface LibraryContentOptions extends BulkOptions {
   purchaseModel?: PurchaseModel;
 }
 
+/** A message that ends as a sentence, so another can follow it. */
+function sentence(message: string): string {
+  return /[.?!…]$/.test(message) ? message : `${message}.`;
+}
+
 /** Failures after which a mutation may or may not have taken effect on the service. */
 function isAmbiguous(error: unknown): error is PartnerError {
   return error instanceof PartnerError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
@@ -243,23 +248,32 @@ export class PartnerClient {
     }
   }
 
+  /**
+   * Sends a patron action once. When its outcome is unknown, the patron's account settles it.
+   * Only when the service itself answered 5xx — so it has finished with the request — and the
+   * account shows it did not happen, is it sent one more time; after a timeout or a dropped
+   * connection the first request may still be working, so staff decide.
+   */
   private async mutate<T>(
     op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
     reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: string,
   ): Promise<Confirmed<T>> {
-    try {
-      const body = await this.authorized(op, { method, path, retry: false });
-      return { value: parse(body), confirmedByReread: false };
-    } catch (error) {
-      if (!isAmbiguous(error)) throw error;
-      let outcome: Awaited<ReturnType<typeof reread>>;
+    for (let resent = false; ; resent = true) {
       try {
-        outcome = await reread();
-      } catch {
-        throw new PartnerError(error.code, `${error.message} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
+        const body = await this.authorized(op, { method, path, retry: false });
+        return { value: parse(body), confirmedByReread: false };
+      } catch (error) {
+        if (!isAmbiguous(error)) throw error;
+        let outcome: Awaited<ReturnType<typeof reread>>;
+        try {
+          outcome = await reread();
+        } catch {
+          throw new PartnerError(error.code, `${sentence(error.message)} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
+        }
+        if (outcome.done) return { value: outcome.value, confirmedByReread: true };
+        if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
+        throw new PartnerError(error.code, `${sentence(error.message)} ${notDone}`, error.status);
       }
-      if (outcome.done) return { value: outcome.value, confirmedByReread: true };
-      throw new PartnerError(error.code, `${error.message} ${notDone}`, error.status);
     }
   }
 

@@ -297,6 +297,23 @@ export function errorMessageOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   const message = str(body.message) ?? str(body.error) ?? str(body.title);
   const detail = str(body.detail);
-  if (message && detail && !message.includes(detail)) return `${message} (${detail})`;
-  return message ?? detail;
+  if (message && detail && !message.includes(detail)) return asSentence(`${message} (${detail})`);
+  const text = message ?? detail;
+  return text === undefined ? undefined : asSentence(text);
+}
+
+const MAX_MESSAGE = 280;
+
+/**
+ * The service's words are what staff read out to a patron, so they are kept, but as one
+ * finished sentence of a readable length: control characters and runs of spaces folded,
+ * a very long message cut at a word, a full stop added when the service left it off.
+ */
+export function asSentence(text: string): string {
+  let sentence = text.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (sentence.length > MAX_MESSAGE) {
+    const cut = sentence.slice(0, MAX_MESSAGE);
+    sentence = `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_MESSAGE / 2))}…`;
+  }
+  return /[.?!)…]$/.test(sentence) ? sentence : `${sentence}.`;
 }

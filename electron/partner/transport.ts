@@ -46,7 +46,8 @@ export class HttpStatusError extends Error {
   }
 }
 
-const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['network', 'timeout']);
+/** Failures a retryable (idempotent) request is sent again after; a garbled answer to a GET is worth a second read. */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['network', 'timeout', 'bad-response']);
 
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
@@ -70,6 +71,8 @@ export function normalizeBaseUrl(value: string): string {
 
 export class Transport {
   private readonly options: TransportOptions;
+  /** When the last Retry-After runs out (client clock, ms). */
+  private pausedUntil = 0;
   constructor(options: TransportOptions) {
     this.options = { ...options, baseUrl: normalizeBaseUrl(options.baseUrl) };
   }
@@ -78,14 +81,19 @@ export class Transport {
     return this.options.baseUrl;
   }
 
-  /** Sends once, or with retries when `spec.retry`; throws PartnerError or HttpStatusError. */
+  /**
+   * Sends once, or with retries when `spec.retry`; throws PartnerError or HttpStatusError.
+   * A 429 is retried for every request, a borrow included: the service refused it unread, so
+   * sending it again after the wait cannot do it twice.
+   */
   async request(spec: RequestSpec): Promise<HttpAnswer> {
     const { retry, sleep, random } = this.options;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(spec);
       } catch (error) {
-        const last = !spec.retry || attempt >= retry.attempts;
+        const rateLimited = error instanceof HttpStatusError && error.status === 429;
+        const last = !(spec.retry || rateLimited) || attempt >= retry.attempts;
         if (error instanceof HttpStatusError && isRetryableStatus(error.status) && !last) {
           await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
           continue;
@@ -99,7 +107,23 @@ export class Transport {
     }
   }
 
+  /**
+   * A Retry-After is about this client, not one request: until it has run out, every request
+   * waits, so parallel lookups do not walk into the limit one after another.
+   */
+  private async waitForRetryAfter(): Promise<void> {
+    const wait = this.pausedUntil - this.options.now();
+    if (wait > 0) await this.options.sleep(wait);
+  }
+
+  private noteRetryAfter(error: HttpStatusError): void {
+    if (error.status !== 429 || error.retryAfterMs === undefined) return;
+    const until = this.options.now() + Math.min(error.retryAfterMs, this.options.retry.maxRetryAfterMs);
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+
   private async once(spec: RequestSpec): Promise<HttpAnswer> {
+    await this.waitForRetryAfter();
     const { fetch, timeoutMs, wsApi, now } = this.options;
     const url = new URL(this.options.baseUrl + spec.path);
     for (const [key, value] of Object.entries(spec.query ?? {})) {
@@ -123,7 +147,9 @@ export class Transport {
     }
     const body = parseJson(text, response.status);
     if (response.status >= 200 && response.status < 300) return { status: response.status, body };
-    throw new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
+    const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
+    this.noteRetryAfter(refused);
+    throw refused;
   }
 }
 
@@ -143,7 +169,8 @@ function parseJson(text: string, status: number): unknown {
 function transportFailure(error: unknown, signal: AbortSignal, timeoutMs: number): PartnerError {
   if (error instanceof PartnerError) return error;
   if (signal.aborted) {
-    return new PartnerError('timeout', `The service did not answer within ${Math.round(timeoutMs / 1000)} seconds.`);
+    const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+    return new PartnerError('timeout', `The service did not answer within ${seconds} second${seconds === 1 ? '' : 's'}.`);
   }
   return new PartnerError('network', 'Could not reach the lending service. Check the network connection.');
 }

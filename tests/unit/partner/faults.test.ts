@@ -63,9 +63,32 @@ describe('retries of reads', () => {
     await expect(client.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'network' });
   });
 
-  it('reports malformed JSON as bad-response', async () => {
+  it('reads again after one garbled answer, and reports bad-response when it lasts', async () => {
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'checkouts', kind: 'malformed-json', times: 1 });
+    await expect(client.currentLoans(libraryId, card)).resolves.toBeInstanceOf(Array);
+    expect(count('checkouts')).toBe(2);
     h.sandbox.control.addFault({ route: 'checkouts', kind: 'malformed-json' });
     await expect(client.currentLoans(libraryId, card)).rejects.toMatchObject({ code: 'bad-response' });
+  });
+
+  it('after a 429 every request waits out its Retry-After, not only the one refused (found by the fault-mix run)', async () => {
+    // Waiting takes a little real time here, so a second request can start while the first waits.
+    const sent: { route: string; at: number }[] = [];
+    const watched = h.client({
+      fetch: (input, init) => { sent.push({ route: input.includes('/status') ? 'status' : 'other', at: h.clock.now() }); return fetch(input, init); },
+      sleep: async (ms) => { await new Promise((resolve) => setTimeout(resolve, 50)); h.clock.advance(ms); },
+    });
+    await watched.patronStatus(libraryId, card); // the token first
+    h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 1, retryAfterSeconds: 5 });
+    const refusedAt = h.clock.now();
+    sent.length = 0;
+    const first = watched.patronStatus(libraryId, card);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the 429 is in, the first request is waiting
+    await Promise.all([first, watched.currentLoans(libraryId, card)]);
+    const loans = sent.filter((s) => s.route === 'other');
+    expect(loans).toHaveLength(1);
+    expect(loans[0]?.at).toBeGreaterThanOrEqual(refusedAt + 5000);
   });
 
   it('reports a stalled answer as timeout', async () => {
@@ -106,13 +129,24 @@ describe('borrow and hold are never blindly repeated', () => {
     expect((await client.currentLoans(libraryId, card)).some((l) => l.contentId === contentId)).toBe(false);
   });
 
-  it('a 5xx on a borrow is not retried; the loans list settles it', async () => {
+  it('a 5xx on a borrow is never repeated blindly: only when the loans list shows it did not happen is it sent once more', async () => {
     const contentId = instant[12] as number;
     h.sandbox.control.resetRequestCounts();
     h.sandbox.control.addFault({ route: 'borrow', kind: 'server-error', times: 1 });
-    await expect(client.borrow(libraryId, card, contentId)).rejects.toMatchObject({ code: 'server' });
-    expect(count('borrow')).toBe(1);
+    const result = await client.borrow(libraryId, card, contentId);
+    expect(result.value.contentId).toBe(contentId);
+    expect(count('borrow')).toBe(2);
     expect(count('checkouts')).toBe(1);
+    // Two 5xx in a row: the second is reported, with the list re-read after each.
+    const other = instant[16] as number;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'server-error', times: 2 });
+    await expect(client.borrow(libraryId, card, other)).rejects.toMatchObject({
+      code: 'server', message: expect.stringMatching(/\. The title was not borrowed; it is safe to try again\.$/),
+    });
+    expect(count('borrow')).toBe(2);
+    expect(count('checkouts')).toBe(2);
+    expect((await client.currentLoans(libraryId, card)).some((l) => l.contentId === other)).toBe(false);
   });
 
   it('when the answer is lost and the re-read fails too, it says to check before trying again', async () => {
@@ -121,6 +155,17 @@ describe('borrow and hold are never blindly repeated', () => {
     await expect(client.borrow(libraryId, card, instant[13] as number)).rejects.toMatchObject({
       code: 'network', message: expect.stringMatching(/could not be checked/),
     });
+  });
+
+  it('a 429 on a borrow is sent again after the wait: the service refused it unread, so one loan results (found by the fault-mix run)', async () => {
+    const contentId = instant[15] as number;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'borrow', kind: 'rate-limit', times: 1, retryAfterSeconds: 2 });
+    const result = await client.borrow(libraryId, card, contentId);
+    expect(result.confirmedByReread).toBe(false);
+    expect(count('borrow')).toBe(2);
+    expect(h.sleeps).toEqual([2000]);
+    expect((await client.currentLoans(libraryId, card)).filter((l) => l.contentId === contentId)).toHaveLength(1);
   });
 
   it('a renewed token after 401 on a borrow sends it once more: the service refused it unseen', async () => {

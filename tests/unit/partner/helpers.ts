@@ -25,7 +25,8 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     baseUrl: sandbox.url,
     credentials: { username: sandbox.username, password: sandbox.password },
     now: clock.now,
-    sleep: async (ms) => { sleeps.push(ms); },
+    // Sleeping is instant but moves the shared clock, as real waiting would.
+    sleep: async (ms) => { sleeps.push(ms); clock.advance(ms); },
     random: () => 0.5,
     timeoutMs: 3_000,
     fetch: (input, init) => { urls.push(input); return fetch(input, init); },
