@@ -2,7 +2,7 @@
 // patron, kept locally (one JSON line each, appended synchronously, so a crash loses at most
 // the entry being written), viewable in the app and exportable as CSV. It holds nothing about
 // the patron beyond the masked card.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { maskCard } from '../logging/redact.ts';
 
@@ -30,6 +30,8 @@ const CSV_COLUMNS: (keyof ActionEntry)[] = ['time', 'staff', 'profile', 'library
 
 export class ActionLog {
   private readonly path: string;
+  /** True once an append of ours went through whole: the file then ends with a newline. */
+  private endKnownWhole = false;
   constructor(path: string) {
     this.path = path;
   }
@@ -37,7 +39,15 @@ export class ActionLog {
   record(entry: ActionRecord): ActionEntry {
     const stored: ActionEntry = { ...entry, card: maskCard(entry.card) };
     mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, JSON.stringify(stored) + '\n', { encoding: 'utf8', mode: 0o600 });
+    // A process killed mid-append leaves a last line without its newline. Appending straight
+    // after it would glue this entry onto the fragment, and the reader would skip the glued
+    // line whole, losing a good entry along with the torn one. So the first append (and the
+    // first after a failed one) ends a torn line before adding its own.
+    const line = JSON.stringify(stored) + '\n';
+    const text = this.endKnownWhole || endsWithNewline(this.path) ? line : '\n' + line;
+    this.endKnownWhole = false;
+    appendFileSync(this.path, text, { encoding: 'utf8', mode: 0o600 });
+    this.endKnownWhole = true;
     return stored;
   }
 
@@ -67,6 +77,26 @@ export class ActionLog {
         return [];
       }
     });
+  }
+}
+
+/** True when the file is missing, empty, or ends with a newline: nothing torn to end first. */
+function endsWithNewline(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+  try {
+    const { size } = fstatSync(fd);
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 
