@@ -4,12 +4,15 @@
 import { PartnerError } from '../partner/errors.ts';
 import { defaultSettings, migrate, SETTINGS_VERSION, validateSettings } from './migrations.ts';
 import type { ConnectionProfile, DeskSettings } from './schema.ts';
+import { removeInterruptedWrites } from './store-file.ts';
 
 export type { ConnectionProfile, DeskSettings, LibraryRef, WindowState } from './schema.ts';
 
 /** What conf and electron-store both provide: reading `store` reads the file, assigning it writes it. */
 export interface SettingsStore {
   store: Record<string, unknown>;
+  /** The settings file (conf and electron-store have it); lets leftovers of a crash be tidied. */
+  readonly path?: string;
 }
 
 export type SettingsPatch = Partial<Omit<DeskSettings, 'version' | 'profiles'>>;
@@ -20,6 +23,7 @@ export class Settings {
 
   constructor(store: SettingsStore) {
     this.#store = store;
+    if (store.path) removeInterruptedWrites(store.path);
   }
 
   /** Why the last read fell back to defaults, if it did. */

@@ -2,6 +2,8 @@
 // `clearInvalidConfig` would erase the file. Passing this as the store's `deserialize`
 // option turns a damaged file into a marker that `migrate` reports, so the app starts on
 // defaults, tells the user why, and leaves the file for library IT to look at.
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { UNREADABLE_FILE_KEY } from './migrations.ts';
 
 export function readSettingsFile(text: string): Record<string, unknown> {
@@ -17,4 +19,30 @@ export function readSettingsFile(text: string): Record<string, unknown> {
     // JSON.parse's own message quotes the file around the error, which is not for a log.
     return unreadable('The settings file is not valid JSON.');
   }
+}
+
+/** Older than this, a temporary file is no write in progress but the leftover of a crash. */
+const STALE_MS = 60_000;
+
+/**
+ * The store writes atomically: a temporary `settings.json.tmp-<time><random>` beside the file,
+ * then a rename. A process killed between the two leaves the temporary file behind (the crash
+ * safety run found them); the settings themselves are whole, so the leftovers only take room.
+ * Removes those older than a minute; never fails the start over it.
+ */
+export function removeInterruptedWrites(settingsPath: string, now = Date.now()): number {
+  const prefix = `${basename(settingsPath)}.tmp-`;
+  let removed = 0;
+  try {
+    for (const name of readdirSync(dirname(settingsPath))) {
+      if (!name.startsWith(prefix) || !/^\d{10}[a-f0-9]{6}$/.test(name.slice(prefix.length))) continue;
+      const path = join(dirname(settingsPath), name);
+      if (now - statSync(path).mtimeMs < STALE_MS) continue;
+      rmSync(path, { force: true });
+      removed += 1;
+    }
+  } catch {
+    // A folder that cannot be listed has nothing of ours to tidy.
+  }
+  return removed;
 }

@@ -272,7 +272,7 @@ async function duringSettingsWrite(runs: number, random: () => number, root: str
       zero('settings loads holding a write never made', neverWritten, 'What loads is always a state the desk really wrote.'),
     ],
     notes: [
-      `Settings: a child writing preferences and profiles in a tight loop (file ${spread(sizes, ' bytes')} at the kills) killed ${runs} times, 0–149 ms after its first write, after ${spread(completed)} completed writes each; ${heldInFlight} load(s) held the write in flight at the kill, the rest the last acknowledged one; ${leftovers} temporary file(s) of interrupted atomic writes left beside the settings (harmless, never read).`,
+      `Settings: a child writing preferences and profiles in a tight loop (file ${spread(sizes, ' bytes')} at the kills) killed ${runs} times, 0–149 ms after its first write, after ${spread(completed)} completed writes each; ${heldInFlight} load(s) held the write in flight at the kill, the rest the last acknowledged one; ${leftovers} temporary file(s) of interrupted atomic writes left beside the settings (never read; a start removes those older than a minute).`,
     ],
   };
 }

@@ -1,6 +1,6 @@
 // Desk settings through `conf` (the Electron-free base of electron-store) on a temporary
 // directory: what is read back comes from the file on disk, not from memory.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Conf from 'conf';
@@ -10,6 +10,7 @@ import {
   defaultSettings,
   migrate,
   readSettingsFile,
+  removeInterruptedWrites,
   Settings,
   SETTINGS_VERSION,
   type ConnectionProfile,
@@ -48,6 +49,23 @@ function refusal(action: () => unknown): PartnerError {
   }
   throw new Error('expected the change to be refused');
 }
+
+describe('leftovers of a killed write (found by the crash-safety run)', () => {
+  it('removes stale temporary files of interrupted atomic writes, keeps fresh ones and everything else', () => {
+    const stale = join(dir, 'config.json.tmp-1795348800a1b2c3');
+    const fresh = join(dir, 'config.json.tmp-1795348801d4e5f6');
+    const other = join(dir, 'config.json.tmp-notours');
+    for (const path of [stale, fresh, other]) writeFileSync(path, '{"half":');
+    const old = new Date(Date.now() - 5 * 60_000);
+    utimesSync(stale, old, old);
+    utimesSync(other, old, old);
+    open();
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(other)).toBe(true);
+    expect(removeInterruptedWrites(join(dir, 'missing-folder', 'config.json'))).toBe(0);
+  });
+});
 
 describe('settings', () => {
   it('gives the defaults on an empty store: no connection yet, 5 minute idle lock, 1280x800', () => {
