@@ -26,14 +26,22 @@ export function isMethodName(name: unknown): name is MethodName {
 export function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request was not valid.';
-  if (issue.code === 'unrecognized_keys') return `Unexpected field: ${issue.keys.join(', ')}.`;
+  if (issue.code === 'unrecognized_keys') return unexpectedFields(issue.keys);
   const field = [...issue.path].reverse().find((p) => typeof p === 'string');
   const label = typeof field === 'string' ? (FIELD_LABELS[field] ?? field) : undefined;
   const sentence = plainIssue(issue);
   if (label) return `${label}: ${sentence}`;
-  return issue.path.length === 0 && issue.code === 'invalid_type' && issue.expected === 'undefined'
-    ? 'This request takes no details.'
-    : sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  if (issue.path.length === 0 && issue.code === 'invalid_type') {
+    return issue.expected === 'undefined' ? 'This request takes no details.' : 'The details of this request are missing or of the wrong kind.';
+  }
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** Names at most three unknown fields, each cut short: an argument can carry thousands, or huge names. */
+function unexpectedFields(keys: string[]): string {
+  const shown = keys.slice(0, 3).map((key) => (key.length > 30 ? `${key.slice(0, 30)}…` : key));
+  const more = keys.length > 3 ? ` and ${keys.length - 3} more` : '';
+  return `Unexpected field${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}.`;
 }
 
 function plainIssue(issue: z.core.$ZodIssue): string {
@@ -65,7 +73,8 @@ function plainIssue(issue: z.core.$ZodIssue): string {
 
 export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog): Promise<Result<unknown>> {
   if (!isMethodName(name)) return failure({ code: 'invalid-input', message: 'Unknown request.' });
-  const parsed = METHODS[name].args.safeParse(rawArgs);
+  // reportInput: tells a missing field ("is required") from one of the wrong kind.
+  const parsed = METHODS[name].args.safeParse(rawArgs, { reportInput: true });
   if (!parsed.success) return failure({ code: 'invalid-input', message: describeIssues(parsed.error) });
   try {
     const handler = handlers[name] as (args: unknown) => Promise<unknown>;

@@ -5,6 +5,8 @@
 import { PartnerError } from './errors.ts';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** Zero-width and direction marks: never on a card, and they make a card read differently than it is. */
+const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
 
 export function apiPath(...segments: (string | number)[]): string {
   return '/api/v1/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
@@ -30,6 +32,9 @@ export function checkCard(value: unknown): string {
   if (card === '') throw new PartnerError('invalid-input', 'Enter a library card number.');
   if (card.length > 64) throw new PartnerError('invalid-input', 'That library card is too long (more than 64 characters).');
   if (CONTROL_CHARS.test(card)) throw new PartnerError('invalid-input', 'The library card contains a control character.');
+  // A lone surrogate cannot be percent-encoded (encodeURIComponent throws); it is not text a scanner or keyboard makes.
+  if (!card.isWellFormed()) throw new PartnerError('invalid-input', 'The library card contains a character that is not valid text.');
+  if (INVISIBLE_CHARS.test(card)) throw new PartnerError('invalid-input', 'The library card contains an invisible formatting character.');
   if (/^\.+$/.test(card)) throw new PartnerError('invalid-input', 'That is not a library card number.');
   return card;
 }
