@@ -224,6 +224,19 @@ function writeNumber(settings: DeskSettings): number {
   return Math.max(fromWindow, fromProfile);
 }
 
+/**
+ * Starts a writer child and, once it is writing (its first write acknowledged), kills it at a
+ * random moment within `windowMs`; returns how many writes it acknowledged and the last one's number.
+ */
+async function killWhileWriting(file: string, args: string[], next: number, random: () => number, windowMs: number): Promise<{ acks: number; lastAck: number }> {
+  const child = startChild(file, args);
+  await child.linesReached(1);
+  await sleep(Math.floor(random() * windowMs));
+  await kill(child);
+  const acks = child.lines.filter((l) => l.startsWith('ack '));
+  return { acks: acks.length, lastAck: acks.length > 0 ? Number((acks.at(-1) as string).split(' ')[1]) : next - 1 };
+}
+
 async function duringSettingsWrite(runs: number, random: () => number, root: string): Promise<{ figures: Figure[]; notes: string[] }> {
   const dir = join(root, 'settings');
   mkdirSync(dir, { recursive: true });
@@ -235,14 +248,8 @@ async function duringSettingsWrite(runs: number, random: () => number, root: str
   const sizes: number[] = [];
   let next = 0;
   for (let i = 0; i < runs; i++) {
-    const child = startChild(SETTINGS_CHILD, [dir, String(next)]);
-    // Once it is writing (its first write acknowledged), at a random moment in the next 150 ms.
-    await child.linesReached(1);
-    await sleep(Math.floor(random() * 150));
-    await kill(child);
-    const acks = child.lines.filter((l) => l.startsWith('ack '));
-    const lastAck = acks.length > 0 ? Number((acks.at(-1) as string).split(' ')[1]) : next - 1;
-    completed.push(acks.length);
+    const { acks, lastAck } = await killWhileWriting(SETTINGS_CHILD, [dir, String(next)], next, random, 150);
+    completed.push(acks);
     const path = join(dir, 'settings.json');
     if (existsSync(path)) sizes.push(statSync(path).size);
 
@@ -287,12 +294,7 @@ async function duringActionLogWrite(runs: number, random: () => number, root: st
   const sizes: number[] = [];
   let next = 0;
   for (let i = 0; i < runs; i++) {
-    const child = startChild(LOG_CHILD, [path, String(next)]);
-    await child.linesReached(1);
-    await sleep(Math.floor(random() * 60));
-    await kill(child);
-    const acks = child.lines.filter((l) => l.startsWith('ack '));
-    const lastAck = acks.length > 0 ? Number((acks.at(-1) as string).split(' ')[1]) : next - 1;
+    const { lastAck } = await killWhileWriting(LOG_CHILD, [path, String(next)], next, random, 60);
     const bytes = readFileSync(path);
     sizes.push(bytes.length);
     logRuns.push({ first: next, lastAck, killed: true, tornAtKill: bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a });
