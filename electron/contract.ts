@@ -11,7 +11,7 @@ import type { SyncProgress } from './mirror/sync.ts';
 import type { ErrorInfo } from './partner/errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
 import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
-import { checkCard } from './partner/paths.ts';
+import { checkBaseUrl, checkCard } from './partner/paths.ts';
 
 // ---- argument schemas ----
 
@@ -24,6 +24,22 @@ const card = z.string().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
 }).transform((value) => value.trim());
+/** Refused here, with a sentence that does not repeat it: the transport's own check would quote the whole address. */
+const baseUrl = text(500).superRefine((value, ctx) => {
+  try {
+    checkBaseUrl(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+/** Profile ids are made from names (settings/schema.ts): anything else names no profile, and must not be quoted back. */
+const profileId = text(40).refine((value) => /^[a-z0-9-]+$/.test(value), {
+  message: 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
+});
+/** Sent as the `ws-api` header: a version such as 2.1, or empty to leave the header out. */
+const wsApi = z.string().trim().max(10).refine((value) => /^[A-Za-z0-9._-]*$/.test(value), {
+  message: 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
+}).default('2.1');
 
 const patronArgs = z.strictObject({ libraryId: id, card });
 const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: z.string().max(500).optional() });
@@ -35,9 +51,9 @@ const libraryRef = z.strictObject({ libraryId: id, name: z.string().trim().max(8
 const partnerProfileArgs = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
   name: text(80),
-  baseUrl: text(500),
+  baseUrl,
   libraries: z.array(libraryRef).min(1).max(20),
-  wsApi: z.string().trim().max(10).default('2.1'),
+  wsApi,
   country: z.enum(COUNTRIES),
 });
 
@@ -127,13 +143,13 @@ export const METHODS = {
   listProfiles: method<ProfileView[]>()(none),
   useSandbox: method<AppInfo>()(none),
   testPartnerConnection: method<{ tokenMs: number }>()(z.strictObject({
-    baseUrl: text(500), wsApi: z.string().trim().max(10).default('2.1'), ...credentialsArgs,
+    baseUrl, wsApi, ...credentialsArgs,
   })),
   savePartnerProfile: method<AppInfo>()(z.strictObject({ profile: partnerProfileArgs, ...credentialsArgs })),
-  replaceCredentials: method<ProfileView>()(z.strictObject({ profileId: text(40), ...credentialsArgs })),
-  forgetCredentials: method<ProfileView>()(z.strictObject({ profileId: text(40) })),
-  activateProfile: method<AppInfo>()(z.strictObject({ profileId: text(40) })),
-  removeProfile: method<AppInfo>()(z.strictObject({ profileId: text(40) })),
+  replaceCredentials: method<ProfileView>()(z.strictObject({ profileId, ...credentialsArgs })),
+  forgetCredentials: method<ProfileView>()(z.strictObject({ profileId })),
+  activateProfile: method<AppInfo>()(z.strictObject({ profileId })),
+  removeProfile: method<AppInfo>()(z.strictObject({ profileId })),
   updatePreferences: method<Preferences>()(z.strictObject({
     idleLockMinutes: z.number().int().min(1).max(240).optional(),
     language: z.enum(['en', 'fr-CA']).optional(),

@@ -24,7 +24,7 @@ export function isMethodName(name: unknown): name is MethodName {
 
 /** "Library card: Enter a library card number." — the first problem, named as staff know it. */
 export function describeIssues(error: z.ZodError): string {
-  const issue = error.issues[0];
+  const issue = tightestBound(error.issues);
   if (!issue) return 'The request was not valid.';
   if (issue.code === 'unrecognized_keys') return unexpectedFields(issue.keys);
   const field = [...issue.path].reverse().find((p) => typeof p === 'string');
@@ -35,6 +35,24 @@ export function describeIssues(error: z.ZodError): string {
     return issue.expected === 'undefined' ? 'This request takes no details.' : 'The details of this request are missing or of the wrong kind.';
   }
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/**
+ * The first issue, except that of several bounds one number broke, the field's own is named:
+ * `.int()` adds the safe-integer range, so 2^64 for "Results per page" would otherwise read
+ * "must be at most 9007199254740991" and -2^64 for a library "must be at least -9007199254740991".
+ */
+function tightestBound(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | undefined {
+  const first = issues[0];
+  if (!first || (first.code !== 'too_big' && first.code !== 'too_small') || first.origin === 'string' || first.origin === 'array') return first;
+  const samePath = (other: z.core.$ZodIssue): boolean => other.path.length === first.path.length && other.path.every((p, i) => p === first.path[i]);
+  let tightest = first;
+  for (const other of issues) {
+    if (other.code !== first.code || !samePath(other)) continue;
+    if (other.code === 'too_big' && tightest.code === 'too_big' && Number(other.maximum) < Number(tightest.maximum)) tightest = other;
+    if (other.code === 'too_small' && tightest.code === 'too_small' && Number(other.minimum) > Number(tightest.minimum)) tightest = other;
+  }
+  return tightest;
 }
 
 /** Names at most three unknown fields, each cut short: an argument can carry thousands, or huge names. */

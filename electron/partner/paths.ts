@@ -39,6 +39,27 @@ export function checkCard(value: unknown): string {
   return card;
 }
 
+/**
+ * A partner service address as staff type it: an http(s) URL with nothing a request path would
+ * be appended to wrongly (query, fragment) and no credentials (those go to the keychain). The
+ * message never repeats the address: it can be 500 characters of anything.
+ */
+export function checkBaseUrl(value: unknown): string {
+  if (typeof value !== 'string') throw new PartnerError('invalid-input', 'The service address must be text.');
+  const address = value.trim();
+  if (CONTROL_CHARS.test(address) || INVISIBLE_CHARS.test(address) || !address.isWellFormed()) {
+    throw new PartnerError('invalid-input', 'The service address contains a control or invisible character.');
+  }
+  if (!URL.canParse(address)) throw new PartnerError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
+  const url = new URL(address);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new PartnerError('invalid-input', 'The service address must start with https:// (or http:// for a local sandbox).');
+  }
+  if (/[?#]/.test(address)) throw new PartnerError('invalid-input', 'The service address must not carry a query or fragment (? or #).');
+  if (url.username || url.password) throw new PartnerError('invalid-input', 'The service address must not carry a user name or password; enter those in their own fields.');
+  return address;
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value);
   return value === null ? 'null' : typeof value === 'number' ? String(value) : typeof value;
