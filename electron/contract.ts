@@ -16,7 +16,14 @@ import { checkBaseUrl, checkCard } from './partner/paths.ts';
 // ---- argument schemas ----
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Names and ids staff type: control and invisible direction characters would reach the logs and the action log. */
+const plain = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => plain(max).refine((value) => !HIDDEN_CHARS.test(value), {
+  message: 'must not contain control or invisible characters.',
+});
+const HIDDEN_CHARS = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
+/** A title from the catalog, kept for the action log: direction marks can belong to it, line breaks and controls cannot. */
+const titleText = z.string().max(500).transform((value) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim());
 const card = z.string().superRefine((value, ctx) => {
   try {
     checkCard(value);
@@ -25,7 +32,7 @@ const card = z.string().superRefine((value, ctx) => {
   }
 }).transform((value) => value.trim());
 /** Refused here, with a sentence that does not repeat it: the transport's own check would quote the whole address. */
-const baseUrl = text(500).superRefine((value, ctx) => {
+const baseUrl = plain(500).superRefine((value, ctx) => {
   try {
     checkBaseUrl(value);
   } catch (error) {
@@ -33,7 +40,7 @@ const baseUrl = text(500).superRefine((value, ctx) => {
   }
 });
 /** Profile ids are made from names (settings/schema.ts): anything else names no profile, and must not be quoted back. */
-const profileId = text(40).refine((value) => /^[a-z0-9-]+$/.test(value), {
+const profileId = plain(40).refine((value) => /^[a-z0-9-]+$/.test(value), {
   message: 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
 });
 /** Sent as the `ws-api` header: a version such as 2.1, or empty to leave the header out. */
@@ -42,7 +49,7 @@ const wsApi = z.string().trim().max(10).refine((value) => /^[A-Za-z0-9._-]*$/.te
 }).default('2.1');
 
 const patronArgs = z.strictObject({ libraryId: id, card });
-const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: z.string().max(500).optional() });
+const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: titleText.optional() });
 const credentialsArgs = {
   username: text(200),
   password: z.string().min(1).max(1000),

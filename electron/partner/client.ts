@@ -139,10 +139,18 @@ export class PartnerClient {
 
   async placeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<Hold>> {
     const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
-    return this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
-      const hold = (await this.currentHolds(libraryId, card)).find((h) => h.contentId === contentId);
-      return hold ? { done: true, value: hold } : { done: false };
-    }, 'No hold was placed; it is safe to try again.');
+    try {
+      return await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
+        const hold = (await this.currentHolds(libraryId, card)).find((h) => h.contentId === contentId);
+        return hold ? { done: true, value: hold } : { done: false };
+      }, 'No hold was placed; it is safe to try again.');
+    } catch (error) {
+      // The service answers 409 both for a hold already there and for a title already on loan;
+      // the loans list tells which, so staff are not told "on hold" about a borrowed title.
+      if (!(error instanceof PartnerError) || error.code !== 'already-on-hold') throw error;
+      const onLoan = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === contentId), () => false);
+      throw onLoan ? new PartnerError('already-borrowed', error.message, error.status) : error;
+    }
   }
 
   async returnTitle(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {

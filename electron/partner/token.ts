@@ -66,6 +66,10 @@ export class TokenSource {
       if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
         throw new PartnerError('unauthorized', 'The lending service refused the partner username or password.', error.status);
       }
+      if (error instanceof HttpStatusError && (error.status === 404 || error.status === 405)) {
+        // Nothing of the service's there: the address is wrong, not the service failing.
+        throw new PartnerError('invalid-input', `Nothing at this service address answers as the lending service (HTTP ${error.status}). Check the address.`, error.status);
+      }
       if (error instanceof HttpStatusError) {
         throw new PartnerError(error.status === 429 ? 'rate-limited' : 'server',
           error.serverMessage ?? `The lending service could not issue a token (HTTP ${error.status}).`, error.status);

@@ -58,7 +58,8 @@ export function normalizeBaseUrl(value: string): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new PartnerError('invalid-input', `The service address is not a valid URL: ${JSON.stringify(value)}.`);
+    // Not quoted back: the address can be anything a person or a file put there.
+    throw new PartnerError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new PartnerError('invalid-input', 'The service address must start with https:// (or http:// for a local sandbox).');

@@ -23,7 +23,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
   startShift: [], lockSession: [], lookupPatron: PATRON_READ,
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
-  placeHold: ['token', 'placeHold', 'holds'], removeHold: ['token', 'removeHold', 'holds'],
+  // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
+  placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
   searchCatalog: ['token', 'search'], listActions: [], exportActions: [],
   catalogBrowse: [], catalogTitle: [], catalogRefreshAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, titleAvailability: ['token', 'contentInfo'],

@@ -45,3 +45,19 @@ describe('messages the bad-input run found unclear', () => {
     expect(await refusal('listActions', { ['k'.repeat(100_000)]: 1 })).toBe(`Unexpected field: ${'k'.repeat(30)}….`);
   });
 });
+
+describe('names and titles that would carry control or direction characters into the logs', () => {
+  it('refuses them in what staff type: staff name, profile name, username', async () => {
+    expect(await refusal('startShift', { staffName: 'Ann\u202eeroc' })).toBe('Staff name: must not contain control or invisible characters.');
+    expect(await refusal('startShift', { staffName: 'Ann\u0007' })).toMatch(/control or invisible/);
+    expect(await refusal('testPartnerConnection', { baseUrl: 'https://lending.example.org', username: 'desk\n2', password: 'p' })).toMatch(/^Username: /);
+  });
+
+  it('folds line breaks and controls out of a title, keeping the rest (direction marks can belong to a title)', async () => {
+    const borrow = vi.fn(async () => 'called');
+    const result = await dispatch({ borrow } as unknown as DeskHandlers, 'borrow', { libraryId: 101, card: '2110100001', contentId: 5, title: 'Line one\r\nLine\u0000two \u200fשלום' });
+    expect(result.ok).toBe(true);
+    expect(borrow).toHaveBeenCalledWith(expect.objectContaining({ title: 'Line one Line two \u200fשלום' }));
+  });
+});
+

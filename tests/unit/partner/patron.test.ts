@@ -112,6 +112,13 @@ describe('Instant borrows and returns', () => {
     expect(await loanIds(card)).not.toContain(instantTitle(1));
   });
 
+  it('a hold on a title the patron already has on loan says already-borrowed, not already-on-hold (the service answers 409 for both)', async () => {
+    h.sandbox.control.addPatron(libraryId, 'HOLD-ON-LOAN', 10);
+    const [flex] = h.sandbox.control.sampleContent(libraryId, { purchaseModel: 'FLEX', status: 'BORROW', count: 1 });
+    await client.borrow(libraryId, 'HOLD-ON-LOAN', flex as number);
+    await expect(client.placeHold(libraryId, 'HOLD-ON-LOAN', flex as number)).rejects.toMatchObject({ code: 'already-borrowed', status: 409 });
+  });
+
   it('refuses a hold on an Instant title: it can be borrowed now', async () => {
     await expect(client.placeHold(libraryId, cards[0] as string, instantTitle())).rejects.toMatchObject({ code: 'available-to-borrow', status: 400 });
   });

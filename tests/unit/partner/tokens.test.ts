@@ -83,8 +83,29 @@ describe('tokens', () => {
   });
 
   it('says which part of a bad service address is wrong', () => {
-    expect(() => h.client({ baseUrl: 'not a url' })).toThrow(/not a valid URL/);
+    expect(() => h.client({ baseUrl: 'not a url' })).toThrow(/not a web address/);
     expect(() => h.client({ baseUrl: 'ftp://example.org' })).toThrow(/https/);
     expect(() => h.client({ baseUrl: 'https://user:pw@example.org' })).toThrow(/credentials/);
+  });
+});
+
+describe('a wrong service address (found by the bad-input run)', () => {
+  it('a path where nothing answers is a wrong address (invalid-input), not a failing service', async () => {
+    await expect(h.client({ baseUrl: `${h.sandbox.url}/latest` }).testConnection()).rejects.toMatchObject({
+      code: 'invalid-input', status: 404, message: expect.stringMatching(/Check the address\.$/),
+    });
+  });
+
+  it('a value that is no address is refused without being quoted back', () => {
+    const junk = `not an address ${'x'.repeat(300)}`;
+    let message = '';
+    try {
+      h.client({ baseUrl: junk });
+    } catch (error) {
+      expect(error).toBeInstanceOf(PartnerError);
+      message = (error as PartnerError).message;
+    }
+    expect(message).toMatch(/not a web address/);
+    expect(message).not.toContain('xxxx');
   });
 });
