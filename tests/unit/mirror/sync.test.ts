@@ -86,15 +86,25 @@ describe('catalog mirror', () => {
     await reference.syncNow(request({ pageSize: 50 }));
     reference.close();
     const target = join(dir, 'killed.db');
-    const child = join(import.meta.dirname, 'sync-child.ts');
+    // The reliability run's child: it prints a line per stored page and "done" at the end.
+    const child = join(import.meta.dirname, '..', '..', 'reliability', 'children', 'sync-child.ts');
     // Every run is a full one, so each kill lands in a run (a finished run would leave only a short delta to kill).
     const args = [child, target, JSON.stringify(connectionOf(sandbox)), JSON.stringify(request({ pageSize: 50, full: true }))];
     let killedMidway = 0;
     for (let i = 0; i < 20; i++) {
-      const proc = spawn(process.execPath, args, { stdio: 'ignore' });
+      const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
       const finished = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 450)));
-      if (proc.kill('SIGKILL')) killedMidway++;
+      // Once the first page is stored (however slowly a loaded machine starts the process), a random moment later.
+      await new Promise<void>((resolve) => {
+        proc.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('page ')) resolve();
+        });
+        void finished.then(() => resolve());
+      });
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
+      if (proc.kill('SIGKILL') && !output.includes('done')) killedMidway++;
       await finished;
     }
     const last = spawn(process.execPath, args, { stdio: 'inherit' });
