@@ -11,19 +11,18 @@ import type { SyncProgress } from './mirror/sync.ts';
 import type { ErrorInfo } from './partner/errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
 import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
-import { checkBaseUrl, checkCard } from './partner/paths.ts';
+import { checkBaseUrl, checkCard, CONTROL_CHARS, INVISIBLE_CHARS } from './partner/paths.ts';
 
 // ---- argument schemas ----
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** Names and ids staff type: control and invisible direction characters would reach the logs and the action log. */
 const plain = (max: number) => z.string().trim().min(1).max(max);
-const text = (max: number) => plain(max).refine((value) => !HIDDEN_CHARS.test(value), {
+const text = (max: number) => plain(max).refine((value) => !CONTROL_CHARS.test(value) && !INVISIBLE_CHARS.test(value), {
   message: 'must not contain control or invisible characters.',
 });
-const HIDDEN_CHARS = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
 /** A title from the catalog, kept for the action log: direction marks can belong to it, line breaks and controls cannot. */
-const titleText = z.string().max(500).transform((value) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim());
+const titleText = z.string().max(500).transform((value) => value.replace(new RegExp(`${CONTROL_CHARS.source}+`, 'g'), ' ').trim());
 const card = z.string().superRefine((value, ctx) => {
   try {
     checkCard(value);

@@ -9,7 +9,7 @@ import type {
 } from './model.ts';
 import { COUNTRIES, FORMATS } from './model.ts';
 import {
-  parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  asSentence, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
@@ -69,11 +69,6 @@ export interface EntitlementOptions extends BulkOptions {
 
 export interface LibraryContentOptions extends BulkOptions {
   purchaseModel?: PurchaseModel;
-}
-
-/** A message that ends as a sentence, so another can follow it. */
-function sentence(message: string): string {
-  return /[.?!…]$/.test(message) ? message : `${message}.`;
 }
 
 /** Failures after which a mutation may or may not have taken effect on the service. */
@@ -276,11 +271,11 @@ export class PartnerClient {
         try {
           outcome = await reread();
         } catch {
-          throw new PartnerError(error.code, `${sentence(error.message)} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
+          throw new PartnerError(error.code, `${asSentence(error.message)} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
         }
         if (outcome.done) return { value: outcome.value, confirmedByReread: true };
         if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
-        throw new PartnerError(error.code, `${sentence(error.message)} ${notDone}`, error.status);
+        throw new PartnerError(error.code, `${asSentence(error.message)} ${notDone}`, error.status);
       }
     }
   }

@@ -11,6 +11,7 @@ import type {
   SearchHit, SearchPage, Segment,
 } from './model.ts';
 import { COUNTRIES } from './model.ts';
+import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
 type Json = Record<string, unknown>;
 
@@ -303,6 +304,7 @@ export function errorMessageOf(body: unknown): string | undefined {
 }
 
 const MAX_MESSAGE = 280;
+const HIDDEN_RUNS = new RegExp(`(?:${CONTROL_CHARS.source}|${INVISIBLE_CHARS.source})+`, 'g');
 
 /**
  * The service's words are what staff read out to a patron, so they are kept, but as one
@@ -310,10 +312,10 @@ const MAX_MESSAGE = 280;
  * a very long message cut at a word, a full stop added when the service left it off.
  */
 export function asSentence(text: string): string {
-  let sentence = text.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let sentence = text.replace(HIDDEN_RUNS, ' ').replace(/\s+/g, ' ').trim();
   if (sentence.length > MAX_MESSAGE) {
     const cut = sentence.slice(0, MAX_MESSAGE);
     sentence = `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_MESSAGE / 2))}…`;
   }
-  return /[.?!)…]$/.test(sentence) ? sentence : `${sentence}.`;
+  return /[.?!…]$/.test(sentence) ? sentence : `${sentence}.`;
 }

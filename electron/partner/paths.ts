@@ -4,9 +4,9 @@
 
 import { PartnerError } from './errors.ts';
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** Zero-width and direction marks: never on a card, and they make a card read differently than it is. */
-const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
+export const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
 
 export function apiPath(...segments: (string | number)[]): string {
   return '/api/v1/' + segments.map((s) => encodeURIComponent(String(s))).join('/');

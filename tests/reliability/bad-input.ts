@@ -8,7 +8,7 @@
 import { METHODS, type AppInfo, type MethodName, type ProfileView, type Result } from '../../electron/contract.ts';
 import type { LoggedRequest, RouteName } from '../../electron/sandbox/server.ts';
 import { normalizeBaseUrl } from '../../electron/partner/transport.ts';
-import { unclearBecause } from './clear-message.ts';
+import { UNREADABLE, unclearBecause } from './clear-message.ts';
 import { figure, zero, type Scale, type Section } from './report.ts';
 import { addPatrons, expectOk, seeded, startRig, type Rig } from './rig.ts';
 
@@ -266,14 +266,6 @@ function misrouted(method: MethodName, argument: unknown, requests: LoggedReques
 
 /** Characters a message must not carry: they hide or reorder what staff read. */
 // (U+200D, the zero-width joiner, is left out: emoji such as 👨‍👩‍👧 are made with it.)
-const UNREADABLE = /[\u0000-\u001f\u007f\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\p{Cs}/u;
-/** Machinery beyond clear-message.ts: any `Error:`, a stack frame, raw JSON or JSON escapes. */
-const MORE_MACHINERY: [RegExp, string][] = [
-  [/Error:/, 'Error:'],
-  // No contract field takes a negative number: a negative minimum is a bound the field does not have (`.int()`'s safe range).
-  [/at least -\d/, 'a bound the field does not have'], [/ {4}at /, 'a stack frame'], [/[{[]\s*"|"\s*:\s*["{[\d]|\\u[0-9a-fA-F]{4}|\\"/, 'raw JSON'],
-];
-
 /** Strings anywhere in the argument (values and keys), for the echo check. */
 function stringsIn(value: unknown, out: string[] = [], depth = 0): string[] {
   if (typeof value === 'string') out.push(value);
@@ -328,9 +320,8 @@ function unclear(rig: Rig, method: MethodName, error: Result<unknown> & { ok: fa
   }
   const because = unclearBecause({ ...error.error, message: own });
   if (because) return because;
-  for (const [pattern, what] of MORE_MACHINERY) if (pattern.test(own)) return `message shows machinery (${what})`;
+  // The caller's quoted words are no excuse for unreadable characters.
   if (UNREADABLE.test(message)) return 'message carries control, invisible or broken characters';
-  if (!/[.?!)]$/.test(message)) return 'message does not end a sentence';
   if (echoes(message, argument)) return 'message echoes more than 80 characters of the input';
   return undefined;
 }

@@ -110,7 +110,7 @@ describe('search, availability, tokens, errors', () => {
 
   it("keeps the service's words as one finished sentence of readable length (found by the token-churn run)", () => {
     expect(errorMessageOf({ message: 'Title is available to borrow; no hold needed' })).toBe('Title is available to borrow; no hold needed.');
-    expect(errorMessageOf({ message: 'Too many requests', detail: 'Retry after 2 seconds' })).toBe('Too many requests (Retry after 2 seconds)');
+    expect(errorMessageOf({ message: 'Too many requests', detail: 'Retry after 2 seconds' })).toBe('Too many requests (Retry after 2 seconds).');
     expect(errorMessageOf({ message: 'Bad\u0000 card\u202e\n\n here!' })).toBe('Bad card here!');
     const long = errorMessageOf({ message: 'word '.repeat(2000) }) ?? '';
     expect(long.length).toBeLessThanOrEqual(281);
@@ -118,7 +118,7 @@ describe('search, availability, tokens, errors', () => {
   });
 
   it('joins message and detail of an error body', () => {
-    expect(errorMessageOf({ message: 'Allowance used up', detail: '0 of 10 left' })).toBe('Allowance used up (0 of 10 left)');
+    expect(errorMessageOf({ message: 'Allowance used up', detail: '0 of 10 left' })).toBe('Allowance used up (0 of 10 left).');
     expect(errorMessageOf({ detail: 'only detail' })).toBe('only detail.');
     expect(errorMessageOf('<html>')).toBeUndefined();
   });
