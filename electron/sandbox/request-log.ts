@@ -31,8 +31,9 @@ export class RequestLog {
 
   /** Entries with `seq >= from`: a caller notes `next` before its call and reads what the call sent. */
   since(from = 0): LoggedRequest[] {
-    const first = this.entries.findIndex((entry) => entry.seq >= from);
-    return first < 0 ? [] : this.entries.slice(first);
+    // Entries are in seq order without gaps, so where `from` sits is arithmetic, not a scan.
+    const oldest = this.entries[0]?.seq ?? this.added;
+    return this.entries.slice(Math.max(0, from - oldest));
   }
 
   /** The seq the next request will get. */

@@ -10,6 +10,7 @@ import { createMemoryVault } from '../../electron/credentials/index.ts';
 import type { MethodName, Result } from '../../electron/contract.ts';
 import type { DeskService } from '../../electron/desk/desk-service.ts';
 import { dispatch } from '../../electron/ipc/dispatch.ts';
+import { Rng } from '../../electron/sandbox/random.ts';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../electron/sandbox/server.ts';
 import { startSandboxProcess } from '../../bench/sandbox-process.ts';
 import { createClock, type Clock } from '../support/clock.ts';
@@ -69,16 +70,10 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-/** A small seeded generator, so a run can be repeated exactly. */
+/** The sandbox's seeded generator as a function, so a run can be repeated exactly. */
 export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 0x100000000;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
