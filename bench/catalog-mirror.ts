@@ -11,7 +11,7 @@ import { browse } from '../electron/mirror/queries.ts';
 import { RateLimiter } from '../electron/mirror/rate-limiter.ts';
 import { runSync, type SyncContext } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
-import type { Country, Format } from '../electron/partner/model.ts';
+import type { Country, Format } from '../electron/shared/model.ts';
 import { parseGlobalContentPage } from '../electron/partner/normalize.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 

@@ -1,7 +1,7 @@
 // The renderer's only way to main. Tests replace window.lendingDesk with a fake; nothing else
 // in src/ touches window.lendingDesk directly, so that is the one seam.
-import type { LendingDeskApi } from '../electron/contract.ts';
-import type { ErrorInfo } from '../electron/partner/errors.ts';
+import type { LendingDeskApi } from '../electron/shared/contract.ts';
+import type { ErrorInfo } from '../electron/shared/errors.ts';
 
 export function deskApi(): LendingDeskApi {
   return window.lendingDesk;

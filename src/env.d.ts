@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { LendingDeskApi } from '../electron/contract.ts';
+import type { LendingDeskApi } from '../electron/shared/contract.ts';
 
 declare global {
   interface Window {

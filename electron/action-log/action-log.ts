@@ -6,23 +6,8 @@ import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, 
 import { dirname } from 'node:path';
 import { maskCard } from '../logging/redact.ts';
 
-export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
-
-export interface ActionEntry {
-  time: number;
-  staff: string;
-  profile: string;
-  libraryId: number;
-  /** Masked: the last four characters only. */
-  card: string;
-  action: ActionKind;
-  contentId: number;
-  title?: string;
-  /** `ok`, or the error code staff saw. */
-  outcome: string;
-  /** True when a lost answer was settled by re-reading the patron's account. */
-  confirmedByReread?: boolean;
-}
+export type { ActionEntry, ActionKind } from '../shared/action-log.ts';
+import type { ActionEntry } from '../shared/action-log.ts';
 
 export interface ActionRecord extends Omit<ActionEntry, 'card'> { card: string }
 

@@ -1,12 +1,12 @@
 // The catalog mirror of each connection profile (one database per profile, since each is a
 // different service and collection), and the sync requests a profile implies.
 import { join } from 'node:path';
-import type { SyncStatusView } from '../contract.ts';
+import type { SyncStatusView } from '../shared/contract.ts';
 import { CatalogService } from '../mirror/catalog-service.ts';
 import type { ConnectionSpec } from '../mirror/sync-job.ts';
 import type { SyncProgress, SyncRequest } from '../mirror/sync.ts';
 import type { PartnerClient } from '../partner/client.ts';
-import type { Country } from '../partner/model.ts';
+import type { Country } from '../shared/model.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 
 export interface DeskCatalogOptions {

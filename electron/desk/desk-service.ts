@@ -5,13 +5,13 @@
 import type {
   ActionOutcome, ActionPage, AppInfo, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
   StaffSession,
-} from '../contract.ts';
+} from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
 import type { CredentialVault, PartnerCredentials } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import { PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import type { Hold, Loan } from '../partner/model.ts';
+import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { SandboxHandle } from '../sandbox/server.ts';
 import { PolicySettings, type Policy } from '../policy/index.ts';
@@ -237,30 +237,30 @@ export class DeskService implements DeskHandlers {
     return { value: null, confirmedByReread: outcome.confirmedByReread };
   }
 
-  async searchCatalog(args: ParsedArgsOf<'searchCatalog'>): ReturnType<DeskHandlers['searchCatalog']> {
+  async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
     const client = await this.clientForWork(args.libraryId);
     const { libraryId, ...query } = args;
     return client.search(libraryId, query);
   }
 
-  async titleAvailability(args: ParsedArgsOf<'titleAvailability'>): ReturnType<DeskHandlers['titleAvailability']> {
+  async liveAvailability(args: ParsedArgsOf<'liveAvailability'>): ReturnType<DeskHandlers['liveAvailability']> {
     const client = await this.clientForWork(args.libraryId);
     return client.contentInfo(args.libraryId, args.contentIds);
   }
 
   // ---- the catalog mirror ----
 
-  async catalogBrowse(args: ParsedArgsOf<'catalogBrowse'>): ReturnType<DeskHandlers['catalogBrowse']> {
+  async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>): ReturnType<DeskHandlers['collectionBrowse']> {
     await this.clientForWork(args.libraryId);
     return this.catalog.service(await this.activeConnection()).browse(args);
   }
 
-  async catalogTitle(args: ParsedArgsOf<'catalogTitle'>): ReturnType<DeskHandlers['catalogTitle']> {
+  async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
     await this.clientForWork(args.libraryId);
     return this.catalog.service(await this.activeConnection()).detail(args.libraryId, args.contentId) ?? null;
   }
 
-  async catalogRefreshAvailability(args: ParsedArgsOf<'catalogRefreshAvailability'>): ReturnType<DeskHandlers['catalogRefreshAvailability']> {
+  async collectionRefreshAvailability(args: ParsedArgsOf<'collectionRefreshAvailability'>): ReturnType<DeskHandlers['collectionRefreshAvailability']> {
     await this.clientForWork(args.libraryId);
     return this.catalog.service(await this.activeConnection()).refreshAvailability(args.libraryId, args.contentIds);
   }

@@ -2,7 +2,7 @@
 // is reported beside the parts that loaded, unless the failure is about the patron or the
 // connection itself, which makes the whole view meaningless.
 
-import type { PatronView } from '../contract.ts';
+import type { PatronView } from '../shared/contract.ts';
 import type { PartnerClient } from '../partner/client.ts';
 import { isPartnerError, PartnerError } from '../partner/errors.ts';
 

@@ -3,7 +3,7 @@
 // message). Shared by the Electron registry and the Chromium test host, so both answer alike.
 
 import type { z } from 'zod';
-import { METHODS, type DeskHandlers, type MethodName, type Result } from '../contract.ts';
+import { METHODS, type DeskHandlers, type MethodName, type Result } from '../shared/contract.ts';
 import { isPartnerError, type ErrorInfo } from '../partner/errors.ts';
 
 export interface DispatchLog {

@@ -2,7 +2,7 @@
 // check made before any work. Takes ipcMain as an argument so it is unit-tested here without
 // Electron (DESIGN.md, Tests).
 
-import { METHOD_NAMES, channelOf, type DeskHandlers } from '../contract.ts';
+import { METHOD_NAMES, channelOf, type DeskHandlers } from '../shared/contract.ts';
 import { dispatch, type DispatchLog } from './dispatch.ts';
 
 export interface SenderFrame { url: string }

@@ -2,7 +2,7 @@
 // IT and attached to support tickets, so it must never carry a partner password, a token or
 // a patron's full library card number.
 
-import { maskCard } from '../partner/card-mask.ts';
+import { maskCard } from '../shared/card-mask.ts';
 
 const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, net, powerMonitor, session, shell } from 'electron';
 import Store from 'electron-store';
 import electronUpdater from 'electron-updater';
-import { channelOf } from '../contract.ts';
+import { channelOf } from '../shared/contract.ts';
 import { ActionLog } from '../action-log/action-log.ts';
 import { createKeytarVault } from '../credentials/index.ts';
 import { DeskService } from '../desk/desk-service.ts';

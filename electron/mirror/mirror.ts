@@ -4,20 +4,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../partner/model.ts';
+import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
 
-export interface SourceState {
-  source: string;
-  inProgress: boolean;
-  nextToken?: string;
-  runSince?: number;
-  runStartedAt?: number;
-  lastSuccessAt?: number;
-  lastAttemptAt?: number;
-  lastError?: string;
-  items: number;
-}
+export type { SourceState } from '../shared/collection.ts';
+import type { SourceState } from '../shared/collection.ts';
+
 
 interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;

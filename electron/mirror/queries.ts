@@ -1,7 +1,10 @@
 // What the entitlements browser asks of the mirror: one library's titles with their
 // availability, filtered, searched (FTS5), sorted and paged for a virtual-scrolled table.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from '../partner/model.ts';
+import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from '../shared/model.ts';
+import type { BrowseRow, RowAvailability, TitleDetail } from '../shared/collection.ts';
+
+export type { BrowseRow, RowAvailability, TitleDetail } from '../shared/collection.ts';
 
 export interface BrowseQuery {
   libraryId: number;
@@ -17,34 +20,8 @@ export interface BrowseQuery {
   limit: number;
 }
 
-export interface RowAvailability {
-  status?: AvailabilityStatus;
-  availableCopies?: number;
-  totalCopies?: number;
-  holdsQueueSize?: number;
-  readAt: number;
-}
 
-export interface BrowseRow {
-  contentId: number;
-  title?: string;
-  artist?: string;
-  format?: Format;
-  year?: number;
-  coverImageUrl?: string;
-  purchaseModel: PurchaseModel;
-  active: boolean;
-  availability?: RowAvailability;
-}
 
-export interface TitleDetail {
-  /** Undefined when the global record has not been mirrored (the entitlement arrived first). */
-  record?: CatalogRecord;
-  contentId: number;
-  purchaseModel: PurchaseModel;
-  active: boolean;
-  availability?: RowAvailability;
-}
 
 interface Row {
   content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null; cover: string | null;

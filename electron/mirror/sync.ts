@@ -5,7 +5,7 @@
 // good data and records what went wrong and when.
 import type { PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import type { Country, Page, PurchaseModel } from '../partner/model.ts';
+import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
@@ -21,7 +21,8 @@ export interface SyncRequest {
   pageSize?: number;
 }
 
-export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+export type { SyncProgress } from '../shared/collection.ts';
+import type { SyncProgress } from '../shared/collection.ts';
 
 export interface SyncContext {
   client: PartnerClient;

@@ -6,8 +6,8 @@ import { PartnerError } from './errors.ts';
 import type {
   Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
   PurchaseModel, SearchPage,
-} from './model.ts';
-import { COUNTRIES, FORMATS } from './model.ts';
+} from '../shared/model.ts';
+import { COUNTRIES, FORMATS } from '../shared/model.ts';
 import {
   asSentence, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,

@@ -1,33 +1,8 @@
-// The closed set of error codes that crosses every boundary (client -> DeskService -> IPC ->
-// renderer). A code says what staff can do about it; `message` keeps the service's own words
-// when it gave any, because those are what a librarian can read out to a patron.
+// The error main throws: a code from the shared set (shared/errors.ts) with the sentence that
+// goes with it. It crosses IPC as data (toInfo), never as a thrown Error.
+import type { ErrorCode, ErrorInfo } from '../shared/errors.ts';
 
-export const ERROR_CODES = [
-  'invalid-input', // the caller's value is wrong; nothing was sent
-  'unauthorized', // credentials refused, or a token refused twice
-  'invalid-patron', // no account with the service for this card at this library
-  'not-found', // the title, loan or hold is not there
-  'limit-reached', // the patron's monthly Instant allowance is used up
-  'unavailable', // a Flex title with no free copy: offer a hold
-  'available-to-borrow', // a hold was refused because the title can be borrowed now
-  'already-borrowed',
-  'already-on-hold',
-  'network', // could not reach the service
-  'timeout', // the service did not answer in time
-  'rate-limited', // 429 after the retries ran out
-  'server', // 5xx after the retries ran out, or an unexpected status
-  'bad-response', // the answer could not be read
-  'keychain-unavailable',
-  'session-locked', // no staff shift is open: patron work waits for a name
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export interface ErrorInfo {
-  code: ErrorCode;
-  message: string;
-  status?: number;
-}
+export { ERROR_CODES, type ErrorCode, type ErrorInfo } from '../shared/errors.ts';
 
 export class PartnerError extends Error {
   readonly code: ErrorCode;

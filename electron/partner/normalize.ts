@@ -9,8 +9,8 @@ import type {
   Artist, Availability, AvailabilityStatus, CatalogChange, CatalogRecord, Country, Entitlement, Episode,
   Format, Hold, HoldStatus, LibraryContentChange, LibraryTitle, Loan, Page, PatronStatus, PurchaseModel,
   SearchHit, SearchPage, Segment,
-} from './model.ts';
-import { COUNTRIES } from './model.ts';
+} from '../shared/model.ts';
+import { COUNTRIES } from '../shared/model.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // contract's events. Given the transport as arguments so that the Electron preload
 // (ipcRenderer) and the Chromium test host (fetch + EventSource) expose the same shape.
 
-import { EVENT_NAMES, METHOD_NAMES, type EventName, type EventPayloads, type LendingDeskApi, type MethodName } from '../contract.ts';
+import { EVENT_NAMES, METHOD_NAMES, type EventName, type EventPayloads, type LendingDeskApi, type MethodName } from '../shared/contract.ts';
 
 export type Invoke = (method: MethodName, args: unknown) => Promise<unknown>;
 export type Subscribe = (event: EventName, listener: (payload: unknown) => void) => () => void;

@@ -1,7 +1,7 @@
 // The sandboxed preload: exposes the contract's methods as window.lendingDesk and nothing
 // else — never ipcRenderer itself. Bundled into one CommonJS file (sandbox: true).
 import { contextBridge, ipcRenderer } from 'electron';
-import { channelOf } from '../contract.ts';
+import { channelOf } from '../shared/contract.ts';
 import { createBridge } from './bridge.ts';
 
 const bridge = createBridge(

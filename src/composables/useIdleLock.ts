@@ -2,7 +2,7 @@
 // restarts the countdown. setTimeout (not a polling interval) so a test clock can fast-forward
 // it. Main can also lock (its own timer, the OS locking): that arrives as `sessionLocked`.
 import { onBeforeUnmount, onMounted, watch, type Ref } from 'vue';
-import type { EventPayloads } from '../../electron/contract.ts';
+import type { EventPayloads } from '../../electron/shared/contract.ts';
 import { deskApi } from '../api.ts';
 
 const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'wheel', 'focus'] as const;

@@ -1,6 +1,6 @@
 // From an error code to the sentence staff read out to the patron. The service's own message
 // stays available as detail; the sentence says what it means at the desk and what to do.
-import type { ErrorCode, ErrorInfo } from '../../electron/partner/errors.ts';
+import type { ErrorCode, ErrorInfo } from '../../electron/shared/errors.ts';
 
 /** Where the error happened changes what it means (invalid-patron on lookup vs on a borrow). */
 export type ErrorContext = 'lookup' | 'action' | 'search' | 'other';

@@ -1,5 +1,5 @@
 import { createI18n } from 'vue-i18n';
-import type { Language } from '../../electron/contract.ts';
+import type { Language } from '../../electron/shared/contract.ts';
 import { en } from './en.ts';
 import { frCA } from './fr-CA.ts';
 

@@ -4,12 +4,12 @@
 // and the availability of the titles on screen.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ActionOutcome, PatronView, Result } from '../../electron/contract.ts';
-import type { ErrorInfo } from '../../electron/partner/errors.ts';
-import type { Hold, PatronStatus } from '../../electron/partner/model.ts';
+import type { ActionOutcome, PatronView, Result } from '../../electron/shared/contract.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
+import type { Hold, PatronStatus } from '../../electron/shared/model.ts';
 import { deskApi } from '../api.ts';
 import { isRetryable } from '../i18n/errors.ts';
-import { useCatalogStore } from './catalog.ts';
+import { useLiveSearchStore } from './live-search.ts';
 import { usePatronStore } from './patron.ts';
 import { useSessionStore } from './session.ts';
 
@@ -91,7 +91,7 @@ export const useCirculationStore = defineStore('circulation', () => {
   }
 
   async function learnQueue(request: ActionRequest, mine: number): Promise<void> {
-    const result = await useSessionStore().call(deskApi().titleAvailability({ libraryId: request.libraryId, contentIds: [request.contentId] }));
+    const result = await useSessionStore().call(deskApi().liveAvailability({ libraryId: request.libraryId, contentIds: [request.contentId] }));
     const current = outcome.value;
     const same = current?.state === 'failed' && current.error.code === 'unavailable'
       && current.request.kind === request.kind && current.request.contentId === request.contentId;
@@ -101,7 +101,7 @@ export const useCirculationStore = defineStore('circulation', () => {
   }
 
   async function refreshAfter(mine: number): Promise<void> {
-    const catalog = useCatalogStore();
+    const catalog = useLiveSearchStore();
     await Promise.all([usePatronStore().refresh(), catalog.refreshAvailability()]);
     if (mine !== generation) return;
   }

@@ -3,8 +3,8 @@
 // progress. Holds no patron data, so the lock leaves it be.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/contract.ts';
-import type { Format, PurchaseModel } from '../../electron/partner/model.ts';
+import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
+import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { deskApi } from '../api.ts';
 import { useSessionStore } from './session.ts';
 
@@ -61,7 +61,7 @@ export const useCollectionStore = defineStore('collection', () => {
     if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
     const mine = generation;
     loading.add(index);
-    const result = await session.call(deskApi().catalogBrowse(query(index * PAGE_SIZE)));
+    const result = await session.call(deskApi().collectionBrowse(query(index * PAGE_SIZE)));
     loading.delete(index);
     if (mine !== generation) return;
     if (!result.ok) {
@@ -88,7 +88,7 @@ export const useCollectionStore = defineStore('collection', () => {
   /** Availability read now for these rows; the pages holding them get the fresh values. */
   async function refreshAvailability(contentIds: number[]): Promise<BrowseRow[] | undefined> {
     if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
-    const result = await session.call(deskApi().catalogRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds }));
+    const result = await session.call(deskApi().collectionRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds }));
     if (!result.ok) {
       problem.value = result.error.message;
       return undefined;

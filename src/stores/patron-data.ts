@@ -1,7 +1,7 @@
 // Every store that holds patron data is listed here, so a lock, a new shift or a change of
 // connection clears all of them. The catalog holds no patron data: a lock leaves the search
 // on screen, a change of library or connection clears it (clearLibraryData).
-import { useCatalogStore } from './catalog.ts';
+import { useLiveSearchStore } from './live-search.ts';
 import { useCirculationStore } from './circulation.ts';
 import { usePatronStore } from './patron.ts';
 
@@ -20,5 +20,5 @@ export function clearCurrentPatron(): void {
 /** Another library: its cards and catalog differ. */
 export function clearLibraryData(): void {
   clearCurrentPatron();
-  useCatalogStore().$reset();
+  useLiveSearchStore().$reset();
 }

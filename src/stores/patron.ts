@@ -3,8 +3,8 @@
 // recent patron stays in memory only (to look it up again); the screen shows it masked.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PatronView } from '../../electron/contract.ts';
-import type { ErrorInfo } from '../../electron/partner/errors.ts';
+import type { PatronView } from '../../electron/shared/contract.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import { deskApi } from '../api.ts';
 import { maskCard } from '../components/patron/mask.ts';
 import { useSessionStore } from './session.ts';

@@ -4,7 +4,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type {
   AppInfo, ArgsOf, EventPayloads, Preferences, ProfileView, Result, StaffSession,
-} from '../../electron/contract.ts';
+} from '../../electron/shared/contract.ts';
 import { deskApi, isSessionLocked } from '../api.ts';
 import { clearLibraryData, clearPatronData } from './patron-data.ts';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
-import { EVENT_NAMES, METHOD_NAMES } from '../../electron/contract.ts';
+import { EVENT_NAMES, METHOD_NAMES } from '../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost } from './host/desk-host.ts';

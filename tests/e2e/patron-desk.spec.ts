@@ -57,15 +57,15 @@ async function sandboxUrl(page: Page): Promise<string> {
 async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', status: 'BORROW' | 'HOLD'): Promise<PickedTitle> {
   const picked = await page.evaluate(async ({ libraryId, purchaseModel, status }) => {
     for (let offset = 0; offset <= 5000; offset += 100) {
-      const page = await window.lendingDesk.searchCatalog({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
+      const page = await window.lendingDesk.liveSearch({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
       if (!page.ok) throw new Error(page.error.message);
       const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION');
       if (hits.length === 0) break;
-      const availability = await window.lendingDesk.titleAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
+      const availability = await window.lendingDesk.liveAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
       if (!availability.ok) throw new Error(availability.error.message);
       for (const a of availability.value.filter((x) => x.status === status)) {
         const hit = hits.find((h) => h.titleId === a.contentId)!;
-        const alone = await window.lendingDesk.searchCatalog({ libraryId, q: hit.title!, limit: 5, purchaseModel });
+        const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
         if (alone.ok && alone.value.found === 1) return { contentId: a.contentId, title: hit.title! };
       }
     }

@@ -5,7 +5,7 @@
 // as the renderer would. None may crash the desk, reach a route other than the one its method
 // is for (read in the sandbox's request log, with the card, library and title it carried), or
 // come back without a message staff can read out.
-import { METHODS, type AppInfo, type MethodName, type ProfileView, type Result } from '../../electron/contract.ts';
+import { METHODS, type AppInfo, type MethodName, type ProfileView, type Result } from '../../electron/shared/contract.ts';
 import type { LoggedRequest, RouteName } from '../../electron/sandbox/server.ts';
 import { normalizeBaseUrl } from '../../electron/partner/transport.ts';
 import { UNREADABLE, unclearBecause } from './clear-message.ts';
@@ -25,9 +25,9 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
   placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
-  searchCatalog: ['token', 'search'], listActions: [], exportActions: [],
-  catalogBrowse: [], catalogTitle: [], catalogRefreshAvailability: ['token', 'contentInfo'],
-  syncStatus: [], syncNow: SYNC, titleAvailability: ['token', 'contentInfo'],
+  liveSearch: ['token', 'search'], listActions: [], exportActions: [],
+  collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
+  syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
 };
 
 /** Methods whose calls may change what the desk is connected to, its shift or its preferences: checked and put back after each call. */
@@ -199,11 +199,11 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     forgetCredentials: { profileId: FIXTURE_ID }, activateProfile: { profileId: FIXTURE_ID }, removeProfile: { profileId: FIXTURE_ID },
     updatePreferences: { ...PREFERENCES }, startShift: { staffName: STAFF }, lockSession: { reason: 'staff' },
     lookupPatron: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
-    searchCatalog: { libraryId, q: 'the', limit: 5, offset: 0, kidsMode: false, formats: ['EBOOK'], purchaseModel: 'FLEX' },
+    liveSearch: { libraryId, q: 'the', limit: 5, offset: 0, kidsMode: false, formats: ['EBOOK'], purchaseModel: 'FLEX' },
     listActions: { offset: 0, limit: 10 },
-    catalogBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
-    catalogTitle: { libraryId, contentId },
-    catalogRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, titleAvailability: { libraryId, contentIds },
+    collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
+    collectionTitle: { libraryId, contentId },
+    collectionRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
   };
 }
 

@@ -41,7 +41,7 @@ export async function prepareDesk(rig: Rig, options: { patrons: number; prefix: 
   const cards = await addPatrons(rig, libraryId, options.prefix, options.patrons);
   const instant = await rig.admin.sampleContent(libraryId, { purchaseModel: 'INSTANT', active: true, count: 400 });
   const flex = await holdableTitles(rig, libraryId, options.holdable, `${options.prefix}9`);
-  const search = await expectOk<{ hits: { title?: string }[] }>(rig, 'searchCatalog', { libraryId, q: 'the', limit: 50 });
+  const search = await expectOk<{ hits: { title?: string }[] }>(rig, 'liveSearch', { libraryId, q: 'the', limit: 50 });
   const words = [...new Set(search.hits.flatMap((item) => (item.title ?? '').toLowerCase().split(/\W+/)).filter((w) => w.length > 3))];
   return {
     rig, libraryId, cards, instant, holdable: flex, words: words.length > 0 ? words : ['the'],
@@ -107,10 +107,10 @@ export async function oneAction(desk: Desk): Promise<ActionResult> {
   const card = pick(rig, desk.cards);
   const roll = rig.random();
   if (roll < 0.3) return judgeRead('lookupPatron', await rig.call('lookupPatron', { libraryId, card }));
-  if (roll < 0.45) return judgeRead('searchCatalog', await rig.call('searchCatalog', { libraryId, q: pick(rig, desk.words), limit: 20 }));
+  if (roll < 0.45) return judgeRead('liveSearch', await rig.call('liveSearch', { libraryId, q: pick(rig, desk.words), limit: 20 }));
   if (roll < 0.55) {
     const ids = Array.from({ length: 5 }, () => pick(rig, desk.instant.concat(desk.holdable)));
-    return judgeRead('titleAvailability', await rig.call('titleAvailability', { libraryId, contentIds: ids }));
+    return judgeRead('liveAvailability', await rig.call('liveAvailability', { libraryId, contentIds: ids }));
   }
   if (roll < 0.8) {
     const onLoan = [...(desk.loans.get(card) ?? [])];

@@ -7,7 +7,7 @@
 // a process of its own, so they are the desk's).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { SyncStatusView } from '../../electron/contract.ts';
+import type { SyncStatusView } from '../../electron/shared/contract.ts';
 import { unclearBecause } from './clear-message.ts';
 import { count, newTally, oneAction, prepareDesk, tallyNotes, type ActionResult, type Desk } from './desk-work.ts';
 import { figure, zero, type Scale, type Section } from './report.ts';
@@ -78,8 +78,8 @@ export async function runFaultMix(scale: Scale): Promise<Section> {
       } else if (elapsed() >= (refreshes + 1) * (dayMs / 4)) {
         refreshes += 1;
         const ids = desk.holdable.concat(desk.instant.slice(0, 12));
-        count(tally, judgeSync('catalogRefreshAvailability', await rig.call('catalogRefreshAvailability', { libraryId: desk.libraryId, contentIds: ids })));
-        count(tally, judgeSync('catalogBrowse', await rig.call('catalogBrowse', { libraryId: desk.libraryId, model: 'FLEX', limit: 50 })));
+        count(tally, judgeSync('collectionRefreshAvailability', await rig.call('collectionRefreshAvailability', { libraryId: desk.libraryId, contentIds: ids })));
+        count(tally, judgeSync('collectionBrowse', await rig.call('collectionBrowse', { libraryId: desk.libraryId, model: 'FLEX', limit: 50 })));
       } else {
         count(tally, await oneAction(desk));
       }

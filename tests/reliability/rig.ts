@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryVault } from '../../electron/credentials/index.ts';
-import type { MethodName, Result } from '../../electron/contract.ts';
+import type { MethodName, Result } from '../../electron/shared/contract.ts';
 import type { DeskService } from '../../electron/desk/desk-service.ts';
 import { dispatch } from '../../electron/ipc/dispatch.ts';
 import { Rng } from '../../electron/sandbox/random.ts';

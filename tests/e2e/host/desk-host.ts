@@ -6,7 +6,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import type { EventName, EventPayloads } from '../../../electron/contract.ts';
+import type { EventName, EventPayloads } from '../../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';

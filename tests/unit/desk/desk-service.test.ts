@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { METHOD_NAMES, type EventPayloads, type MethodName, type Result } from '../../../electron/contract.ts';
+import { METHOD_NAMES, type EventPayloads, type MethodName, type Result } from '../../../electron/shared/contract.ts';
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
@@ -178,7 +178,7 @@ describe('secrets', () => {
     await ok('testPartnerConnection', { baseUrl: partner.url, username: partner.username, password: partner.password });
     await ok('startShift', { staffName: 'Ana' });
     const contentIds = [1, 2, 3, 4, 5, 6, 7, 8];
-    const availability = await ok('titleAvailability', { libraryId, contentIds });
+    const availability = await ok('liveAvailability', { libraryId, contentIds });
     const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
     const flex = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'FLEX');
     const called = new Set<string>();
@@ -187,8 +187,8 @@ describe('secrets', () => {
     await drive('listProfiles');
     await drive('lookupPatron', { libraryId, card });
     await drive('lookupPatron', { libraryId, card: '99999999999999' });
-    await drive('searchCatalog', { libraryId, q: 'the' });
-    await drive('titleAvailability', { libraryId, contentIds });
+    await drive('liveSearch', { libraryId, q: 'the' });
+    await drive('liveAvailability', { libraryId, contentIds });
     await drive('borrow', { libraryId, card, contentId: instant?.contentId ?? 1 });
     await drive('returnTitle', { libraryId, card, contentId: instant?.contentId ?? 1 });
     await drive('placeHold', { libraryId, card, contentId: flex?.contentId ?? 2 });
@@ -204,9 +204,9 @@ describe('secrets', () => {
     await drive('forgetCredentials', { profileId: 'main-branch' });
     await drive('syncStatus');
     await drive('syncNow', {});
-    await drive('catalogBrowse', { libraryId, text: 'the', limit: 20 });
-    await drive('catalogTitle', { libraryId, contentId: contentIds[0] });
-    await drive('catalogRefreshAvailability', { libraryId, contentIds });
+    await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
+    await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
+    await drive('collectionRefreshAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
     await drive('removeProfile', { profileId: 'main-branch-2' });
@@ -235,7 +235,7 @@ async function sandboxShiftWithInstantTitle(): Promise<{ libraryId: number; card
   const info = await ok('useSandbox');
   const { libraryId, cards } = info.sandbox.libraries[0];
   await ok('startShift', { staffName: 'Jo' });
-  const availability = await ok('titleAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
+  const availability = await ok('liveAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
   const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
   return { libraryId, card: cards[0] as string, instant };
 }
@@ -314,13 +314,13 @@ describe('the catalog through the contract', () => {
     expect(status.available).toBe(true);
     expect(status.counts.titles).toBeGreaterThan(0);
     expect(progress.length).toBeGreaterThan(0);
-    const page = await ok('catalogBrowse', { libraryId, model: 'FLEX', limit: 5 });
+    const page = await ok('collectionBrowse', { libraryId, model: 'FLEX', limit: 5 });
     expect(page.total).toBeGreaterThan(5);
     expect(page.rows).toHaveLength(5);
     const first = page.rows[0];
-    expect(await ok('catalogTitle', { libraryId, contentId: first.contentId })).toMatchObject({ contentId: first.contentId, purchaseModel: 'FLEX' });
-    const [refreshed] = await ok('catalogRefreshAvailability', { libraryId, contentIds: [first.contentId] });
+    expect(await ok('collectionTitle', { libraryId, contentId: first.contentId })).toMatchObject({ contentId: first.contentId, purchaseModel: 'FLEX' });
+    const [refreshed] = await ok('collectionRefreshAvailability', { libraryId, contentIds: [first.contentId] });
     expect(refreshed.availability).toMatchObject({ status: expect.stringMatching(/BORROW|HOLD|UNAVAILABLE/), readAt: expect.any(Number) });
-    expect(await call('catalogBrowse', { libraryId: 999_999 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(await call('collectionBrowse', { libraryId: 999_999 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 });

@@ -1,7 +1,7 @@
 // The bridge the renderer sees has exactly the contract's methods plus `on`, on both hosts.
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_NAMES, METHOD_NAMES } from '../../../electron/contract.ts';
+import { EVENT_NAMES, METHOD_NAMES } from '../../../electron/shared/contract.ts';
 import { createBridge } from '../../../electron/preload/bridge.ts';
 import { installHostBridge } from '../../e2e/host/bridge-script.ts';
 

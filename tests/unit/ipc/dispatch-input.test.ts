@@ -1,7 +1,7 @@
 // Defects the bad-input run found at the contract boundary, each pinned: the refusal must be
 // invalid-input with a sentence staff can act on, and nothing may be called or sent.
 import { describe, expect, it, vi } from 'vitest';
-import type { DeskHandlers } from '../../../electron/contract.ts';
+import type { DeskHandlers } from '../../../electron/shared/contract.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { checkCard } from '../../../electron/partner/paths.ts';
 

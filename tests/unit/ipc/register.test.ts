@@ -1,7 +1,7 @@
 // The IPC registry with a stand-in ipcMain: exactly the contract's channels, the sender
 // checked before any work, arguments parsed, errors returned as data.
 import { describe, expect, it, vi, type Mock } from 'vitest';
-import { METHOD_NAMES, channelOf, type DeskHandlers } from '../../../electron/contract.ts';
+import { METHOD_NAMES, channelOf, type DeskHandlers } from '../../../electron/shared/contract.ts';
 import { registerContract, senderCheck, type InvokeEvent } from '../../../electron/ipc/register.ts';
 import { PartnerError } from '../../../electron/partner/errors.ts';
 
@@ -56,12 +56,12 @@ describe('registerContract', () => {
       borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '7' }],
       returnTitle: [{ libraryId: 101, card: '1' }], placeHold: [{ libraryId: '101', card: '1', contentId: 1 }],
       removeHold: [{ libraryId: 101, card: '1', contentId: 1, extra: true }],
-      searchCatalog: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
-      titleAvailability: [{ libraryId: 101, contentIds: [] }, { libraryId: 101, contentIds: [1, -2] }],
+      liveSearch: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
+      liveAvailability: [{ libraryId: 101, contentIds: [] }, { libraryId: 101, contentIds: [1, -2] }],
       listActions: [{ limit: 0 }, { offset: -1 }, 'all'], exportActions: [{ format: 'xlsx' }],
-      catalogBrowse: [{ libraryId: 101, limit: 501 }, { libraryId: 101, sort: 'random' }, { libraryId: 101, text: 'x'.repeat(201) }],
-      catalogTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
-      catalogRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
+      collectionBrowse: [{ libraryId: 101, limit: 501 }, { libraryId: 101, sort: 'random' }, { libraryId: 101, text: 'x'.repeat(201) }],
+      collectionTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
+      collectionRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { PartnerClient } from '../../../electron/partner/client.ts';
-import type { Country, PurchaseModel } from '../../../electron/partner/model.ts';
+import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { ConnectionSpec } from '../../../electron/mirror/sync-job.ts';
 

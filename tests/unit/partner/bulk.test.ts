@@ -2,7 +2,7 @@
 // set, deltas yield exactly the changes, content info goes 50 ids a call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../../electron/partner/client.ts';
-import type { CatalogChange, LibraryContentChange } from '../../../electron/partner/model.ts';
+import type { CatalogChange, LibraryContentChange } from '../../../electron/shared/model.ts';
 import { collect, library, startHarness, type Harness } from './helpers.ts';
 
 const SIZE = 2000;

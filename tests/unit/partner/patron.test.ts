@@ -2,7 +2,7 @@
 // allowance, the errors staff see, and input that must never reach the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../../electron/partner/client.ts';
-import type { Availability } from '../../../electron/partner/model.ts';
+import type { Availability } from '../../../electron/shared/model.ts';
 import { collect, library, startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;

@@ -4,7 +4,7 @@
 // direction marks in cards, wrong kinds reported as missing, thousands of unknown fields) are
 // pinned in tests/unit/ipc/dispatch-input.test.ts.
 import { describe, expect, it, vi } from 'vitest';
-import type { DeskHandlers } from '../../../electron/contract.ts';
+import type { DeskHandlers } from '../../../electron/shared/contract.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { checkBaseUrl } from '../../../electron/partner/paths.ts';
 import { runBadInput } from '../../reliability/bad-input.ts';
@@ -126,7 +126,7 @@ describe('numbers the bad-input run found answered with a bound the field does n
     expect(await refusal('lookupPatron', { libraryId: -(2 ** 64), card: '1' })).toBe('Library: must be more than 0.');
     expect(await refusal('updatePreferences', { idleLockMinutes: 2 ** 60 })).toBe('Idle lock minutes: must be at most 240.');
     // An id's own limit is the safe range: that one is still named.
-    expect(await refusal('catalogTitle', { libraryId: 101, contentId: 2 ** 64 })).toBe('Title id: must be at most 9007199254740991.');
+    expect(await refusal('collectionTitle', { libraryId: 101, contentId: 2 ** 64 })).toBe('Title id: must be at most 9007199254740991.');
   });
 });
 

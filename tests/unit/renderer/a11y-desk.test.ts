@@ -15,12 +15,12 @@ async function seriousViolations(): Promise<string[]> {
 
 async function deskWithEverything() {
   const mounted = await mountApp(sandboxInfo());
-  mounted.desk.searchCatalog.mockResolvedValue(ok({ found: 45, hits: [
+  mounted.desk.liveSearch.mockResolvedValue(ok({ found: 45, hits: [
     hit({ titleId: 301, title: 'Paper Moons', format: 'EBOOK', purchaseModel: 'INSTANT', artist: 'Ana Lima', year: 2020, coverImageUrl: 'https://sandbox.lending-desk.invalid/c.jpg' }),
     hit({ titleId: 302, title: 'Glass Rivers', format: 'TELEVISION', purchaseModel: 'FLEX', episodes: [{ titleId: 302, episode: 1, title: 'One' }] }),
     hit({ titleId: 303 }),
   ] }));
-  mounted.desk.titleAvailability.mockResolvedValue(ok([
+  mounted.desk.liveAvailability.mockResolvedValue(ok([
     { contentId: 301, status: 'BORROW' }, { contentId: 302, status: 'HOLD', holdsQueueSize: 2, availableCopies: 0, totalCopies: 1 },
   ]));
   await scan('0012345');
@@ -36,7 +36,7 @@ describe('accessibility of the patron desk (axe-core)', () => {
 
   it('search results without a patron', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValue(ok({ found: 1, hits: [hit({ titleId: 1, title: 'Alone' })] }));
+    desk.liveSearch.mockResolvedValue(ok({ found: 1, hits: [hit({ titleId: 1, title: 'Alone' })] }));
     await searchFor('alone');
     expect(await seriousViolations()).toEqual([]);
   });

@@ -4,7 +4,7 @@
 // borrowing from the detail once, and a progress bar that follows sync events.
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import type { BrowseRow } from '../../../electron/contract.ts';
+import type { BrowseRow } from '../../../electron/shared/contract.ts';
 import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 
 const TOTAL = 1_000_000;
@@ -20,7 +20,7 @@ async function openView(wrapper: VueWrapper, name: string): Promise<void> {
 describe('collection browser', () => {
   it('renders only a window of a 1,000,000-title collection, fetches pages by offset, and reaches the end', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
-    desk.catalogBrowse.mockImplementation(async (args) => ok({ total: TOTAL, rows: Array.from({ length: args!.limit ?? 100 }, (_, i) => row(args!.offset! + i)) }));
+    desk.collectionBrowse.mockImplementation(async (args) => ok({ total: TOTAL, rows: Array.from({ length: args!.limit ?? 100 }, (_, i) => row(args!.offset! + i)) }));
     await openView(wrapper, 'Collection');
     await flushPromises();
     const grid = wrapper.get('[role="grid"]');
@@ -29,7 +29,7 @@ describe('collection browser', () => {
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.length).toBeLessThan(60);
     expect(wrapper.text()).toContain('1,000,000 titles');
-    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: 100, sort: 'title', direction: 'asc' }));
+    expect(desk.collectionBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: 100, sort: 'title', direction: 'asc' }));
 
     // 52 million px of rows would pass the browser's height cap: the scrollbar is scaled to 15 million.
     const viewport = wrapper.get('[role="rowgroup"]').element as HTMLElement;
@@ -38,14 +38,14 @@ describe('collection browser', () => {
     viewport.scrollTop = 7_500_000; // half way
     viewport.dispatchEvent(new Event('scroll'));
     await flushPromises();
-    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 499_900 }));
+    expect(desk.collectionBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 499_900 }));
     await flushPromises();
     expect(wrapper.text()).toContain('Title 500001');
     viewport.scrollTop = 15_000_000; // the very end
     viewport.dispatchEvent(new Event('scroll'));
     await flushPromises();
     await flushPromises();
-    expect(desk.catalogBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 999_900 }));
+    expect(desk.collectionBrowse).toHaveBeenCalledWith(expect.objectContaining({ offset: 999_900 }));
     expect(wrapper.text()).toContain('Title 1000000');
     expect(wrapper.findAll('[role="rowgroup"] [role="row"]').length).toBeLessThan(60);
   });
@@ -54,7 +54,7 @@ describe('collection browser', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const { wrapper, desk } = await mountApp(sandboxInfo());
-      desk.catalogBrowse.mockImplementation(async () => ok({ total: 2, rows: [row(0), row(1)] }));
+      desk.collectionBrowse.mockImplementation(async () => ok({ total: 2, rows: [row(0), row(1)] }));
       await openView(wrapper, 'Collection');
       const set = (id: string, value: string) => {
         const control = document.getElementById(id) as HTMLInputElement | HTMLSelectElement;
@@ -66,7 +66,7 @@ describe('collection browser', () => {
       set('collection-model', 'FLEX');
       await vi.advanceTimersByTimeAsync(300);
       await flushPromises();
-      expect(desk.catalogBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'salt', formats: ['EBOOK'], model: 'FLEX', offset: 0 }));
+      expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ text: 'salt', formats: ['EBOOK'], model: 'FLEX', offset: 0 }));
       const header = () => wrapper.findAll('[role="columnheader"]').find((h) => h.text().startsWith('Author'))!;
       expect(header().attributes('aria-sort')).toBe('none');
       await header().get('button').trigger('click');
@@ -75,7 +75,7 @@ describe('collection browser', () => {
       await header().get('button').trigger('click');
       await flushPromises();
       expect(header().attributes('aria-sort')).toBe('descending');
-      expect(desk.catalogBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ sort: 'artist', direction: 'desc' }));
+      expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ sort: 'artist', direction: 'desc' }));
     } finally {
       vi.useRealTimers();
     }
@@ -83,8 +83,8 @@ describe('collection browser', () => {
 
   it('shows a nearly empty record without "undefined", and borrows once for the patron on the desk', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
-    desk.catalogBrowse.mockImplementation(async () => ok({ total: 1, rows: [{ contentId: 77, purchaseModel: 'INSTANT', active: true }] }));
-    desk.catalogTitle.mockResolvedValue(ok({ contentId: 77, purchaseModel: 'INSTANT', active: true, availability: { status: 'BORROW', readAt: Date.now() - 60_000 },
+    desk.collectionBrowse.mockImplementation(async () => ok({ total: 1, rows: [{ contentId: 77, purchaseModel: 'INSTANT', active: true }] }));
+    desk.collectionTitle.mockResolvedValue(ok({ contentId: 77, purchaseModel: 'INSTANT', active: true, availability: { status: 'BORROW', readAt: Date.now() - 60_000 },
       record: { id: 77, artists: [], genres: [], countries: [], purchaseModels: [], ratings: [], ppuPrices: [], segments: [], episodes: [] } }));
     desk.borrow.mockResolvedValue(ok({ value: { contentId: 77 }, confirmedByReread: false }));
     // a patron on the desk first

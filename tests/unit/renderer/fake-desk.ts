@@ -5,8 +5,8 @@ import { createPinia, setActivePinia } from 'pinia';
 import { vi, type Mock } from 'vitest';
 import type {
   AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result,
-} from '../../../electron/contract.ts';
-import type { ErrorInfo } from '../../../electron/partner/errors.ts';
+} from '../../../electron/shared/contract.ts';
+import type { ErrorInfo } from '../../../electron/shared/errors.ts';
 import App from '../../../src/App.vue';
 import { createDeskI18n } from '../../../src/i18n/index.ts';
 
@@ -83,13 +83,13 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     returnTitle: vi.fn(),
     placeHold: vi.fn(),
     removeHold: vi.fn(),
-    searchCatalog: vi.fn(),
-    titleAvailability: vi.fn(async () => ok([])),
+    liveSearch: vi.fn(),
+    liveAvailability: vi.fn(async () => ok([])),
     listActions: vi.fn(async () => ok({ total: 0, entries: [] })),
     exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', csv: 'time\r\n' })),
-    catalogBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
-    catalogTitle: vi.fn(async () => ok(null)),
-    catalogRefreshAvailability: vi.fn(async () => ok([])),
+    collectionBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
+    collectionTitle: vi.fn(async () => ok(null)),
+    collectionRefreshAvailability: vi.fn(async () => ok([])),
     syncStatus: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
     syncNow: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {

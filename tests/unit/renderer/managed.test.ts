@@ -3,7 +3,7 @@
 // IT turned off is not offered, and a policy file that could not be used is reported.
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { AppInfo, ManagedView } from '../../../electron/contract.ts';
+import type { AppInfo, ManagedView } from '../../../electron/shared/contract.ts';
 import { PARTNER_PROFILE, buttonNamed, inputLabelled, mountApp, ok, partnerInfo, unconfigured } from './fake-desk.ts';
 
 function hasButton(wrapper: { findAll(selector: 'button'): { attributes(name: string): string | undefined; text(): string }[] }, name: string): boolean {

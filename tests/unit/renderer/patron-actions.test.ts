@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { ActionOutcome, Result } from '../../../electron/contract.ts';
-import type { Loan } from '../../../electron/partner/model.ts';
+import type { ActionOutcome, Result } from '../../../electron/shared/contract.ts';
+import type { Loan } from '../../../electron/shared/model.ts';
 import { announced, fail, mountApp, ok, PATRON, sandboxInfo } from './fake-desk.ts';
 import { button, click, dialog, hasButton, hit, press, scan, searchFor, text } from './patron-desk-helpers.ts';
 
@@ -17,8 +17,8 @@ function deferred<T>() {
 
 async function deskWithResults() {
   const mounted = await mountApp(sandboxInfo());
-  mounted.desk.searchCatalog.mockResolvedValue(ok({ found: 2, hits: [INSTANT, FLEX] }));
-  mounted.desk.titleAvailability.mockResolvedValue(ok([
+  mounted.desk.liveSearch.mockResolvedValue(ok({ found: 2, hits: [INSTANT, FLEX] }));
+  mounted.desk.liveAvailability.mockResolvedValue(ok([
     { contentId: 301, status: 'BORROW', purchaseModel: 'INSTANT', available: true },
     { contentId: 302, status: 'BORROW', purchaseModel: 'FLEX', availableCopies: 1, totalCopies: 2, holdsQueueSize: 0 },
   ]));
@@ -105,7 +105,7 @@ describe('borrow and hold from search results', () => {
     expect(desk.borrow).toHaveBeenCalledWith({ libraryId: 101, card: '0012345', contentId: 301, title: 'Paper Moons' });
     expect(announced('status')).toContain('Paper Moons is borrowed for card ••••2345.');
     expect(desk.lookupPatron).toHaveBeenCalledTimes(2); // the patron view refreshes
-    expect(desk.titleAvailability).toHaveBeenCalledTimes(2); // and the availability on screen
+    expect(desk.liveAvailability).toHaveBeenCalledTimes(2); // and the availability on screen
   });
 
   it('the store refuses a second identical action while the first is under way', async () => {
@@ -124,7 +124,7 @@ describe('borrow and hold from search results', () => {
   it('no copy free: says how many wait and offers the hold, which places it', async () => {
     const { desk } = await deskWithResults();
     desk.borrow.mockResolvedValueOnce(fail('unavailable', 'No copy is free to borrow right now; place a hold instead'));
-    desk.titleAvailability.mockResolvedValueOnce(ok([{ contentId: 302, status: 'HOLD', availableCopies: 0, totalCopies: 2, holdsQueueSize: 3 }]));
+    desk.liveAvailability.mockResolvedValueOnce(ok([{ contentId: 302, status: 'HOLD', availableCopies: 0, totalCopies: 2, holdsQueueSize: 3 }]));
     desk.placeHold.mockResolvedValueOnce(ok({ value: { contentId: 302, title: 'Glass Rivers', status: 'WAITING', queuePosition: 4 }, confirmedByReread: false }));
     await click(button('Borrow Glass Rivers'));
     await flushPromises();
@@ -141,8 +141,8 @@ describe('borrow and hold from search results', () => {
 
   it('offers Place hold with the queue size when availability already says HOLD', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValue(ok({ found: 1, hits: [FLEX] }));
-    desk.titleAvailability.mockResolvedValue(ok([{ contentId: 302, status: 'HOLD', purchaseModel: 'FLEX', availableCopies: 0, totalCopies: 1, holdsQueueSize: 3 }]));
+    desk.liveSearch.mockResolvedValue(ok({ found: 1, hits: [FLEX] }));
+    desk.liveAvailability.mockResolvedValue(ok([{ contentId: 302, status: 'HOLD', purchaseModel: 'FLEX', availableCopies: 0, totalCopies: 1, holdsQueueSize: 3 }]));
     await searchFor('glass');
     expect(text()).toContain('No copy free — 3 waiting. Place a hold?');
     expect(text()).toContain('0 of 1 copies free');
@@ -175,8 +175,8 @@ describe('borrow and hold from search results', () => {
 
   it('available-to-borrow on a hold offers the borrow', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValue(ok({ found: 1, hits: [FLEX] }));
-    desk.titleAvailability.mockResolvedValue(ok([{ contentId: 302, status: 'HOLD', holdsQueueSize: 1 }]));
+    desk.liveSearch.mockResolvedValue(ok({ found: 1, hits: [FLEX] }));
+    desk.liveAvailability.mockResolvedValue(ok([{ contentId: 302, status: 'HOLD', holdsQueueSize: 1 }]));
     await scan('0012345');
     await searchFor('glass');
     desk.placeHold.mockResolvedValueOnce(fail('available-to-borrow', 'no hold needed'));

@@ -1,6 +1,6 @@
 // Shared steps for the patron desk tests: scan a card, search, find things by name.
 import { flushPromises } from '@vue/test-utils';
-import type { SearchHit } from '../../../electron/partner/model.ts';
+import type { SearchHit } from '../../../electron/shared/model.ts';
 import { inputLabelled } from './fake-desk.ts';
 
 export async function scan(card: string): Promise<void> {

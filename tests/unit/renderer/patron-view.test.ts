@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PatronView } from '../../../electron/contract.ts';
+import type { PatronView } from '../../../electron/shared/contract.ts';
 import { usePatronStore } from '../../../src/stores/patron.ts';
 import { buttonNamed, inputLabelled, mountApp, ok, PATRON, sandboxInfo } from './fake-desk.ts';
 import { button, dialog, expectNoJunk, hasButton, press, scan, text } from './patron-desk-helpers.ts';

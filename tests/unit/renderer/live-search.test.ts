@@ -8,9 +8,9 @@ const page = (offset: number, count: number) => Array.from({ length: count }, (_
 describe('catalog search', () => {
   it('searches with the filters, pages with Previous/Next, and asks availability once per page', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 345, hits: page(0, 20) }));
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 345, hits: page(20, 20) }));
-    desk.titleAvailability.mockImplementation(async ({ contentIds }) => ok(contentIds.map((contentId) => ({ contentId, status: 'BORROW' as const, purchaseModel: 'INSTANT' as const }))));
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 345, hits: page(0, 20) }));
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 345, hits: page(20, 20) }));
+    desk.liveAvailability.mockImplementation(async ({ contentIds }) => ok(contentIds.map((contentId) => ({ contentId, status: 'BORROW' as const, purchaseModel: 'INSTANT' as const }))));
     const format = inputLabelled('Format') as HTMLSelectElement;
     format.value = 'AUDIOBOOK';
     format.dispatchEvent(new Event('change'));
@@ -21,35 +21,35 @@ describe('catalog search', () => {
     kids.checked = true;
     kids.dispatchEvent(new Event('change'));
     await searchFor('  river  ');
-    expect(desk.searchCatalog).toHaveBeenLastCalledWith({ libraryId: 101, q: 'river', offset: 0, limit: 20, kidsMode: true, formats: ['AUDIOBOOK'], purchaseModel: 'FLEX' });
+    expect(desk.liveSearch).toHaveBeenLastCalledWith({ libraryId: 101, q: 'river', offset: 0, limit: 20, kidsMode: true, formats: ['AUDIOBOOK'], purchaseModel: 'FLEX' });
     expect(text()).toContain('Results 1–20 of 345');
     expect(announced('status')).toContain('Results 1–20 of 345');
-    expect(desk.titleAvailability).toHaveBeenCalledTimes(1);
-    expect(desk.titleAvailability).toHaveBeenLastCalledWith({ libraryId: 101, contentIds: page(0, 20).map((h) => h.titleId) });
+    expect(desk.liveAvailability).toHaveBeenCalledTimes(1);
+    expect(desk.liveAvailability).toHaveBeenLastCalledWith({ libraryId: 101, contentIds: page(0, 20).map((h) => h.titleId) });
     expect(button('Previous').disabled).toBe(true);
     await click(button('Next'));
-    expect(desk.searchCatalog).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'river', offset: 20 }));
+    expect(desk.liveSearch).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'river', offset: 20 }));
     expect(text()).toContain('Results 21–40 of 345');
-    expect(desk.titleAvailability).toHaveBeenCalledTimes(2);
+    expect(desk.liveAvailability).toHaveBeenCalledTimes(2);
     expect(text()).toContain('Available');
   });
 
   it('refuses an empty query without calling main', async () => {
     const { desk } = await mountApp(sandboxInfo());
     await searchFor('   ');
-    expect(desk.searchCatalog).not.toHaveBeenCalled();
+    expect(desk.liveSearch).not.toHaveBeenCalled();
     expect(announced('alert')).toEqual(['Enter a word to search for.']);
   });
 
   it('shows a hit that has nothing but a titleId, and one with nothing at all, without junk', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 2, hits: [hit({ titleId: 77 }), hit({})] }));
-    desk.titleAvailability.mockResolvedValueOnce(ok([{ contentId: 77 }]));
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 2, hits: [hit({ titleId: 77 }), hit({})] }));
+    desk.liveAvailability.mockResolvedValueOnce(ok([{ contentId: 77 }]));
     await searchFor('x');
     expectNoJunk(text());
     expect(text()).toContain('Title 77');
     expect(text()).toContain('Untitled');
-    expect(desk.titleAvailability).toHaveBeenCalledWith({ libraryId: 101, contentIds: [77] });
+    expect(desk.liveAvailability).toHaveBeenCalledWith({ libraryId: 101, contentIds: [77] });
     expect(hasButton('Borrow Title 77')).toBe(true);
     expect(hasButton('Borrow Untitled')).toBe(false); // no id, nothing to borrow
     await click(button('Details for Title 77'));
@@ -59,7 +59,7 @@ describe('catalog search', () => {
 
   it('groups TV episodes under their series in a collapsible list', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 1, hits: [hit({
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: [hit({
       titleId: 500, title: 'Harbour Lights', format: 'TELEVISION',
       episodes: [{ titleId: 500, episode: 1, title: 'Arrival' }, { titleId: 100008002, episode: 2, title: 'Storm' }, { titleId: 100008003 }],
     })] }));
@@ -75,13 +75,13 @@ describe('catalog search', () => {
 
   it('a title detail shows the metadata the hit has and can borrow; the action closes it', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 1, hits: [hit({
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: [hit({
       titleId: 900, title: 'The Quiet Atlas', subtitle: 'Maps of nowhere', series: 'Atlas', publisher: 'North Press', language: 'FRENCH',
       isbn: '9780000000001', upc: '', genres: ['Travel', 'Essays'], format: 'EBOOK', purchaseModel: 'INSTANT', year: 2019,
       artists: [{ name: 'Ana Lima', role: 'AUTHOR' }, { name: 'Ana Lima', role: 'AUTHOR' }, { name: 'Bo Chen', role: 'READER' }],
       synopsis: 'A book of maps.',
     })] }));
-    desk.titleAvailability.mockResolvedValue(ok([{ contentId: 900, status: 'BORROW', purchaseModel: 'INSTANT' }]));
+    desk.liveAvailability.mockResolvedValue(ok([{ contentId: 900, status: 'BORROW', purchaseModel: 'INSTANT' }]));
     desk.borrow.mockResolvedValueOnce(ok({ value: { contentId: 900 }, confirmedByReread: false }));
     await scan('0012345');
     await searchFor('atlas');
@@ -99,25 +99,25 @@ describe('catalog search', () => {
 
   it('a search that fails on the connection says so and Retry repeats it', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(fail('server', 'HTTP 503'));
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 0, hits: [] }));
+    desk.liveSearch.mockResolvedValueOnce(fail('server', 'HTTP 503'));
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 0, hits: [] }));
     await searchFor('atlas');
     expect(announced('alert')[0]).toContain('The lending service has a problem right now.');
     await click(button('Retry'));
-    expect(desk.searchCatalog).toHaveBeenCalledTimes(2);
-    expect(desk.searchCatalog.mock.calls[1]).toEqual(desk.searchCatalog.mock.calls[0]);
+    expect(desk.liveSearch).toHaveBeenCalledTimes(2);
+    expect(desk.liveSearch.mock.calls[1]).toEqual(desk.liveSearch.mock.calls[0]);
     expect(text()).toContain('No titles match “atlas”.');
   });
 
   it('search results stay through a lock (no patron data in them); the patron does not', async () => {
     const { desk } = await mountApp(sandboxInfo());
-    desk.searchCatalog.mockResolvedValueOnce(ok({ found: 1, hits: page(0, 1) }));
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: page(0, 1) }));
     await scan('0012345');
     await searchFor('title');
     await click(button('Lock'));
-    const { useCatalogStore } = await import('../../../src/stores/catalog.ts');
+    const { useLiveSearchStore } = await import('../../../src/stores/live-search.ts');
     const { useCirculationStore } = await import('../../../src/stores/circulation.ts');
-    expect(useCatalogStore().page?.hits).toHaveLength(1);
+    expect(useLiveSearchStore().page?.hits).toHaveLength(1);
     expect(useCirculationStore().outcome).toBeUndefined();
   });
 });

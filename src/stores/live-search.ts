@@ -1,17 +1,18 @@
-// Catalog search on the desk: the query and filters, the page of results, and the live
-// availability of the titles on that page (one titleAvailability call per page). It holds no
-// patron data, so a lock leaves it; a change of library or connection clears it.
+// Live search of the service's catalog on the desk (the mirror is the Collection's): the query
+// and filters, the page of results, and the live availability of the titles on that page (one
+// liveAvailability call per page). It holds no patron data, so a lock leaves it; a change of
+// library or connection clears it.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ArgsOf } from '../../electron/contract.ts';
-import type { ErrorInfo } from '../../electron/partner/errors.ts';
-import type { Availability, Format, PurchaseModel, SearchPage } from '../../electron/partner/model.ts';
+import type { ArgsOf } from '../../electron/shared/contract.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
+import type { Availability, Format, PurchaseModel, SearchPage } from '../../electron/shared/model.ts';
 import { deskApi } from '../api.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 20;
 
-export const useCatalogStore = defineStore('catalog', () => {
+export const useLiveSearchStore = defineStore('liveSearch', () => {
   const query = ref('');
   const kidsMode = ref(false);
   const format = ref<Format | ''>('');
@@ -24,7 +25,7 @@ export const useCatalogStore = defineStore('catalog', () => {
   const availability = ref<Record<number, Availability>>({});
   const availabilityLoading = ref(false);
   const availabilityError = ref<ErrorInfo>();
-  let lastRequest: ArgsOf<'searchCatalog'> | undefined;
+  let lastRequest: ArgsOf<'liveSearch'> | undefined;
   let generation = 0;
 
   const hasPrevious = computed(() => (shown.value?.offset ?? 0) > 0);
@@ -48,12 +49,12 @@ export const useCatalogStore = defineStore('catalog', () => {
 
   const retry = (): Promise<boolean> => (lastRequest ? send(lastRequest) : Promise.resolve(false));
 
-  async function send(request: ArgsOf<'searchCatalog'>): Promise<boolean> {
+  async function send(request: ArgsOf<'liveSearch'>): Promise<boolean> {
     const mine = ++generation;
     lastRequest = request;
     loading.value = true;
     error.value = undefined;
-    const result = await useSessionStore().call(deskApi().searchCatalog(request));
+    const result = await useSessionStore().call(deskApi().liveSearch(request));
     if (mine !== generation) return false;
     loading.value = false;
     if (!result.ok) {
@@ -75,7 +76,7 @@ export const useCatalogStore = defineStore('catalog', () => {
     const mine = generation;
     availabilityLoading.value = true;
     availabilityError.value = undefined;
-    const result = await useSessionStore().call(deskApi().titleAvailability({ libraryId: shown.value.libraryId, contentIds: ids.slice(0, 500) }));
+    const result = await useSessionStore().call(deskApi().liveAvailability({ libraryId: shown.value.libraryId, contentIds: ids.slice(0, 500) }));
     if (mine !== generation) return;
     availabilityLoading.value = false;
     if (!result.ok) {

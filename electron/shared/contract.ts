@@ -4,14 +4,12 @@
 // method or channel name is written here once and nowhere else.
 
 import { z } from 'zod';
-import type { ActionEntry } from './action-log/action-log.ts';
-import type { SourceState } from './mirror/mirror.ts';
-import type { BrowseRow, TitleDetail } from './mirror/queries.ts';
-import type { SyncProgress } from './mirror/sync.ts';
-import type { ErrorInfo } from './partner/errors.ts';
-import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './partner/model.ts';
-import { COUNTRIES, FORMATS, type Country } from './partner/model.ts';
-import { checkBaseUrl, checkCard, CONTROL_CHARS, INVISIBLE_CHARS } from './partner/paths.ts';
+import type { ActionEntry } from './action-log.ts';
+import type { BrowseRow, SourceState, SyncProgress, TitleDetail } from './collection.ts';
+import type { ErrorInfo } from './errors.ts';
+import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
+import { COUNTRIES, FORMATS, type Country } from './model.ts';
+import { baseUrlProblem, cardProblem, CONTROL_CHARS, INVISIBLE_CHARS } from './text-rules.ts';
 
 // ---- argument schemas ----
 
@@ -24,19 +22,13 @@ const text = (max: number) => plain(max).refine((value) => !CONTROL_CHARS.test(v
 /** A title from the catalog, kept for the action log: direction marks can belong to it, line breaks and controls cannot. */
 const titleText = z.string().max(500).transform((value) => value.replace(new RegExp(`${CONTROL_CHARS.source}+`, 'g'), ' ').trim());
 const card = z.string().superRefine((value, ctx) => {
-  try {
-    checkCard(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-  }
+  const problem = cardProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }).transform((value) => value.trim());
 /** Refused here, with a sentence that does not repeat it: the transport's own check would quote the whole address. */
 const baseUrl = plain(500).superRefine((value, ctx) => {
-  try {
-    checkBaseUrl(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-  }
+  const problem = baseUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 /** Profile ids are made from names (settings/schema.ts): anything else names no profile, and must not be quoted back. */
 const profileId = plain(40).refine((value) => /^[a-z0-9-]+$/.test(value), {
@@ -167,7 +159,7 @@ export const METHODS = {
   returnTitle: method<ActionOutcome<null>>()(titleArgs),
   placeHold: method<ActionOutcome<Hold>>()(titleArgs),
   removeHold: method<ActionOutcome<null>>()(titleArgs),
-  searchCatalog: method<SearchPage>()(z.strictObject({
+  liveSearch: method<SearchPage>()(z.strictObject({
     libraryId: id,
     q: text(200),
     offset: z.number().int().min(0).max(10_000).default(0),
@@ -181,7 +173,7 @@ export const METHODS = {
     limit: z.number().int().min(1).max(500).default(100),
   })),
   exportActions: method<{ fileName: string; csv: string }>()(none),
-  catalogBrowse: method<CatalogPage>()(z.strictObject({
+  collectionBrowse: method<CatalogPage>()(z.strictObject({
     libraryId: id,
     text: z.string().max(200).optional(),
     formats: z.array(z.enum(FORMATS)).max(6).optional(),
@@ -194,11 +186,11 @@ export const METHODS = {
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
   })),
-  catalogTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
-  catalogRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
+  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
   syncStatus: method<SyncStatusView>()(none),
   syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false) })),
-  titleAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -1,5 +1,5 @@
 // How a search hit is named on screen when the publisher left fields out.
-import type { SearchHit } from '../../../electron/partner/model.ts';
+import type { SearchHit } from '../../../electron/shared/model.ts';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 

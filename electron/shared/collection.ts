@@ -1,0 +1,46 @@
+// What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
+// record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
+import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from './model.ts';
+
+export interface SourceState {
+  source: string;
+  inProgress: boolean;
+  nextToken?: string;
+  runSince?: number;
+  runStartedAt?: number;
+  lastSuccessAt?: number;
+  lastAttemptAt?: number;
+  lastError?: string;
+  items: number;
+}
+
+export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+
+export interface RowAvailability {
+  status?: AvailabilityStatus;
+  availableCopies?: number;
+  totalCopies?: number;
+  holdsQueueSize?: number;
+  readAt: number;
+}
+
+export interface BrowseRow {
+  contentId: number;
+  title?: string;
+  artist?: string;
+  format?: Format;
+  year?: number;
+  coverImageUrl?: string;
+  purchaseModel: PurchaseModel;
+  active: boolean;
+  availability?: RowAvailability;
+}
+
+export interface TitleDetail {
+  /** Undefined when the global record has not been mirrored (the entitlement arrived first). */
+  record?: CatalogRecord;
+  contentId: number;
+  purchaseModel: PurchaseModel;
+  active: boolean;
+  availability?: RowAvailability;
+}
