@@ -2,6 +2,8 @@
 // renderer). A code says what staff can do about it; `message` keeps the service's own words
 // when it gave any, because those are what a librarian can read out to a patron.
 
+import type { Reason } from './reasons.ts';
+
 export const ERROR_CODES = [
   'invalid-input', // the caller's value is wrong; nothing was sent
   'unauthorized', // credentials refused, or a token refused twice
@@ -23,8 +25,17 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+export type ErrorParams = Record<string, string | number>;
+
 export interface ErrorInfo {
   code: ErrorCode;
+  /** English, for the log and for the reliability runs; staff see the locale text for `reason` or `code`. */
   message: string;
   status?: number;
+  /** What exactly went wrong: a key of REASONS (shared/reasons.ts), translated in the locale files' `reasons`. */
+  reason?: Reason;
+  /** The values the reason's sentence names (a profile name, an address, a limit). */
+  params?: ErrorParams;
+  /** The lending service's own words, shown quoted as the service's, never as the desk's. */
+  serviceMessage?: string;
 }

@@ -1,5 +1,9 @@
 // English strings. vue-i18n message syntax: `{name}` interpolates; avoid bare @ { } | $.
+import { REASONS, type Reason } from '../../electron/shared/reasons.ts';
+
 export const en = {
+  /** Main's reasons (shared/reasons.ts): the English is written once, there. */
+  reasons: REASONS as Record<Reason, string>,
   app: {
     name: 'Lending Desk',
     loading: 'Loading Lending Desk…',

@@ -2,6 +2,17 @@
 import type { Messages } from './en.ts';
 
 export const frCA: Messages = {
+  reasons: {
+    'connection.none': 'Aucune connexion n’est encore configurée. Choisissez d’abord le bac à sable ou un service partenaire.',
+    'connection.library-not-in-profile': 'La bibliothèque {libraryId} ne fait pas partie de la connexion « {profile} ».',
+    'connection.no-credentials': 'Aucun nom d’utilisateur ni mot de passe enregistré pour « {profile} ». Saisissez-les dans Paramètres → Connexions.',
+    'connection.password-for-other-address': 'Le mot de passe enregistré pour « {profile} » a été saisi pour {savedOrigin}, et non pour {origin}. Saisissez le mot de passe de {origin} dans Paramètres → Connexions.',
+    'connection.insecure-address': 'L’adresse du service doit commencer par https:// (http:// seulement pour cet ordinateur, comme un bac à sable local).',
+    'profile.not-found': 'Il n’y a pas de profil de connexion « {id} ».',
+    'profile.sandbox-name-reserved': 'Ce nom de profil est réservé au bac à sable intégré.',
+    'profile.sandbox-needs-no-credentials': 'Le bac à sable intégré n’a besoin d’aucun identifiant.',
+    'session.locked': 'Le poste est verrouillé. Entrez votre nom pour commencer un quart.',
+  },
   app: {
     name: 'Lending Desk',
     loading: 'Chargement de Lending Desk…',

@@ -32,3 +32,17 @@ describe('locale files', () => {
     expect(same.map(([key]) => key).filter((key) => !allowed.has(key))).toEqual([]);
   });
 });
+
+describe("main's reasons", () => {
+  it('are all in the locale files, and English is the shared table itself', async () => {
+    const { REASONS } = await import('../../../electron/shared/reasons.ts');
+    expect(en.reasons).toBe(REASONS);
+    expect(Object.keys(frCA.reasons).sort()).toEqual(Object.keys(REASONS).sort());
+  });
+
+  it('fill their parameters into the English sentence for the log', async () => {
+    const { reasonText } = await import('../../../electron/shared/reasons.ts');
+    expect(reasonText('profile.not-found', { id: 'main' })).toBe('There is no connection profile "main".');
+    expect(reasonText('profile.not-found')).toBe('There is no connection profile "{id}".');
+  });
+});
