@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CatalogMirror } from '../electron/mirror/mirror.ts';
 import { browse } from '../electron/mirror/queries.ts';
-import { RateLimiter } from '../electron/mirror/rate-limiter.ts';
+import { inThreadWriter } from '../electron/mirror/mirror-writer.ts';
 import { runSync, type SyncContext } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
 import type { Country, Format } from '../electron/shared/model.ts';
@@ -31,7 +31,7 @@ export async function benchCatalogMirror(): Promise<void> {
     const { libraryId, country } = sandbox.libraries[0]!;
     const countries = [country as Country];
     const mirror = new CatalogMirror(join(dir, 'mirror.db'));
-    const ctx: SyncContext = { client, mirror, limiter: new RateLimiter(1_000_000), now: Date.now };
+    const ctx: SyncContext = { client, mirror: inThreadWriter(mirror), now: Date.now };
 
     // 1. Full ingest over HTTP: the global catalog for the library's country.
     let started = performance.now();

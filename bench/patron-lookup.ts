@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryVault } from '../electron/credentials/index.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
-import { startSandbox } from '../electron/sandbox/server.ts';
+import { sandboxOverHttp } from '../electron/connection/sandbox-endpoint.ts';
+import { startSandbox, type SandboxHandle } from '../electron/sandbox/server.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 
 const ROUNDS = 20;
@@ -16,25 +17,25 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 export async function benchPatronLookup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lookup-'));
-  let sandboxUrl = '';
+  let handle: SandboxHandle | undefined;
   const { desk, logger } = createNodeDesk({
     dir,
     vault: createMemoryVault(),
-    startSandbox: async () => {
+    sandbox: async () => {
       const sandbox = await startSandbox({ catalogSize: 5000 });
-      sandboxUrl = sandbox.url;
+      handle = sandbox;
       sandbox.control.addFault({ route: '*', kind: 'latency', ms: LATENCY_MS });
-      return sandbox;
+      return sandboxOverHttp(sandbox);
     },
     version: 'bench',
   });
   try {
     const info = await desk.useSandbox();
     await desk.startShift({ staffName: 'bench' });
-    const sandbox = (await desk.sandboxHandle())!;
+    const sandbox = handle!;
     const { libraryId, cards } = sandbox.libraries[0]!;
     const card = cards[1]!;
-    const single = new PartnerClient({ baseUrl: sandboxUrl, credentials: { username: sandbox.username, password: sandbox.password } });
+    const single = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
     await single.patronStatus(libraryId, card);
     await desk.lookupPatron({ libraryId, card });
     const one: number[] = [];

@@ -8,6 +8,7 @@ export interface SandboxProcess {
   url: string;
   username: string;
   password: string;
+  adminToken: string;
   libraries: { libraryId: number; country: string; cards: string[] }[];
   stop(): void;
 }

@@ -1,3 +1,3 @@
-export type { CredentialVault, KeytarLike, PartnerCredentials } from './vault.ts';
+export type { CredentialVault, KeytarLike, PartnerCredentials, SavedCredentials } from './vault.ts';
 export { createKeytarVault, DEFAULT_KEYCHAIN_SERVICE } from './keytar-vault.ts';
 export { createMemoryVault } from './memory-vault.ts';

@@ -1,10 +1,10 @@
 // The product's vault: the OS keychain through keytar (Keychain on macOS, Credential Manager
 // on Windows, a Secret Service on Linux). One entry per connection profile; the secret is the
-// JSON of { username, password }. If the keychain cannot be reached we refuse, plainly: a
+// JSON of { username, password, origin }, the origin being the service they were tested against. If the keychain cannot be reached we refuse, plainly: a
 // plaintext fallback would leave partner passwords on shared desk PCs.
 import { PartnerError } from '../partner/errors.ts';
-import { checkCredentials, checkProfileId, parseStoredSecret } from './validation.ts';
-import type { CredentialVault, KeytarLike, PartnerCredentials } from './vault.ts';
+import { checkCredentials, checkOrigin, checkProfileId, parseStoredSecret } from './validation.ts';
+import type { CredentialVault, KeytarLike, SavedCredentials } from './vault.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Lending Desk partner service';
 
@@ -34,7 +34,7 @@ export function createKeytarVault(options: { service?: string; keytar?: KeytarLi
     }
   }
 
-  async function read(profileId: string): Promise<PartnerCredentials | undefined> {
+  async function read(profileId: string): Promise<SavedCredentials | undefined> {
     const account = checkProfileId(profileId);
     const secret = await withKeychain((k) => k.getPassword(service, account));
     return parseStoredSecret(secret);
@@ -42,10 +42,10 @@ export function createKeytarVault(options: { service?: string; keytar?: KeytarLi
 
   return {
     read,
-    async save(profileId, credentials) {
+    async save(profileId, credentials, origin) {
       const account = checkProfileId(profileId);
       const checked = checkCredentials(credentials);
-      const secret = JSON.stringify({ username: checked.username, password: checked.password });
+      const secret = JSON.stringify({ username: checked.username, password: checked.password, origin: checkOrigin(origin) });
       // setPassword replaces an existing entry for the same service and account.
       // The stored JSON escapes some characters, so both spellings of the password are scrubbed.
       await withKeychain((k) => k.setPassword(service, account, secret), [secret, checked.password, JSON.stringify(checked.password).slice(1, -1)]);

@@ -1,7 +1,7 @@
 // Inputs are checked before the keychain is touched, so a bad value can never create or
 // overwrite an entry. Messages never quote the password.
 import { PartnerError } from '../partner/errors.ts';
-import type { PartnerCredentials } from './vault.ts';
+import type { PartnerCredentials, SavedCredentials } from './vault.ts';
 
 const MAX_PROFILE_ID = 100;
 const MAX_USERNAME = 200;
@@ -30,15 +30,21 @@ export function checkCredentials(credentials: unknown): PartnerCredentials {
   return { username, password };
 }
 
+/** The origin a secret is bound to: scheme, host and port only (never a path or credentials). */
+export function checkOrigin(origin: unknown): string {
+  if (typeof origin === 'string' && URL.canParse(origin) && new URL(origin).origin === origin) return origin;
+  throw new PartnerError('invalid-input', 'A saved password must be bound to a service origin such as https://lending.example.org.');
+}
+
 /** The stored secret, or undefined when it is not one we wrote (treated as absent). */
-export function parseStoredSecret(secret: string | null): PartnerCredentials | undefined {
+export function parseStoredSecret(secret: string | null): SavedCredentials | undefined {
   if (secret === null) return undefined;
   try {
     const value: unknown = JSON.parse(secret);
     if (typeof value !== 'object' || value === null) return undefined;
-    const { username, password } = value as Record<string, unknown>;
+    const { username, password, origin } = value as Record<string, unknown>;
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) return undefined;
-    return { username, password };
+    return typeof origin === 'string' ? { username, password, origin } : { username, password };
   } catch {
     return undefined;
   }

@@ -7,10 +7,19 @@ export interface PartnerCredentials {
   password: string;
 }
 
+/**
+ * What the keychain holds for a profile: the credentials and the service origin they were
+ * entered for. A password is only ever sent to that origin; an entry from before origins were
+ * kept has none, and is sent nowhere until staff enter it again.
+ */
+export interface SavedCredentials extends PartnerCredentials {
+  origin?: string;
+}
+
 export interface CredentialVault {
-  read(profileId: string): Promise<PartnerCredentials | undefined>;
-  /** Replaces any earlier entry for the profile. */
-  save(profileId: string, credentials: PartnerCredentials): Promise<void>;
+  read(profileId: string): Promise<SavedCredentials | undefined>;
+  /** Replaces any earlier entry for the profile; `origin` is the service they were tested against. */
+  save(profileId: string, credentials: PartnerCredentials, origin: string): Promise<void>;
   /** No error when there is nothing to forget. */
   forget(profileId: string): Promise<void>;
   has(profileId: string): Promise<boolean>;

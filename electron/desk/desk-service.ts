@@ -7,16 +7,18 @@ import type {
   StaffSession,
 } from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
-import type { CredentialVault, PartnerCredentials } from '../credentials/vault.ts';
+import type { Connection } from '../connection/connection.ts';
+import { Connections, originOf, type ConnectionsOptions } from '../connection/connections.ts';
+import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
+import type { CredentialVault } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
-import { PartnerClient } from '../partner/client.ts';
+import type { PartnerClientOptions } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
-import type { SandboxHandle } from '../sandbox/server.ts';
 import { PolicySettings, type Policy } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
-import { DeskCatalog, EMPTY_SYNC_STATUS, type DeskCatalogOptions, type ProfileConnection } from './desk-catalog.ts';
+import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
 
@@ -29,26 +31,27 @@ export interface DeskServiceDeps {
   /** Why the policy file could not be used, when it could not. */
   policyProblem?: string | undefined;
   vault: CredentialVault;
+  /** The transport to partner services (Electron's net.fetch in the product: the OS proxy and certificates). */
   fetch: FetchFn;
-  /** Starts the built-in sandbox; called at most once, when the sandbox profile is first used. */
-  startSandbox: () => Promise<SandboxHandle>;
+  /** Starts the built-in sandbox for its connection (in-process in the product). */
+  sandbox: () => Promise<SandboxEndpoint>;
   logger: Logger;
   actionLog: ActionLog;
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
-  /** Where and how the catalog mirrors live and sync. */
-  catalog: Omit<DeskCatalogOptions, 'now'>;
-  /** Client options for tests (short timeouts, instant sleeps). */
-  clientOptions?: Partial<ConstructorParameters<typeof PartnerClient>[0]>;
+  /** Where the catalog mirrors live and how they are written. */
+  mirrors: ConnectionsOptions['mirrors'];
+  /** The service's rate limit shared by desk, sync and refresh (about 100 a minute). */
+  ratePerMinute?: number;
+  /** Client options for tests (short timeouts, instant or simulated sleeps). */
+  clientOptions?: Partial<PartnerClientOptions>;
 }
 
 export class DeskService implements DeskHandlers {
   private readonly deps: DeskServiceDeps;
   private readonly settings: PolicySettings;
-  private readonly catalog: DeskCatalog;
-  private sandbox: Promise<SandboxHandle> | undefined;
-  private client: { profileId: string; client: PartnerClient } | undefined;
+  private readonly connections: Connections;
   private session: StaffSession | undefined;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -56,19 +59,20 @@ export class DeskService implements DeskHandlers {
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
     this.settings = new PolicySettings(deps.settings, deps.policy);
-    this.catalog = new DeskCatalog({ ...deps.catalog, now: deps.now });
+    this.connections = new Connections({
+      fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
+      ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
+      ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
+    });
   }
 
-  /** The running sandbox, if any: its password is a secret the logs must not hold. */
-  async sandboxHandle(): Promise<SandboxHandle | undefined> {
-    return this.sandbox;
+  /** The open connection, if any (tests and the reliability runs look at its budget and sandbox). */
+  openConnection(): Promise<Connection | undefined> {
+    return this.connections.current();
   }
 
   async close(): Promise<void> {
-    this.catalog.close();
-    const sandbox = this.sandbox;
-    this.sandbox = undefined;
-    if (sandbox) await (await sandbox).close();
+    await this.connections.close();
   }
 
   // ---- app and connection ----
@@ -87,11 +91,10 @@ export class DeskService implements DeskHandlers {
     };
     if (active) info.activeProfile = await this.view(active);
     if (active?.kind === 'sandbox') {
-      const sandbox = await this.ensureSandbox();
-      info.sandbox = {
-        url: sandbox.url,
-        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country, name: l.name, cards: [...l.cards] })),
-      };
+      const sandbox = (await this.connections.for(active)).sandbox;
+      if (sandbox) {
+        info.sandbox = { libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country, name: l.name, cards: [...l.cards] })) };
+      }
     }
     if (this.session) info.session = { ...this.session };
     const problem = this.settings.lastLoadProblem;
@@ -107,74 +110,82 @@ export class DeskService implements DeskHandlers {
     if (!this.settings.outcome().sandboxOffered) {
       throw new PartnerError('invalid-input', "The sandbox is turned off on this computer by your library's IT.");
     }
-    const sandbox = await this.ensureSandbox();
-    const libraries = sandbox.libraries.map((l) => ({ libraryId: l.libraryId, name: `${l.name} (${l.country})` }));
-    this.settings.saveProfile({
-      id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries, wsApi: '2.1',
-      country: (sandbox.libraries[0]?.country ?? 'US') as ConnectionProfile['country'],
-    });
-    this.activate(SANDBOX_PROFILE_ID);
-    this.deps.logger.info('connection.sandbox', { url: sandbox.url });
+    const profile: ConnectionProfile = { id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries: [], wsApi: '2.1', country: 'US' };
+    const existing = this.settings.read().profiles.find((p) => p.id === SANDBOX_PROFILE_ID);
+    if (!existing) this.settings.saveProfile(profile);
+    await this.activate(SANDBOX_PROFILE_ID);
+    // The sandbox names its libraries; the profile keeps them for the library picker.
+    const { sandbox } = await this.connections.for(existing ?? profile);
+    if (sandbox) {
+      this.settings.saveProfile({
+        ...profile,
+        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, name: `${l.name} (${l.country})` })),
+        country: (sandbox.libraries[0]?.country ?? 'US') as ConnectionProfile['country'],
+      });
+    }
+    this.deps.logger.info('connection.sandbox', { inProcess: sandbox?.fetch !== undefined });
     return this.appInfo();
   }
 
   async testPartnerConnection(args: ParsedArgsOf<'testPartnerConnection'>): Promise<{ tokenMs: number }> {
     const started = this.deps.now();
-    await this.newClient(args.baseUrl, args.wsApi, { username: args.username, password: args.password }).testConnection();
+    await this.connections.probe(args.baseUrl, args.wsApi, { username: args.username, password: args.password });
     this.deps.logger.info('connection.test', { baseUrl: normalizeBaseUrl(args.baseUrl), outcome: 'ok' });
     return { tokenMs: this.deps.now() - started };
   }
 
-  /** Tests the connection first; only then are the credentials saved, and only then the profile. */
+  /** Tests the connection first; only then are the credentials saved (bound to this address), and only then the profile. */
   async savePartnerProfile(args: ParsedArgsOf<'savePartnerProfile'>): Promise<AppInfo> {
     const { profile, username, password } = args;
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
     const existing = this.settings.read().profiles;
     const id = profile.id ?? uniqueProfileId(profile.name, existing.map((p) => p.id));
-    if (id === SANDBOX_PROFILE_ID) throw new PartnerError('invalid-input', 'That profile name is reserved for the built-in sandbox.');
+    if (id === SANDBOX_PROFILE_ID) throw PartnerError.because('invalid-input', 'profile.sandbox-name-reserved');
     const next: ConnectionProfile = { id, name: profile.name, kind: 'partner', baseUrl, libraries: profile.libraries, wsApi: profile.wsApi, country: profile.country };
     this.settings.validateProfile(next);
-    await this.newClient(baseUrl, profile.wsApi, { username, password }).testConnection();
-    await this.deps.vault.save(id, { username, password });
+    await this.connections.probe(baseUrl, profile.wsApi, { username, password });
+    await this.connections.discard(id);
+    await this.deps.vault.save(id, { username, password }, originOf(baseUrl));
     try {
       this.settings.saveProfile(next);
     } catch (error) {
       await this.deps.vault.forget(id);
       throw error;
     }
-    this.activate(id);
+    await this.activate(id);
     this.deps.logger.info('connection.saved', { profileId: id, baseUrl });
     return this.appInfo();
   }
 
+  /** New credentials for a profile, tested against its address and bound to it. */
   async replaceCredentials(args: ParsedArgsOf<'replaceCredentials'>): Promise<ProfileView> {
     const profile = this.partnerProfile(args.profileId);
     const credentials = { username: args.username, password: args.password };
-    await this.newClient(profile.baseUrl, profile.wsApi, credentials).testConnection();
-    await this.deps.vault.save(profile.id, credentials);
-    if (this.client?.profileId === profile.id) this.client = undefined;
+    await this.connections.probe(profile.baseUrl, profile.wsApi, credentials);
+    await this.connections.discard(profile.id);
+    await this.deps.vault.save(profile.id, credentials, originOf(profile.baseUrl));
     this.deps.logger.info('connection.credentials-replaced', { profileId: profile.id });
     return this.view(profile);
   }
 
   async forgetCredentials(args: ParsedArgsOf<'forgetCredentials'>): Promise<ProfileView> {
     const profile = this.partnerProfile(args.profileId);
+    await this.connections.discard(profile.id);
     await this.deps.vault.forget(profile.id);
-    if (this.client?.profileId === profile.id) this.client = undefined;
     this.deps.logger.info('connection.credentials-forgotten', { profileId: profile.id });
     return this.view(profile);
   }
 
   async activateProfile(args: ParsedArgsOf<'activateProfile'>): Promise<AppInfo> {
-    this.activate(args.profileId);
+    await this.activate(args.profileId);
     return this.appInfo();
   }
 
   async removeProfile(args: ParsedArgsOf<'removeProfile'>): Promise<AppInfo> {
     this.profile(args.profileId);
-    if (args.profileId !== SANDBOX_PROFILE_ID) await this.deps.vault.forget(args.profileId);
     this.settings.removeProfile(args.profileId);
-    if (this.client?.profileId === args.profileId) this.client = undefined;
+    await this.connections.remove(args.profileId);
+    if (args.profileId !== SANDBOX_PROFILE_ID) await this.deps.vault.forget(args.profileId);
     this.deps.logger.info('connection.removed', { profileId: args.profileId });
     return this.appInfo();
   }
@@ -211,106 +222,101 @@ export class DeskService implements DeskHandlers {
   // ---- patron work ----
 
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
-    const client = await this.clientForWork(args.libraryId);
-    return patronView(client, args.libraryId, args.card);
+    const { desk } = await this.connectionForWork(args.libraryId);
+    return patronView(desk, args.libraryId, args.card);
   }
 
   async borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {
-    const client = await this.clientForWork(args.libraryId);
-    return this.onBehalf('borrow', args, () => client.borrow(args.libraryId, args.card, args.contentId));
+    const { desk } = await this.connectionForWork(args.libraryId);
+    return this.onBehalf('borrow', args, () => desk.borrow(args.libraryId, args.card, args.contentId));
   }
 
   async returnTitle(args: ParsedArgsOf<'returnTitle'>): Promise<ActionOutcome<null>> {
-    const client = await this.clientForWork(args.libraryId);
-    const outcome = await this.onBehalf('return', args, () => client.returnTitle(args.libraryId, args.card, args.contentId));
+    const { desk } = await this.connectionForWork(args.libraryId);
+    const outcome = await this.onBehalf('return', args, () => desk.returnTitle(args.libraryId, args.card, args.contentId));
     return { value: null, confirmedByReread: outcome.confirmedByReread };
   }
 
   async placeHold(args: ParsedArgsOf<'placeHold'>): Promise<ActionOutcome<Hold>> {
-    const client = await this.clientForWork(args.libraryId);
-    return this.onBehalf('place-hold', args, () => client.placeHold(args.libraryId, args.card, args.contentId));
+    const { desk } = await this.connectionForWork(args.libraryId);
+    return this.onBehalf('place-hold', args, () => desk.placeHold(args.libraryId, args.card, args.contentId));
   }
 
   async removeHold(args: ParsedArgsOf<'removeHold'>): Promise<ActionOutcome<null>> {
-    const client = await this.clientForWork(args.libraryId);
-    const outcome = await this.onBehalf('remove-hold', args, () => client.removeHold(args.libraryId, args.card, args.contentId));
+    const { desk } = await this.connectionForWork(args.libraryId);
+    const outcome = await this.onBehalf('remove-hold', args, () => desk.removeHold(args.libraryId, args.card, args.contentId));
     return { value: null, confirmedByReread: outcome.confirmedByReread };
   }
 
   async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
-    const client = await this.clientForWork(args.libraryId);
+    const { desk } = await this.connectionForWork(args.libraryId);
     const { libraryId, ...query } = args;
-    return client.search(libraryId, query);
+    return desk.search(libraryId, query);
   }
 
   async liveAvailability(args: ParsedArgsOf<'liveAvailability'>): ReturnType<DeskHandlers['liveAvailability']> {
-    const client = await this.clientForWork(args.libraryId);
-    return client.contentInfo(args.libraryId, args.contentIds);
+    const { desk } = await this.connectionForWork(args.libraryId);
+    return desk.contentInfo(args.libraryId, args.contentIds);
   }
 
   // ---- the catalog mirror ----
 
   async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>): ReturnType<DeskHandlers['collectionBrowse']> {
-    await this.clientForWork(args.libraryId);
-    return this.catalog.service(await this.activeConnection()).browse(args);
+    return (await this.connectionForWork(args.libraryId)).mirror.browse(args);
   }
 
   async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
-    await this.clientForWork(args.libraryId);
-    return this.catalog.service(await this.activeConnection()).detail(args.libraryId, args.contentId) ?? null;
+    return (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
   }
 
   async collectionRefreshAvailability(args: ParsedArgsOf<'collectionRefreshAvailability'>): ReturnType<DeskHandlers['collectionRefreshAvailability']> {
-    await this.clientForWork(args.libraryId);
-    return this.catalog.service(await this.activeConnection()).refreshAvailability(args.libraryId, args.contentIds);
+    return (await this.connectionForWork(args.libraryId)).mirror.refreshAvailability(args.libraryId, args.contentIds);
   }
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
-    const settings = this.settings.read();
-    return settings.activeProfileId ? this.catalog.status(await this.activeConnection()) : EMPTY_SYNC_STATUS;
+    const connection = await this.activeConnectionIfAny();
+    return connection ? { available: true, ...connection.mirror.status() } : EMPTY_SYNC_STATUS;
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
     this.requireShift();
-    const target = await this.activeConnection();
-    this.deps.logger.info('catalog.sync', { profileId: target.profile.id, full: args.full });
-    return this.catalog.syncNow(target, args.full, (progress) => this.deps.emit('syncProgress', progress));
+    const connection = await this.activeConnection();
+    this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full });
+    const status = await connection.mirror.syncNow(syncRequest(connection, args.full), (progress) => this.deps.emit('syncProgress', progress));
+    return { available: true, ...status };
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
   startAvailabilityRefresh(everyMs = 600_000): () => void {
     const timer = setInterval(() => {
-      void (async () => {
-        if (!this.settings.read().activeProfileId) return;
-        await this.catalog.refreshChanged(await this.activeConnection());
-      })().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
+      void this.refreshChanged().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
     }, everyMs);
     timer.unref();
     return () => clearInterval(timer);
   }
 
+  /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
+  async refreshChanged(): Promise<boolean> {
+    const connection = await this.activeConnectionIfAny();
+    if (!connection) return false;
+    const mirrored = connection.mirror.status().sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
+    if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
+    return mirrored;
+  }
+
   // ---- plumbing ----
 
-  /** The active profile with what its catalog mirror needs to reach the service. */
-  private async activeConnection(): Promise<ProfileConnection> {
+  /** The active profile's connection, opened (or reopened after any change to the profile) as needed. */
+  private async activeConnection(): Promise<Connection> {
+    const connection = await this.activeConnectionIfAny();
+    if (!connection) throw PartnerError.because('invalid-input', 'connection.none');
+    return connection;
+  }
+
+  private async activeConnectionIfAny(): Promise<Connection | undefined> {
     const settings = this.settings.read();
     const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
-    if (!profile) throw new PartnerError('invalid-input', 'No connection is set up yet. Choose the sandbox or a partner service first.');
-    if (profile.kind === 'sandbox') {
-      const sandbox = await this.ensureSandbox();
-      return {
-        profile,
-        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country as ConnectionProfile['country'] })),
-        connection: async () => ({ baseUrl: sandbox.url, username: sandbox.username, password: sandbox.password, wsApi: profile.wsApi }),
-        client: () => this.clientFor(profile),
-      };
-    }
-    return {
-      profile,
-      libraries: profile.libraries.map((l: { libraryId: number }) => ({ libraryId: l.libraryId, country: profile.country })),
-      connection: async () => ({ baseUrl: profile.baseUrl, wsApi: profile.wsApi, ...(await this.savedCredentials(profile)) }),
-      client: () => this.clientFor(profile),
-    };
+    return profile ? this.connections.for(profile) : undefined;
   }
 
   /** Every on-behalf action goes to the action log (what staff did) and the app log (what happened). */
@@ -356,69 +362,45 @@ export class DeskService implements DeskHandlers {
     return { fileName: `lending-desk-actions-${day}.csv`, csv: this.deps.actionLog.toCsv() };
   }
 
-  private ensureSandbox(): Promise<SandboxHandle> {
-    this.sandbox ??= this.deps.startSandbox().catch((error: unknown) => {
-      this.sandbox = undefined;
-      throw error;
-    });
-    return this.sandbox;
-  }
-
-  private newClient(baseUrl: string, wsApi: string, credentials: PartnerCredentials | (() => Promise<PartnerCredentials>)): PartnerClient {
-    return new PartnerClient({ baseUrl, wsApi, credentials, fetch: this.deps.fetch, now: this.deps.now, ...this.deps.clientOptions });
-  }
-
-  /** The active profile's client, for patron and catalog work: needs an open shift and a library of the profile. */
-  private async clientForWork(libraryId: number): Promise<PartnerClient> {
+  /** Patron and catalog work: an open shift and a library of the active connection. */
+  private async connectionForWork(libraryId: number): Promise<Connection> {
     this.requireShift();
-    const { profile, libraries } = await this.activeConnection();
-    if (!libraries.some((l) => l.libraryId === libraryId)) throw new PartnerError('invalid-input', `Library ${libraryId} is not part of the connection "${profile.name}".`);
-    if (this.client?.profileId !== profile.id) this.client = { profileId: profile.id, client: await this.clientFor(profile) };
-    return this.client.client;
-  }
-
-  private async clientFor(profile: ConnectionProfile): Promise<PartnerClient> {
-    if (profile.kind === 'sandbox') {
-      const sandbox = await this.ensureSandbox();
-      return this.newClient(sandbox.url, profile.wsApi, { username: sandbox.username, password: sandbox.password });
+    const connection = await this.activeConnection();
+    if (!connection.libraries.some((l) => l.libraryId === libraryId)) {
+      throw PartnerError.because('invalid-input', 'connection.library-not-in-profile', { libraryId, profile: connection.profile.name });
     }
-    return this.newClient(profile.baseUrl, profile.wsApi, () => this.savedCredentials(profile));
-  }
-
-  /** A partner profile's credentials from the keychain, read when a token is needed. */
-  private async savedCredentials(profile: ConnectionProfile): Promise<PartnerCredentials> {
-    const credentials = await this.deps.vault.read(profile.id);
-    if (!credentials) throw new PartnerError('unauthorized', `No saved username and password for "${profile.name}". Enter them in Settings → Connections.`);
-    return credentials;
+    return connection;
   }
 
   private requireShift(): void {
-    if (!this.session) throw new PartnerError('session-locked', 'The desk is locked. Enter your name to start a shift.');
+    if (!this.session) throw PartnerError.because('session-locked', 'session.locked');
   }
 
-  private activate(profileId: string): void {
+  /** Another profile becomes active: the open connection (and a sandbox it runs) closes. */
+  private async activate(profileId: string): Promise<void> {
     this.settings.setActiveProfile(profileId);
-    this.client = undefined;
+    const open = await this.connections.current();
+    if (open && open.profile.id !== profileId) await this.connections.discard(open.profile.id);
   }
 
   private profile(id: string): ConnectionProfile {
     const profile = this.settings.read().profiles.find((p) => p.id === id);
-    if (!profile) throw new PartnerError('invalid-input', `There is no connection profile "${id}".`);
+    if (!profile) throw PartnerError.because('invalid-input', 'profile.not-found', { id });
     return profile;
   }
 
   private partnerProfile(id: string): ConnectionProfile {
     const profile = this.profile(id);
-    if (profile.kind !== 'partner') throw new PartnerError('invalid-input', 'The built-in sandbox needs no credentials.');
+    if (profile.kind !== 'partner') throw PartnerError.because('invalid-input', 'profile.sandbox-needs-no-credentials');
     return profile;
   }
 
   private async view(profile: ConnectionProfile): Promise<ProfileView> {
-    const hasCredentials = profile.kind === 'sandbox' ? true : await this.deps.vault.has(profile.id).catch(() => false);
+    const credentials = profile.kind === 'sandbox' ? 'saved' : await this.connections.credentialsState(profile).catch(() => 'missing' as const);
     return {
       id: profile.id, name: profile.name, kind: profile.kind, baseUrl: profile.baseUrl,
       libraries: profile.libraries.map((l) => (l.name === undefined ? { libraryId: l.libraryId } : { libraryId: l.libraryId, name: l.name })),
-      wsApi: profile.wsApi, country: profile.country, hasCredentials,
+      wsApi: profile.wsApi, country: profile.country, hasCredentials: credentials === 'saved', credentials,
     };
   }
 }

@@ -12,7 +12,7 @@ import { DeskService } from '../desk/desk-service.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
 import { loadPolicy, policyFilePath } from '../policy/index.ts';
-import { startSandbox } from '../sandbox/server.ts';
+import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
 import { readSettingsFile, Settings } from '../settings/index.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
 import { configureUpdates, scheduleUpdateChecks } from './updates.ts';
@@ -43,11 +43,11 @@ async function start(): Promise<void> {
     policyProblem: policy.problem,
     vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
     fetch: (input, init) => net.fetch(input, init),
-    startSandbox: () => startSandbox(),
+    sandbox: async () => inProcessSandbox(),
     logger,
     actionLog: new ActionLog(join(app.getPath('userData'), 'action-log.jsonl')),
     // The sync worker is bundled beside this file (electron.vite.config.ts).
-    catalog: { dir: join(app.getPath('userData'), 'catalog'), workerUrl: join(import.meta.dirname, 'sync-worker.js') },
+    mirrors: { dir: join(app.getPath('userData'), 'catalog'), workerUrl: join(import.meta.dirname, 'sync-worker.js') },
     now: Date.now,
     version: app.getVersion(),
     emit: (event, payload) => window?.webContents.send(channelOf(event), payload),

@@ -1,11 +1,13 @@
-// The catalog mirror as the desk uses it: sync status and Sync now (one run at a time, on a
-// worker), the entitlements browser's queries, and availability read on demand.
+// The catalog mirror as one connection uses it: sync status and Sync now (one run at a time),
+// the 10-minute refresh, the entitlements browser's queries, and availability read on demand.
+// Reads are answered here, from main's read connection; every write goes through the writer
+// (a worker thread in the product), and every request through the connection's clients.
 import type { PartnerClient } from '../partner/client.ts';
 import { CatalogMirror, type SourceState } from './mirror.ts';
+import { inThreadWriter, workerWriter, type MirrorWriter } from './mirror-writer.ts';
 import { browse, counts, detail, type BrowseQuery, type BrowseRow, type TitleDetail } from './queries.ts';
-import { runJob, type ConnectionSpec, type JobSpec, type SyncJob } from './sync-job.ts';
+import { runJob, type SyncJob } from './sync-job.ts';
 import type { SyncProgress, SyncRequest } from './sync.ts';
-import { DEFAULT_WORKER_URL, runJobInWorker } from './worker-runner.ts';
 
 export interface SyncStatus {
   sources: SourceState[];
@@ -15,22 +17,24 @@ export interface SyncStatus {
 
 export interface CatalogServiceOptions {
   databasePath: string;
-  /** Where the service is and who we are, read at the start of each job. */
-  connection: () => Promise<ConnectionSpec>;
-  /** The main process's client, for availability read while staff look at a title. */
-  client: () => Promise<PartnerClient>;
+  /** The connection's clients: the desk's for availability staff are waiting for, the background's for sync and refresh. */
+  desk: PartnerClient;
+  background: PartnerClient;
   now?: () => number;
-  /** 'worker' in the product; 'in-process' for tests that need to stop a run at a given point. */
-  runner?: 'worker' | 'in-process';
+  /** 'worker' in the product; 'in-thread' for tests that step through a run. */
+  writer?: 'worker' | 'in-thread';
   workerUrl?: URL | string;
-  ratePerMinute?: number;
 }
 
 export class CatalogService {
   private readonly options: CatalogServiceOptions;
   private readonly mirror: CatalogMirror;
+  private writerInstance: MirrorWriter | undefined;
   private running: Promise<SyncStatus> | undefined;
   private progress: SyncProgress | undefined;
+  /** Jobs under way (a sync, a refresh, availability reads), so close() can wait for them. */
+  private readonly jobs = new Set<Promise<unknown>>();
+  private readonly abort = new AbortController();
   /** Totals per filter set: a virtual table asks page after page with the same filters. Cleared on every write. */
   private readonly totals = new Map<string, number>();
 
@@ -59,9 +63,9 @@ export class CatalogService {
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
   async refreshAvailability(libraryId: number, contentIds: number[]): Promise<BrowseRow[]> {
-    const client = await this.options.client();
     const now = this.options.now ?? Date.now;
-    this.mirror.storeAvailability(libraryId, await client.contentInfo(libraryId, contentIds), now());
+    const items = await this.track(this.options.desk.contentInfo(libraryId, contentIds));
+    await this.track(Promise.resolve(this.writer().storeAvailability(libraryId, items, now())));
     this.totals.clear();
     return contentIds.flatMap((id) => {
       const d = detail(this.mirror.db, libraryId, id);
@@ -82,23 +86,40 @@ export class CatalogService {
     return detail(this.mirror.db, libraryId, contentId);
   }
 
-  close(): void {
+  /**
+   * Cancels what runs (a sync stops before its next page and resumes from its stored token on
+   * the next connection), waits for it to let go, then closes the writer and the mirror.
+   */
+  async close(): Promise<void> {
+    this.abort.abort(new Error('The connection was closed.'));
+    await Promise.allSettled([...this.jobs]);
+    await this.writerInstance?.close();
+    this.writerInstance = undefined;
     this.mirror.close();
   }
 
+  private writer(): MirrorWriter {
+    this.writerInstance ??= this.options.writer === 'in-thread' ? inThreadWriter(this.mirror) : workerWriter(this.options.databasePath, this.options.workerUrl);
+    return this.writerInstance;
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.jobs.add(work);
+    void work.finally(() => this.jobs.delete(work)).catch(() => {});
+    return work;
+  }
+
   private async run(job: SyncJob, onProgress: (p: SyncProgress) => void): Promise<SyncStatus> {
-    const spec: JobSpec = {
-      databasePath: this.options.databasePath, connection: await this.options.connection(), job,
-      ratePerMinute: this.options.ratePerMinute ?? 100,
-    };
     const report = (p: SyncProgress): void => {
       this.progress = p;
-      this.totals.clear(); // the worker has just written a page
+      this.totals.clear(); // the writer has just stored a page
       onProgress(p);
     };
+    this.abort.signal.throwIfAborted();
     try {
-      if (this.options.runner === 'in-process') await runJob(spec, report);
-      else await runJobInWorker(this.options.workerUrl ?? DEFAULT_WORKER_URL, spec, report);
+      await this.track(runJob({
+        client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal,
+      }, job, report));
     } finally {
       this.totals.clear();
     }

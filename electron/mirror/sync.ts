@@ -6,12 +6,13 @@
 import type { PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
-import type { CatalogMirror } from './mirror.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { MirrorWriter } from './mirror-writer.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
 export const CONTENT_INFO_BATCH = 50;
+/** The refresh reads the entitlements delta in the largest pages the service gives, so the ids cost few calls. */
+export const REFRESH_PAGE_SIZE = 1000;
 
 export interface SyncRequest {
   countries: Country[];
@@ -24,10 +25,13 @@ export interface SyncRequest {
 export type { SyncProgress } from '../shared/collection.ts';
 import type { SyncProgress } from '../shared/collection.ts';
 
+/**
+ * `client` is the connection's background client: its requests pass the connection's request
+ * budget (the service's rate limit, desk first), its token and its Retry-After gate.
+ */
 export interface SyncContext {
   client: PartnerClient;
-  mirror: CatalogMirror;
-  limiter: RateLimiter;
+  mirror: MirrorWriter;
   now: () => number;
   onProgress?: (progress: SyncProgress) => void;
   signal?: AbortSignal;
@@ -69,26 +73,30 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
 async function syncSource<T>(
   ctx: SyncContext, source: string, phase: string, full: boolean | undefined, firstSince: number | undefined,
   pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
-  apply: (run: number, page: Page<T>) => void,
-  sweep: (run: number) => void,
+  apply: (run: number, page: Page<T>) => unknown,
+  sweep: (run: number) => unknown,
 ): Promise<void> {
   const { mirror, now } = ctx;
-  let state = mirror.state(source);
+  let state = await mirror.state(source);
   if (!state.inProgress) {
     const base = state.lastSuccessAt ?? firstSince;
     const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
-    mirror.beginRun(source, since, now());
-    state = mirror.state(source);
+    await mirror.beginRun(source, since, now());
+    state = await mirror.state(source);
   }
   const run = state.runStartedAt as number;
   const started = now();
   let done = state.items;
   let total: number | undefined;
+  // The next page is fetched while the writer stores this one; only one page waits to be written.
+  let writing: Promise<unknown> = Promise.resolve();
   try {
-    await ctx.limiter.take();
     for await (const page of pages(state.nextToken, state.runSince)) {
       ctx.signal?.throwIfAborted();
-      apply(run, page);
+      await writing;
+      ctx.signal?.throwIfAborted();
+      writing = Promise.resolve(apply(run, page));
+      writing.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
       done += page.items.length;
       total ??= page.totalCount;
       const seconds = (now() - started) / 1000;
@@ -97,12 +105,14 @@ async function syncSource<T>(
         phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
         ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
       });
-      if (page.next !== undefined) await ctx.limiter.take();
     }
-    if (state.runSince === undefined) mirror.transaction(() => sweep(run));
-    mirror.finishRun(source);
+    await writing;
+    if (state.runSince === undefined) await sweep(run);
+    await mirror.finishRun(source);
   } catch (error) {
-    mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
+    await writing.catch(() => {});
+    // A cancelled run (the connection closed) is no failure: it resumes from its stored token.
+    if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
     throw error;
   }
 }
@@ -128,7 +138,7 @@ function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: n
   return syncSource(ctx, source, `library content ${libraryId}`, request.full, undefined,
     (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
-    (run) => { ctx.mirror.sweepEntitlements(libraryId, undefined, run); });
+    (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run));
 }
 
 /**
@@ -141,25 +151,24 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   const changed = new Set<number>();
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
-  const baseline = ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX')).lastSuccessAt;
+  const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
   await syncSource(ctx, source, `availability ${libraryId}`, false, baseline,
-    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: 500 }),
+    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE }),
     (run, page) => {
-      ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', page.items, page.next);
       for (const e of page.items) if (!e.removed) changed.add(e.contentId);
+      return ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', page.items, page.next);
     },
     () => {});
   await readAvailability(ctx, libraryId, [...changed]);
   return changed.size;
 }
 
-/** Content info for these ids, 50 a call, each call through the rate limiter. */
+/** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: number[]): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
     ctx.signal?.throwIfAborted();
-    await ctx.limiter.take();
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
-    ctx.mirror.storeAvailability(libraryId, await ctx.client.contentInfo(libraryId, batch), ctx.now());
+    await ctx.mirror.storeAvailability(libraryId, await ctx.client.contentInfo(libraryId, batch), ctx.now());
     ctx.onProgress?.({ phase: `availability ${libraryId}`, done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
   }
 }

@@ -16,7 +16,7 @@ import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { errorForStatus, type Operation } from './status-codes.ts';
 import { TokenSource, type Credentials } from './token.ts';
-import { HttpStatusError, Transport, type FetchFn, type RequestSpec } from './transport.ts';
+import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
 
 export const CONTENT_INFO_BATCH = 50;
 
@@ -33,6 +33,15 @@ export interface PartnerClientOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The connection's request budget: every exchange on the wire passes it. */
+  gate?: SendGate;
+}
+
+/** What the desk and background views of one client share: one transport (one Retry-After gate) and one token. */
+interface ClientCore {
+  transport: Transport;
+  tokens: TokenSource;
+  contentInfoConcurrency: number;
 }
 
 /** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
@@ -77,13 +86,20 @@ function isAmbiguous(error: unknown): error is PartnerError {
 }
 
 export class PartnerClient {
-  private readonly transport: Transport;
-  private readonly tokens: TokenSource;
-  private readonly contentInfoConcurrency: number;
+  private readonly core: ClientCore;
+  /** Whose requests these are: the desk's go first through the connection's budget. */
+  readonly priority: Priority;
 
-  constructor(options: PartnerClientOptions) {
+  /** From options, a new client; from another client's core (withPriority), a view of it. */
+  constructor(options: PartnerClientOptions | { shared: ClientCore; priority: Priority }) {
+    if ('shared' in options) {
+      this.core = options.shared;
+      this.priority = options.priority;
+      return;
+    }
+    this.priority = 'desk';
     const now = options.now ?? Date.now;
-    this.transport = new Transport({
+    const transport = new Transport({
       baseUrl: options.baseUrl,
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
       wsApi: options.wsApi ?? '2.1',
@@ -92,20 +108,29 @@ export class PartnerClient {
       now,
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       random: options.random ?? Math.random,
+      ...(options.gate ? { gate: options.gate } : {}),
     });
     const { credentials } = options;
-    this.tokens = new TokenSource(this.transport, typeof credentials === 'function' ? credentials : async () => credentials, now);
-    this.contentInfoConcurrency = Math.max(1, options.contentInfoConcurrency ?? 3);
+    this.core = {
+      transport,
+      tokens: new TokenSource(transport, typeof credentials === 'function' ? credentials : async () => credentials, now),
+      contentInfoConcurrency: Math.max(1, options.contentInfoConcurrency ?? 3),
+    };
+  }
+
+  /** The same client (token, Retry-After, budget) for work of another priority. */
+  withPriority(priority: Priority): PartnerClient {
+    return new PartnerClient({ shared: this.core, priority });
   }
 
   get baseUrl(): string {
-    return this.transport.baseUrl;
+    return this.core.transport.baseUrl;
   }
 
   /** Asks for a token: proves the address and the credentials. */
   async testConnection(): Promise<void> {
-    this.tokens.invalidateAll();
-    await this.tokens.get();
+    this.core.tokens.invalidateAll();
+    await this.core.tokens.get(this.priority);
   }
 
   // ---- patron reads ----
@@ -191,7 +216,7 @@ export class PartnerClient {
         results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.contentInfoConcurrency, batches.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.core.contentInfoConcurrency, batches.length) }, worker));
     return results.flat();
   }
 
@@ -238,12 +263,12 @@ export class PartnerClient {
   /** One transparent renewal when the service refuses the token; then the status's meaning for `op`. */
   private async authorized(op: Operation, spec: Omit<RequestSpec, 'authorization'>): Promise<unknown> {
     for (let renewed = false; ; renewed = true) {
-      const token = await this.tokens.get();
+      const token = await this.core.tokens.get(this.priority);
       try {
-        return (await this.transport.request({ ...spec, authorization: `Bearer ${token}` })).body;
+        return (await this.core.transport.request({ ...spec, authorization: `Bearer ${token}`, priority: this.priority })).body;
       } catch (error) {
         if (error instanceof HttpStatusError && error.status === 401 && !renewed) {
-          this.tokens.invalidate(token);
+          this.core.tokens.invalidate(token);
           continue;
         }
         throw error instanceof HttpStatusError ? errorForStatus(op, error) : error;

@@ -3,7 +3,7 @@
 
 import { PartnerError } from './errors.ts';
 import { parseToken } from './normalize.ts';
-import { HttpStatusError, type Transport } from './transport.ts';
+import { HttpStatusError, type Priority, type Transport } from './transport.ts';
 
 export interface Credentials {
   username: string;
@@ -33,9 +33,10 @@ export class TokenSource {
     this.now = now;
   }
 
-  async get(): Promise<string> {
+  /** The caller's priority carries the token request when one is needed. */
+  async get(priority: Priority = 'desk'): Promise<string> {
     if (this.cached && this.now() < this.cached.refreshAt) return this.cached.value;
-    this.inFlight ??= this.fetchToken().finally(() => {
+    this.inFlight ??= this.fetchToken(priority).finally(() => {
       this.inFlight = undefined;
     });
     return this.inFlight;
@@ -51,13 +52,13 @@ export class TokenSource {
     this.cached = undefined;
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(priority: Priority): Promise<string> {
     const { username, password } = await this.credentials();
     const basic = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
     const started = this.now();
     try {
       const answer = await this.transport.request({
-        method: 'POST', path: '/api/v1/get-token', authorization: `Basic ${basic}`, retry: true,
+        method: 'POST', path: '/api/v1/get-token', authorization: `Basic ${basic}`, retry: true, priority,
       });
       const token = parseToken(answer.body);
       this.cached = { value: token.value, refreshAt: started + token.lifetimeMs - refreshMargin(token.lifetimeMs) };

@@ -7,6 +7,15 @@ import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
+/** Whose request it is: the desk's (a patron waiting) goes before the background's (sync, refresh). */
+export type Priority = 'desk' | 'background';
+
+/**
+ * Admits one exchange on the wire. A connection's request budget is one: every attempt,
+ * retries included, passes through it, so the service's rate limit covers everything sent.
+ */
+export type SendGate = <T>(priority: Priority, send: () => Promise<T>) => Promise<T>;
+
 export interface TransportOptions {
   baseUrl: string;
   fetch: FetchFn;
@@ -16,6 +25,8 @@ export interface TransportOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
+  /** Absent: every exchange goes at once. */
+  gate?: SendGate;
 }
 
 export interface RequestSpec {
@@ -26,6 +37,8 @@ export interface RequestSpec {
   authorization: string;
   /** GETs are retried on network errors, 429 and 5xx; nothing else is. */
   retry: boolean;
+  /** Desk unless said otherwise. */
+  priority?: Priority;
 }
 
 export interface HttpAnswer {
@@ -137,12 +150,17 @@ export class Transport {
       ...(spec.method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
       ...spec.headers,
     };
-    const signal = AbortSignal.timeout(timeoutMs);
+    const gate: SendGate = this.options.gate ?? ((_priority, send) => send());
+    let signal: AbortSignal | undefined;
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
-      text = await response.text();
+      ({ response, text } = await gate(spec.priority ?? 'desk', async () => {
+        // The timeout starts when the exchange is admitted, not while it waits its turn.
+        signal = AbortSignal.timeout(timeoutMs);
+        const answer = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
+        return { response: answer, text: await answer.text() };
+      }));
     } catch (error) {
       throw transportFailure(error, signal, timeoutMs);
     }
@@ -167,9 +185,9 @@ function parseJson(text: string, status: number): unknown {
   }
 }
 
-function transportFailure(error: unknown, signal: AbortSignal, timeoutMs: number): PartnerError {
+function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): PartnerError {
   if (error instanceof PartnerError) return error;
-  if (signal.aborted) {
+  if (signal?.aborted) {
     const seconds = Math.max(1, Math.round(timeoutMs / 1000));
     return new PartnerError('timeout', `The service did not answer within ${seconds} second${seconds === 1 ? '' : 's'}.`);
   }

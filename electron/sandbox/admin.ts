@@ -1,7 +1,6 @@
-// HTTP mirror of SandboxControl under /__sandbox/, for driving a sandbox started from the
-// command line. No auth: it listens on loopback and is a test tool.
+// HTTP mirror of SandboxControl under /__sandbox/, for driving a sandbox from tests and the
+// command line. Only reachable with the sandbox's admin token (service.ts checks it).
 
-import type { IncomingMessage } from 'node:http';
 import type { CatalogChanges } from './catalog-changes.ts';
 import type { ContentFilter, SandboxControl } from './control.ts';
 import type { FaultSpec } from './faults.ts';
@@ -12,16 +11,8 @@ import type { ShapeChanges } from './shapes.ts';
 
 const MAX_BODY_BYTES = 1_000_000;
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+function readJson(text: string): unknown {
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;
@@ -56,18 +47,18 @@ function contentFilter(query: URLSearchParams): ContentFilter {
 }
 
 export async function handleAdmin(
-  request: IncomingMessage,
+  request: { method: string; body: () => Promise<string> },
   action: string,
   query: URLSearchParams,
   control: SandboxControl,
   info: () => unknown,
 ): Promise<Reply> {
-  const route = `${request.method ?? 'GET'} ${action}`;
+  const route = `${request.method} ${action}`;
   switch (route) {
     case 'GET info':
       return { status: 200, body: info() };
     case 'POST faults': {
-      const body = await readJson(request);
+      const body = readJson(await request.body());
       asBadRequest(() => control.addFault(body as FaultSpec));
       return { status: 204 };
     }
@@ -89,7 +80,7 @@ export async function handleAdmin(
       return { status: 200, body: control.requestLog(from === null ? 0 : parseId('from', from)) };
     }
     case 'POST clock': {
-      const body = (await readJson(request)) as { advanceMs?: unknown };
+      const body = readJson(await request.body()) as { advanceMs?: unknown };
       asBadRequest(() => control.advanceClock(body.advanceMs as number));
       return { status: 204 };
     }
@@ -98,16 +89,16 @@ export async function handleAdmin(
       return { status: 200, body: control.patronState(libraryId, query.get('card') ?? '') };
     }
     case 'POST patrons': {
-      const body = (await readJson(request)) as { libraryId?: unknown; card?: unknown; borrowsAllowedPerMonth?: unknown };
+      const body = readJson(await request.body()) as { libraryId?: unknown; card?: unknown; borrowsAllowedPerMonth?: unknown };
       asBadRequest(() => control.addPatron(body.libraryId as number, body.card as string, body.borrowsAllowedPerMonth as number | undefined));
       return { status: 204 };
     }
     case 'POST catalog-changes': {
-      const body = await readJson(request);
+      const body = readJson(await request.body());
       return { status: 200, body: asBadRequest(() => control.applyCatalogChanges(body as CatalogChanges)) };
     }
     case 'POST shapes': {
-      const body = await readJson(request);
+      const body = readJson(await request.body());
       asBadRequest(() => control.setShapes(body as ShapeChanges));
       return { status: 204 };
     }

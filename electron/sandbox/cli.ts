@@ -1,5 +1,5 @@
 // `node electron/sandbox/cli.ts`: runs the sandbox on its own and prints one JSON line
-// (url, credentials, libraries and cards) for whoever started it to read.
+// (url, credentials, the admin token, libraries and cards) for whoever started it to read.
 
 import { parseArgs } from 'node:util';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
@@ -12,7 +12,7 @@ const USAGE = `Usage: node electron/sandbox/cli.ts [options]
   --catalog-size <n>       default 5000 (max ${MAX_CATALOG_SIZE})
   --token-lifetime <s>     default 3600
   --username <name>        default desk-sandbox
-  --password <text>        default sandbox-password
+  --password <text>        default: a new random password each start
   --verbose                log each request to stderr`;
 
 function fail(message: string): never {
@@ -63,8 +63,8 @@ const sandbox = await startSandbox({
   log: values.verbose === true ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
 }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 
-const { url, username, password, libraries } = sandbox;
-process.stdout.write(`${JSON.stringify({ url, username, password, libraries })}\n`);
+const { url, username, password, adminToken, libraries } = sandbox;
+process.stdout.write(`${JSON.stringify({ url, username, password, adminToken, libraries })}\n`);
 
 let stopping = false;
 const stop = (): void => {

@@ -73,11 +73,15 @@ export interface ProfileView {
   wsApi: string;
   country: Country;
   hasCredentials: boolean;
+  /**
+   * The saved password: `for-other-address` when it was entered for another service address
+   * than the profile's (an edited address, a re-added name): it is not sent, and staff are
+   * asked to enter the password for this address.
+   */
+  credentials: 'saved' | 'missing' | 'for-other-address';
 }
 
 export interface SandboxView {
-  /** The loopback address of the built-in sandbox (its admin routes drive training scenarios and tests). */
-  url: string;
   libraries: { libraryId: number; country: string; name: string; cards: string[] }[];
 }
 

@@ -11,6 +11,7 @@ export const REASONS = {
   'connection.library-not-in-profile': 'Library {libraryId} is not part of the connection "{profile}".',
   'connection.no-credentials': 'No saved username and password for "{profile}". Enter them in Settings → Connections.',
   'connection.password-for-other-address': 'The saved password for "{profile}" was entered for {savedOrigin}, not {origin}. Enter the password for {origin} in Settings → Connections.',
+  'connection.password-not-bound': 'The saved password for "{profile}" does not say which address it was entered for. Enter the password for {origin} in Settings → Connections.',
   'connection.insecure-address': 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).',
   'profile.not-found': 'There is no connection profile "{id}".',
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',

@@ -7,6 +7,7 @@ export const frCA: Messages = {
     'connection.library-not-in-profile': 'La bibliothèque {libraryId} ne fait pas partie de la connexion « {profile} ».',
     'connection.no-credentials': 'Aucun nom d’utilisateur ni mot de passe enregistré pour « {profile} ». Saisissez-les dans Paramètres → Connexions.',
     'connection.password-for-other-address': 'Le mot de passe enregistré pour « {profile} » a été saisi pour {savedOrigin}, et non pour {origin}. Saisissez le mot de passe de {origin} dans Paramètres → Connexions.',
+    'connection.password-not-bound': 'Le mot de passe enregistré pour « {profile} » n’indique pas pour quelle adresse il a été saisi. Saisissez le mot de passe de {origin} dans Paramètres → Connexions.',
     'connection.insecure-address': 'L’adresse du service doit commencer par https:// (http:// seulement pour cet ordinateur, comme un bac à sable local).',
     'profile.not-found': 'Il n’y a pas de profil de connexion « {id} ».',
     'profile.sandbox-name-reserved': 'Ce nom de profil est réservé au bac à sable intégré.',

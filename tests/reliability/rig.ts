@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sandboxOverHttp } from '../../electron/connection/sandbox-endpoint.ts';
 import { createMemoryVault } from '../../electron/credentials/index.ts';
 import type { MethodName, Result } from '../../electron/shared/contract.ts';
 import type { DeskService } from '../../electron/desk/desk-service.ts';
@@ -25,8 +26,8 @@ export interface RigOptions {
   /** Real time a request may take before the client gives up (stalls cost this much). */
   timeoutMs?: number;
   seed?: number;
-  /** How the catalog sync runs: the product's worker thread, or in-process. */
-  syncRunner?: 'worker' | 'in-process';
+  /** Who writes the catalog mirror: the product's worker thread, or this thread. */
+  writer?: 'worker' | 'in-thread';
   ratePerMinute?: number;
   /**
    * Runs the sandbox in a process of its own (as `npm run sandbox` does), so this process's
@@ -126,14 +127,16 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     dir,
     vault: createMemoryVault(),
     fetch: watchedFetch,
-    startSandbox: async () => sandbox,
+    // The rig's sandbox outlives any one connection: the runs steer it throughout.
+    sandbox: async () => sandboxOverHttp(sandbox, async () => {}),
     now: clock.now,
     clientOptions: {
       timeoutMs: options.timeoutMs ?? 1500,
       sleep: async (ms) => advanceTo(clock.now() + ms),
       random,
     },
-    catalog: { dir: join(dir, 'catalog'), ratePerMinute: options.ratePerMinute ?? 100, runner: options.syncRunner ?? 'worker' },
+    mirrors: { dir: join(dir, 'catalog'), writer: options.writer ?? 'worker' },
+    ratePerMinute: options.ratePerMinute ?? 100,
   });
 
   const unexpected: Rig['unexpected'] = [];
@@ -191,7 +194,7 @@ async function sandboxInProcessOfItsOwn(options: RigOptions, seed: number): Prom
   const args = ['--seed', String(seed), '--catalog-size', String(o.catalogSize ?? 3000)];
   if (o.tokenLifetimeSeconds !== undefined) args.push('--token-lifetime', String(o.tokenLifetimeSeconds));
   const child = await startSandboxProcess(args);
-  const admin = remoteAdmin(child.url);
+  const admin = remoteAdmin(child.url, child.adminToken);
   let offset = 0;
   const clock: Clock = {
     now: () => Date.now() + offset,
@@ -201,7 +204,7 @@ async function sandboxInProcessOfItsOwn(options: RigOptions, seed: number): Prom
     },
   };
   const sandbox = {
-    url: child.url, username: child.username, password: child.password,
+    url: child.url, username: child.username, password: child.password, adminToken: child.adminToken,
     libraries: child.libraries.map((l) => ({ ...l, name: `Library ${l.libraryId}`, patrons: [] })),
     get control(): never {
       throw new Error('The sandbox runs in a process of its own: use rig.admin');

@@ -1,7 +1,7 @@
 // The sandbox's control surface as the reliability runs use it: the same calls whether the
 // sandbox runs in this process (its `control` object) or in a process of its own (its
 // `/__sandbox/` admin routes). Async either way, so a scenario is written once.
-import type { CatalogChanges, ContentFilter, FaultSpec, RouteName, SandboxControl } from '../../electron/sandbox/server.ts';
+import { ADMIN_HEADER, type CatalogChanges, type ContentFilter, type FaultSpec, type RouteName, type SandboxControl } from '../../electron/sandbox/server.ts';
 
 export interface PatronState {
   exists: boolean;
@@ -42,11 +42,12 @@ export function inProcessAdmin(control: SandboxControl): SandboxAdmin {
   };
 }
 
-export function remoteAdmin(baseUrl: string): SandboxAdmin {
+export function remoteAdmin(baseUrl: string, adminToken: string): SandboxAdmin {
   const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${baseUrl}/__sandbox/${route}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      headers: { [ADMIN_HEADER]: adminToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`sandbox admin ${method} ${route}: HTTP ${response.status} ${text}`);

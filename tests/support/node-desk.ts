@@ -7,7 +7,7 @@ import { ActionLog } from '../../electron/action-log/action-log.ts';
 import type { CredentialVault } from '../../electron/credentials/index.ts';
 import { DeskService, type DeskServiceDeps } from '../../electron/desk/desk-service.ts';
 import { createFileLogger } from '../../electron/logging/logger.ts';
-import { startSandbox } from '../../electron/sandbox/server.ts';
+import { inProcessSandbox } from '../../electron/connection/sandbox-endpoint.ts';
 import { readSettingsFile, Settings, type SettingsStore } from '../../electron/settings/index.ts';
 
 export interface NodeDeskOptions extends Partial<Omit<DeskServiceDeps, 'settings' | 'logger' | 'actionLog' | 'vault'>> {
@@ -23,13 +23,14 @@ export function createNodeDesk(options: NodeDeskOptions): { desk: DeskService; l
     settings: new Settings(store as unknown as SettingsStore),
     vault,
     fetch: (input, init) => fetch(input, init),
-    startSandbox: () => startSandbox(),
+    sandbox: async () => inProcessSandbox(),
     logger,
     actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
     now: Date.now,
     version: '0.0.0-test',
     emit: () => {},
-    catalog: { dir: join(dir, 'catalog'), ratePerMinute: 100_000 },
+    mirrors: { dir: join(dir, 'catalog') },
+    ratePerMinute: 100_000,
     ...rest,
   });
   return { desk, logger };

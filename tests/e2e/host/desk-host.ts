@@ -13,6 +13,8 @@ import { contentSecurityPolicy } from '../../../electron/main/security.ts';
 import { loadPolicy, policyFilePath } from '../../../electron/policy/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
+import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
+import { ADMIN_HEADER, createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
 
 export interface DeskHostOptions {
   /** Settings and logs live here, as in Electron's user data folder. */
@@ -41,7 +43,11 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   };
   const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: true }) });
+  // The built-in sandbox runs in-process, as in the product; the specs steer it through the
+  // host's /__sandbox/ routes (a test-only door the product does not have).
+  let sandbox: SandboxService | undefined;
   const { desk, logger } = createNodeDesk({
+    sandbox: async () => inProcessSandbox((sandbox = createSandboxService())),
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
     policy: policy.policy,
@@ -63,6 +69,19 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown });
       const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      return;
+    }
+    if (url.pathname.startsWith('/__sandbox/')) {
+      if (!sandbox) {
+        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'The sandbox is not running' }));
+        return;
+      }
+      const body = await readBody(req);
+      const outcome = await sandbox.respond({
+        method: req.method ?? 'GET', rawUrl: req.url ?? '/', headers: { ...req.headers, [ADMIN_HEADER]: sandbox.adminToken }, body: async () => body,
+      });
+      const reply = outcome.kind === 'reply' ? outcome.reply : { status: 500, body: { message: `admin route answered ${outcome.kind}` } };
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body === undefined ? undefined : JSON.stringify(reply.body));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/__events') {

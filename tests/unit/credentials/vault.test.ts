@@ -37,26 +37,41 @@ function recordingKeytar(failure?: (call: string) => Error): KeytarLike & { call
   };
 }
 
+const ORIGIN = 'https://lending.example.org';
+
 describe('keychain vault (real Secret Service)', () => {
   it('saves credentials to the keychain and reads them back', async () => {
-    await vault.save('main-branch', { username: 'desk-user', password: 'p@ss wörd "quoted"' });
-    expect(await vault.read('main-branch')).toEqual({ username: 'desk-user', password: 'p@ss wörd "quoted"' });
+    await vault.save('main-branch', { username: 'desk-user', password: 'p@ss wörd "quoted"' }, ORIGIN);
+    const saved = { username: 'desk-user', password: 'p@ss wörd "quoted"', origin: ORIGIN };
+    expect(await vault.read('main-branch')).toEqual(saved);
     expect(await vault.has('main-branch')).toBe(true);
-    // Really in the keychain, as JSON under the profile id, not just held by this object.
+    // Really in the keychain, as JSON under the profile id with the origin it was saved for, not just held by this object.
     const stored = await keytar.getPassword(SERVICE, 'main-branch');
-    expect(JSON.parse(stored ?? 'null')).toEqual({ username: 'desk-user', password: 'p@ss wörd "quoted"' });
-    expect(await createKeytarVault({ service: SERVICE }).read('main-branch')).toEqual({ username: 'desk-user', password: 'p@ss wörd "quoted"' });
+    expect(JSON.parse(stored ?? 'null')).toEqual(saved);
+    expect(await createKeytarVault({ service: SERVICE }).read('main-branch')).toEqual(saved);
+  });
+
+  it('binds an entry to an origin (scheme, host and port), never to a path or a user', async () => {
+    for (const origin of ['https://lending.example.org/api', 'lending.example.org', 'https://u:p@lending.example.org', '']) {
+      expect((await refusal(vault.save('main-branch', { username: 'u', password: 'p' }, origin))).code, origin).toBe('invalid-input');
+    }
+    expect(await keytar.getPassword(SERVICE, 'main-branch')).toBeNull();
+  });
+
+  it('reads an entry saved before origins were kept as bound to none', async () => {
+    await keytar.setPassword(SERVICE, 'old-entry', JSON.stringify({ username: 'u', password: 'p' }));
+    expect(await vault.read('old-entry')).toEqual({ username: 'u', password: 'p' });
   });
 
   it('replaces an earlier entry', async () => {
-    await vault.save('main-branch', { username: 'old-user', password: 'old-password' });
-    await vault.save('main-branch', { username: 'new-user', password: 'new-password' });
-    expect(await vault.read('main-branch')).toEqual({ username: 'new-user', password: 'new-password' });
+    await vault.save('main-branch', { username: 'old-user', password: 'old-password' }, ORIGIN);
+    await vault.save('main-branch', { username: 'new-user', password: 'new-password' }, ORIGIN);
+    expect(await vault.read('main-branch')).toEqual({ username: 'new-user', password: 'new-password', origin: ORIGIN });
     expect(await keytar.findCredentials(SERVICE)).toHaveLength(1);
   });
 
   it('forgets an entry, and forgetting twice is no error', async () => {
-    await vault.save('main-branch', { username: 'desk-user', password: 'secret-1' });
+    await vault.save('main-branch', { username: 'desk-user', password: 'secret-1' }, ORIGIN);
     await vault.forget('main-branch');
     expect(await vault.read('main-branch')).toBeUndefined();
     expect(await vault.has('main-branch')).toBe(false);
@@ -66,11 +81,11 @@ describe('keychain vault (real Secret Service)', () => {
   });
 
   it('keeps profiles apart', async () => {
-    await vault.save('north', { username: 'north-user', password: 'north-password' });
-    await vault.save('south', { username: 'south-user', password: 'south-password' });
+    await vault.save('north', { username: 'north-user', password: 'north-password' }, ORIGIN);
+    await vault.save('south', { username: 'south-user', password: 'south-password' }, ORIGIN);
     await vault.forget('north');
     expect(await vault.read('north')).toBeUndefined();
-    expect(await vault.read('south')).toEqual({ username: 'south-user', password: 'south-password' });
+    expect(await vault.read('south')).toEqual({ username: 'south-user', password: 'south-password', origin: ORIGIN });
     expect(await vault.has('east')).toBe(false);
   });
 
@@ -97,7 +112,7 @@ describe('refusals', () => {
 
   it.each(badSaves)('refuses %s without touching the keychain', async (_label, profileId, credentials, message) => {
     const fake = recordingKeytar();
-    const error = await refusal(createKeytarVault({ keytar: fake }).save(profileId, credentials as never));
+    const error = await refusal(createKeytarVault({ keytar: fake }).save(profileId, credentials as never, ORIGIN));
     expect(error.code).toBe('invalid-input');
     expect(error.message).toMatch(message);
     expect(fake.calls).toEqual([]);
@@ -114,7 +129,7 @@ describe('refusals', () => {
 
   it('accepts values at the limits', async () => {
     const fake = recordingKeytar();
-    await createKeytarVault({ keytar: fake }).save('x'.repeat(100), { username: 'u'.repeat(200), password: 'p'.repeat(1000) });
+    await createKeytarVault({ keytar: fake }).save('x'.repeat(100), { username: 'u'.repeat(200), password: 'p'.repeat(1000) }, ORIGIN);
     expect(fake.calls).toEqual(['setPassword']);
   });
 
@@ -123,7 +138,7 @@ describe('refusals', () => {
     // A native error that echoes the secret it was given must not carry the password into the message.
     const fake = recordingKeytar((call) => new Error(call === 'setPassword' ? `refused to store ${password}` : 'Cannot create an item in a locked collection'));
     const faked = createKeytarVault({ keytar: fake });
-    const calls = [() => faked.save('p1', { username: 'u', password }), () => faked.read('p1'), () => faked.forget('p1'), () => faked.has('p1')];
+    const calls = [() => faked.save('p1', { username: 'u', password }, ORIGIN), () => faked.read('p1'), () => faked.forget('p1'), () => faked.has('p1')];
     for (const call of calls) {
       const error = await refusal(call());
       expect(error.code).toBe('keychain-unavailable');
@@ -141,7 +156,7 @@ describe('refusals', () => {
       const outcome = async (call) => call.then(() => ({ code: 'none' }), (e) => ({ code: e.code, message: e.message }));
       console.log(JSON.stringify({
         read: await outcome(vault.read('p1')),
-        save: await outcome(vault.save('p1', { username: 'u', password: ${JSON.stringify(password)} })),
+        save: await outcome(vault.save('p1', { username: 'u', password: ${JSON.stringify(password)} }, 'https://lending.example.org')),
       }));`;
     const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
     delete env.DISPLAY;
@@ -159,12 +174,12 @@ describe('refusals', () => {
 describe('memory vault', () => {
   it('stores, replaces, forgets and validates like the keychain vault', async () => {
     const memory = createMemoryVault();
-    await memory.save('sandbox', { username: 'a', password: 'b' });
-    await memory.save('sandbox', { username: 'c', password: 'd' });
-    expect(await memory.read('sandbox')).toEqual({ username: 'c', password: 'd' });
+    await memory.save('sandbox', { username: 'a', password: 'b' }, ORIGIN);
+    await memory.save('sandbox', { username: 'c', password: 'd' }, ORIGIN);
+    expect(await memory.read('sandbox')).toEqual({ username: 'c', password: 'd', origin: ORIGIN });
     expect(await memory.has('other')).toBe(false);
     await memory.forget('sandbox');
     expect(await memory.has('sandbox')).toBe(false);
-    expect((await refusal(memory.save('sandbox', { username: '', password: 'x' }))).code).toBe('invalid-input');
+    expect((await refusal(memory.save('sandbox', { username: '', password: 'x' }, ORIGIN))).code).toBe('invalid-input');
   });
 });

@@ -13,6 +13,7 @@ import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import type { createFileLogger } from '../../../electron/logging/logger.ts';
 import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
+import { sandboxOverHttp } from '../../../electron/connection/sandbox-endpoint.ts';
 
 let partner: SandboxHandle; // plays the real partner service
 let dir: string;
@@ -21,6 +22,8 @@ let keychainService: string;
 let events: EventPayloads['sessionLocked'][];
 let authHeaders: string[];
 let desk: DeskService;
+/** The built-in sandbox of the desk under test, over HTTP so the tests can steer it. */
+let builtIn: SandboxHandle | undefined;
 let logger: ReturnType<typeof createFileLogger>;
 
 function newDesk(extra: Partial<NodeDeskOptions> = {}): DeskService {
@@ -33,7 +36,10 @@ function newDesk(extra: Partial<NodeDeskOptions> = {}): DeskService {
       if (auth) authHeaders.push(auth);
       return fetch(input, init);
     },
-    startSandbox: () => startSandbox({ catalogSize: 1500 }),
+    sandbox: async () => {
+      builtIn = await startSandbox({ catalogSize: 1500 });
+      return sandboxOverHttp(builtIn);
+    },
     version: '9.9.9-test',
     emit: (event, payload) => { if (event === 'sessionLocked') events.push(payload as EventPayloads['sessionLocked']); },
     clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
@@ -126,7 +132,7 @@ describe('a partner connection', () => {
   it('with the right password: saved in the keychain and settings; a restarted desk connects without asking', async () => {
     const info = await ok('savePartnerProfile', partnerProfile(partner.password));
     expect(info).toMatchObject({ mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: true, baseUrl: partner.url } });
-    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password });
+    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password, origin: new URL(partner.url).origin });
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain(partner.password);
 
     await desk.close();
@@ -141,7 +147,7 @@ describe('a partner connection', () => {
     await ok('savePartnerProfile', partnerProfile(partner.password));
     expect(await call('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: 'nope' }))
       .toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password });
+    expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password, origin: new URL(partner.url).origin });
     await ok('forgetCredentials', { profileId: 'main-branch' });
     expect(await vault.has('main-branch')).toBe(false);
     await ok('startShift', { staffName: 'Ana' });
@@ -264,7 +270,7 @@ describe('the action log', () => {
 describe('double submission', () => {
   it('joins a repeated borrow to the one under way: one request, one loan, one log entry', async () => {
     const { libraryId, card, instant } = await sandboxShiftWithInstantTitle();
-    const sandbox = (await desk.sandboxHandle())!;
+    const sandbox = builtIn!;
     sandbox.control.resetRequestCounts();
     const args = { libraryId, card, contentId: instant.contentId };
     const [first, second] = await Promise.all([call('borrow', args), call('borrow', args)]);
@@ -281,7 +287,7 @@ describe('a managed desk (policy file)', () => {
   it('opens on the preset connection, hides the sandbox, locks what the policy names, and says so', async () => {
     await desk.close();
     desk = newDesk({
-      startSandbox: () => startSandbox({ catalogSize: 500 }), version: 'managed',
+      version: 'managed',
       policy: {
         version: 1, sandboxOffered: false, idleLockMinutes: 3, updates: { mode: 'it-managed' },
         profiles: [{ id: 'main-branch', name: 'Main branch', kind: 'partner', baseUrl: partner.url, libraries: [{ libraryId: partner.libraries[0]!.libraryId }], wsApi: '2.1', country: 'US' }],

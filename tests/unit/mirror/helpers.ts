@@ -8,11 +8,13 @@ import type { DatabaseSync } from 'node:sqlite';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
-import type { ConnectionSpec } from '../../../electron/mirror/sync-job.ts';
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
 
-export const connectionOf = (sandbox: SandboxHandle): ConnectionSpec => ({
+/** Where the sync child (tests/reliability/children/sync-child.ts) finds the service. */
+export interface ChildConnection { baseUrl: string; username: string; password: string; wsApi: string }
+
+export const connectionOf = (sandbox: SandboxHandle): ChildConnection => ({
   baseUrl: sandbox.url, username: sandbox.username, password: sandbox.password, wsApi: '2.1',
 });
 

@@ -26,11 +26,9 @@ const request = (extra: Partial<SyncRequest> = {}): SyncRequest => ({
   countries: countriesOf(sandbox), libraries: sandbox.libraries.map((l) => l.libraryId), source: 'global+entitlements', pageSize: 100, ...extra,
 });
 
-function service(name: string, runner: 'worker' | 'in-process' = 'in-process'): CatalogService {
-  return new CatalogService({
-    databasePath: join(dir, `${name}.db`), connection: async () => connectionOf(sandbox), client: async () => clientOf(sandbox),
-    runner, ratePerMinute: 1_000_000,
-  });
+function service(name: string, writer: 'worker' | 'in-thread' = 'in-thread'): CatalogService {
+  const client = clientOf(sandbox);
+  return new CatalogService({ databasePath: join(dir, `${name}.db`), desk: client, background: client.withPriority('background'), writer });
 }
 
 describe('catalog mirror', () => {
@@ -51,7 +49,7 @@ describe('catalog mirror', () => {
     expect(status.counts.titles).toBe(expected.titles);
     expect(progress.some((p) => p.phase === 'global catalog' && p.total === expected.titles)).toBe(true);
     expect(progress.at(-1)?.done).toBeGreaterThan(0);
-    catalog.close();
+    await catalog.close();
   });
 
   it('a delta after changes applies exactly the changes: additions, metadata, removals, deactivations', async () => {
@@ -78,13 +76,13 @@ describe('catalog mirror', () => {
     db.close();
     expect(catalog.detail(libraryId, deactivate)).toMatchObject({ active: false });
     expect(catalog.detail(libraryId, remove)).toBeUndefined();
-    catalog.close();
+    await catalog.close();
   });
 
   it('a sync killed 20 times at random points and resumed ends identical to an uninterrupted one', async () => {
     const reference = service('reference');
     await reference.syncNow(request({ pageSize: 50 }));
-    reference.close();
+    await reference.close();
     const target = join(dir, 'killed.db');
     // The reliability run's child: it prints a line per stored page and "done" at the end.
     const child = join(import.meta.dirname, '..', '..', 'reliability', 'children', 'sync-child.ts');
@@ -152,7 +150,7 @@ describe('catalog mirror', () => {
 
     const now = await catalog.refreshAvailability(libraryId, [some.contentId]);
     expect(now[0]?.availability?.readAt).toBeGreaterThan(0);
-    catalog.close();
+    await catalog.close();
   });
 
   it('mirrors from the library content endpoint instead, in both schema generations, TV folded into one title', async () => {
@@ -175,7 +173,7 @@ describe('catalog mirror', () => {
     expect(later.some((r) => catalog.detail(101, r.contentId)?.record?.audience !== undefined)).toBe(true);
     const earlier = catalog.browse({ libraryId: 303, formats: ['EBOOK'], offset: 0, limit: 20 }).rows;
     expect(earlier.every((r) => catalog.detail(303, r.contentId)?.record?.audience === undefined)).toBe(true);
-    catalog.close();
+    await catalog.close();
   });
 
   it('keeps the last good data when a sync fails, and says what failed and when', async () => {
@@ -193,6 +191,6 @@ describe('catalog mirror', () => {
     const global = status.sources.find((s) => s.source === 'global')!;
     expect(global.lastError).toMatch(/503|unavailable/i);
     expect(global.lastSuccessAt).toBeLessThanOrEqual(global.lastAttemptAt!);
-    catalog.close();
+    await catalog.close();
   });
 });

@@ -15,11 +15,11 @@ export const fail = (code: string, message: string): Result<never> => ({ ok: fal
 
 export const SANDBOX_PROFILE: ProfileView = {
   id: 'sandbox', name: 'Built-in sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4000',
-  libraries: [{ libraryId: 101 }, { libraryId: 202 }], wsApi: '2.1', country: 'US', hasCredentials: true,
+  libraries: [{ libraryId: 101 }, { libraryId: 202 }], wsApi: '2.1', country: 'US', hasCredentials: true, credentials: 'saved',
 };
 export const PARTNER_PROFILE: ProfileView = {
   id: 'metro', name: 'Metro Library', kind: 'partner', baseUrl: 'https://partner.example.org',
-  libraries: [{ libraryId: 7, name: 'Central' }, { libraryId: 8 }], wsApi: '2.1', country: 'CA', hasCredentials: true,
+  libraries: [{ libraryId: 7, name: 'Central' }, { libraryId: 8 }], wsApi: '2.1', country: 'CA', hasCredentials: true, credentials: 'saved',
 };
 
 export function unconfigured(): AppInfo {
@@ -28,7 +28,7 @@ export function unconfigured(): AppInfo {
 export function sandboxInfo(withSession = true): AppInfo {
   return {
     version: '0.1.0', mode: 'sandbox', activeProfile: SANDBOX_PROFILE,
-    sandbox: { url: 'http://127.0.0.1:40000', libraries: [
+    sandbox: { libraries: [
       { libraryId: 101, country: 'US', name: 'Riverside Public Library', cards: ['0012345', '0098765'] },
       { libraryId: 202, country: 'CA', name: 'Maple Valley Library', cards: ['CA-5555'] },
     ] },

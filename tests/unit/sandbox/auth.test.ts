@@ -19,7 +19,7 @@ const withToken = (token: string) => raw(`${url}${statusPath()}`, { headers: { a
 
 describe('get-token', () => {
   it('issues a bearer token for the right Basic credentials', async () => {
-    const reply = await raw(`${url}/api/v1/get-token`, { method: 'POST', headers: { authorization: basic('desk-sandbox', 'sandbox-password') } });
+    const reply = await raw(`${url}/api/v1/get-token`, { method: 'POST', headers: { authorization: basic('desk-sandbox', api.sandbox.password) } });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ token_type: 'bearer', expires_in: 60, access_token: expect.stringMatching(/^[\w-]{20,}$/) });
     const second = await api.token();
@@ -29,11 +29,11 @@ describe('get-token', () => {
   it('answers 401 with a message to wrong or missing credentials and to other methods', async () => {
     const attempts: RequestInit[] = [
       { method: 'POST', headers: { authorization: basic('desk-sandbox', 'wrong') } },
-      { method: 'POST', headers: { authorization: basic('someone', 'sandbox-password') } },
+      { method: 'POST', headers: { authorization: basic('someone', api.sandbox.password) } },
       { method: 'POST' },
       { method: 'POST', headers: { authorization: 'Bearer abc' } },
       { method: 'POST', headers: { authorization: 'Basic !!!' } },
-      { method: 'GET', headers: { authorization: basic('desk-sandbox', 'sandbox-password') } },
+      { method: 'GET', headers: { authorization: basic('desk-sandbox', api.sandbox.password) } },
     ];
     for (const init of attempts) {
       const reply = await raw(`${url}/api/v1/get-token`, init);
@@ -62,7 +62,7 @@ describe('bearer check', () => {
   });
 
   it('refuses a missing, invented or Basic authorization with 401 and a message', async () => {
-    for (const authorization of [undefined, 'Bearer invented-token', basic('desk-sandbox', 'sandbox-password')]) {
+    for (const authorization of [undefined, 'Bearer invented-token', basic('desk-sandbox', api.sandbox.password)]) {
       const reply = await raw(`${url}${statusPath()}`, authorization === undefined ? {} : { headers: { authorization } });
       expect(reply.status).toBe(401);
       expect((reply.body as { message: string }).message.length).toBeGreaterThan(5);

@@ -2,6 +2,7 @@
 // the in-process control.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_HEADER } from '../../../electron/sandbox/server.ts';
 import { cardFor, raw, startApi } from './helpers.ts';
 import type { Api } from './helpers.ts';
 
@@ -125,7 +126,7 @@ describe('admin routes', () => {
   const admin = (method: string, action: string, body?: unknown) =>
     raw(`${api.sandbox.url}/__sandbox/${action}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [ADMIN_HEADER]: api.sandbox.adminToken },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
@@ -160,7 +161,7 @@ describe('admin routes', () => {
   });
 
   it('answer 400 to a bad body and 404 to an unknown action', async () => {
-    const bad = await raw(`${api.sandbox.url}/__sandbox/faults`, { method: 'POST', body: '{nope' });
+    const bad = await raw(`${api.sandbox.url}/__sandbox/faults`, { method: 'POST', body: '{nope', headers: { [ADMIN_HEADER]: api.sandbox.adminToken } });
     expect(bad.status).toBe(400);
     expect((await admin('POST', 'faults', { route: 'status', kind: 'meteor' })).status).toBe(400);
     expect((await admin('GET', 'nothing')).status).toBe(404);
@@ -196,7 +197,7 @@ describe('controls the reliability runs use', () => {
     expect(log.map((entry) => entry.route)).toEqual(['status', undefined]);
     expect(log[0]?.params).toEqual({ libraryId: '101', card });
     expect(log[0]?.path).toContain('%2F');
-    expect((await raw(`${api.sandbox.url}/__sandbox/request-log?from=${next}`)).body).toHaveLength(2);
+    expect((await raw(`${api.sandbox.url}/__sandbox/request-log?from=${next}`, { headers: { [ADMIN_HEADER]: api.sandbox.adminToken } })).body).toHaveLength(2);
   });
 
   it('adds patrons, tells the truth of their account, moves its clock and lists the tokens it issued', async () => {
@@ -208,7 +209,7 @@ describe('controls the reliability runs use', () => {
     expect(c.patronState(LIB, 'nobody')).toEqual({ exists: false, loans: [], holds: [] });
     expect((await status('RELIABILITY-1')).body).toMatchObject({ borrowsRemaining: 50, borrowsAllowedPerMonth: 50 });
     expect(() => c.addPatron(999, 'x')).toThrow(/library/);
-    expect((await raw(`${own.sandbox.url}/__sandbox/patrons`, { method: 'POST', body: JSON.stringify({ libraryId: LIB, card: '' }) })).status).toBe(400);
+    expect((await raw(`${own.sandbox.url}/__sandbox/patrons`, { method: 'POST', body: JSON.stringify({ libraryId: LIB, card: '' }), headers: { [ADMIN_HEADER]: own.sandbox.adminToken } })).status).toBe(400);
 
     const token = await own.token();
     expect(c.issuedTokens()).toContain(token);

@@ -1,0 +1,80 @@
+// One open connection to one partner service (or the built-in sandbox), for the active
+// profile. It owns everything that talks to that service: the transport (Electron's net.fetch
+// in the product, which follows the OS proxy and certificate store; the sandbox's own fetch for
+// the built-in sandbox), one token, one Retry-After gate and one request budget shared by desk
+// work, sync and refresh, and the catalog mirror. Nothing else builds a PartnerClient for
+// stored credentials. Closing it cancels a sync under way and stops the sandbox it owns.
+import { CatalogService } from '../mirror/catalog-service.ts';
+import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
+import type { Credentials } from '../partner/token.ts';
+import type { FetchFn } from '../partner/transport.ts';
+import type { Country } from '../shared/model.ts';
+import type { ConnectionProfile } from '../settings/index.ts';
+import { RequestBudget } from './request-budget.ts';
+import type { SandboxEndpoint } from './sandbox-endpoint.ts';
+
+export interface ConnectionSpec {
+  profile: ConnectionProfile;
+  /** The service's address as requests use it (origin and path). */
+  baseUrl: string;
+  fetch: FetchFn;
+  /** Read when a token is needed; refuses a password saved for another origin. */
+  credentials: () => Promise<Credentials>;
+  libraries: { libraryId: number; country: Country }[];
+  /** The service's rate limit, shared by everything this connection sends. */
+  ratePerMinute: number;
+  mirror: { databasePath: string; writer?: 'worker' | 'in-thread'; workerUrl?: URL | string };
+  now: () => number;
+  /** Timeouts and a simulated clock for tests and the reliability runs. */
+  clientOptions?: Partial<PartnerClientOptions>;
+  /** The built-in sandbox, when this is its connection: stopped with it. */
+  sandbox?: SandboxEndpoint;
+}
+
+export class Connection {
+  readonly profile: ConnectionProfile;
+  readonly origin: string;
+  readonly libraries: { libraryId: number; country: Country }[];
+  /** Patron work and what staff are waiting for: first through the budget. */
+  readonly desk: PartnerClient;
+  /** Sync and the 10-minute refresh: what is left of the budget, one request at a time. */
+  readonly background: PartnerClient;
+  readonly budget: RequestBudget;
+  readonly mirror: CatalogService;
+  readonly sandbox: SandboxEndpoint | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(spec: ConnectionSpec) {
+    this.profile = spec.profile;
+    this.origin = new URL(spec.baseUrl).origin;
+    this.libraries = spec.libraries;
+    this.sandbox = spec.sandbox;
+    const { clientOptions = {} } = spec;
+    this.budget = new RequestBudget({
+      perMinute: spec.ratePerMinute,
+      now: clientOptions.now ?? spec.now,
+      ...(clientOptions.sleep ? { sleep: clientOptions.sleep } : {}),
+    });
+    this.desk = new PartnerClient({
+      now: spec.now, ...clientOptions,
+      baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate,
+    });
+    this.background = this.desk.withPriority('background');
+    this.mirror = new CatalogService({
+      databasePath: spec.mirror.databasePath, desk: this.desk, background: this.background, now: spec.now,
+      ...(spec.mirror.writer ? { writer: spec.mirror.writer } : {}), ...(spec.mirror.workerUrl ? { workerUrl: spec.mirror.workerUrl } : {}),
+    });
+  }
+
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.mirror.close();
+      await this.sandbox?.close();
+    })();
+    return this.closing;
+  }
+}

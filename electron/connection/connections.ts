@@ -1,0 +1,152 @@
+// Which connection is open: at most one, for the active profile. Asked for the connection of a
+// profile, it reuses the open one only while everything that defines it is unchanged (address,
+// ws-api, libraries, country, catalog source); any difference — saved in the app, edited into
+// settings.json by hand, laid over by a policy — closes the old connection and opens a new one,
+// so no cached token, client or mirror outlives the address it was made for.
+import type { CredentialVault } from '../credentials/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
+import { PartnerError } from '../partner/errors.ts';
+import type { Credentials } from '../partner/token.ts';
+import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
+import type { Country } from '../shared/model.ts';
+import type { ConnectionProfile } from '../settings/index.ts';
+import { Connection } from './connection.ts';
+import { prepareMirror, removeMirrors } from './mirror-files.ts';
+import type { SandboxEndpoint } from './sandbox-endpoint.ts';
+
+export interface ConnectionsOptions {
+  /** The product's transport for partner services (Electron's net.fetch). */
+  fetch: FetchFn;
+  vault: CredentialVault;
+  /** Starts the built-in sandbox for its connection. */
+  sandbox: () => Promise<SandboxEndpoint>;
+  mirrors: { dir: string; writer?: 'worker' | 'in-thread'; workerUrl?: URL | string };
+  /** The service's rate limit (about 100 a minute). */
+  ratePerMinute?: number;
+  now: () => number;
+  clientOptions?: Partial<PartnerClientOptions>;
+  logger: Logger;
+}
+
+/** The state of a profile's saved password, as Settings shows it. */
+export type CredentialsState = 'saved' | 'missing' | 'for-other-address';
+
+const identity = (profile: ConnectionProfile): string => JSON.stringify([
+  profile.id, profile.kind, profile.kind === 'partner' ? normalizeBaseUrl(profile.baseUrl) : '', profile.wsApi,
+  profile.libraries.map((l) => l.libraryId), profile.country, profile.catalogSource ?? '',
+]);
+
+export class Connections {
+  private readonly options: ConnectionsOptions;
+  private open: { key: string; connection: Promise<Connection> } | undefined;
+
+  constructor(options: ConnectionsOptions) {
+    this.options = options;
+  }
+
+  /** The open connection for this profile, opening it (and closing any other) when needed. */
+  async for(profile: ConnectionProfile): Promise<Connection> {
+    const key = identity(profile);
+    if (this.open?.key === key) {
+      const connection = await this.open.connection;
+      if (!connection.closed) return connection;
+    }
+    await this.closeOpen();
+    const opening = this.connect(profile);
+    this.open = { key, connection: opening };
+    opening.catch(() => {
+      if (this.open?.connection === opening) this.open = undefined;
+    });
+    return opening;
+  }
+
+  /** The open connection if it is this profile's (or any, without an id), without opening one. */
+  async current(profileId?: string): Promise<Connection | undefined> {
+    const connection = await this.open?.connection.catch(() => undefined);
+    return connection && (profileId === undefined || connection.profile.id === profileId) ? connection : undefined;
+  }
+
+  /** After a save, a credential change or a removal: the profile's connection is closed and forgotten. */
+  async discard(profileId: string): Promise<void> {
+    if (await this.current(profileId)) await this.closeOpen();
+  }
+
+  /** A removed profile: its connection and every mirror file it had. */
+  async remove(profileId: string): Promise<void> {
+    await this.discard(profileId);
+    removeMirrors(this.options.mirrors.dir, profileId);
+  }
+
+  async close(): Promise<void> {
+    await this.closeOpen();
+  }
+
+  /** Whether a partner profile's saved password may be sent to its address. */
+  async credentialsState(profile: ConnectionProfile): Promise<CredentialsState> {
+    const saved = await this.options.vault.read(profile.id);
+    if (!saved) return 'missing';
+    return saved.origin === originOf(profile.baseUrl) ? 'saved' : 'for-other-address';
+  }
+
+  /** Tries unsaved credentials against an address: a token proves both. Nothing is kept. */
+  async probe(baseUrl: string, wsApi: string, credentials: Credentials): Promise<void> {
+    const { now, clientOptions, fetch } = this.options;
+    await new PartnerClient({ now, ...clientOptions, baseUrl, wsApi, credentials, fetch }).testConnection();
+  }
+
+  private async closeOpen(): Promise<void> {
+    const open = this.open;
+    this.open = undefined;
+    const connection = await open?.connection.catch(() => undefined);
+    await connection?.close();
+  }
+
+  private async connect(profile: ConnectionProfile): Promise<Connection> {
+    const { options } = this;
+    const common = {
+      profile, ratePerMinute: options.ratePerMinute ?? 100, now: options.now,
+      ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
+    };
+    if (profile.kind === 'sandbox') {
+      const sandbox = await options.sandbox();
+      const origin = originOf(sandbox.baseUrl);
+      return new Connection({
+        ...common, sandbox, baseUrl: sandbox.baseUrl, fetch: sandbox.fetch ?? options.fetch,
+        credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
+        libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country as Country })),
+        mirror: { ...options.mirrors, databasePath: prepareMirror(options.mirrors.dir, profile.id, origin) },
+      });
+    }
+    const baseUrl = normalizeBaseUrl(profile.baseUrl);
+    const origin = originOf(baseUrl);
+    options.logger.info('connection.open', { profileId: profile.id, origin });
+    return new Connection({
+      ...common, baseUrl, fetch: options.fetch,
+      credentials: () => this.savedCredentials(profile, origin),
+      libraries: profile.libraries.map((l) => ({ libraryId: l.libraryId, country: profile.country })),
+      mirror: { ...options.mirrors, databasePath: prepareMirror(options.mirrors.dir, profile.id, origin) },
+    });
+  }
+
+  /**
+   * The keychain entry, only for the origin it was saved for. A password is never sent to
+   * another address: the profile's address changed (a hand edit, a policy, a name re-added
+   * elsewhere), so staff are asked for this address's password instead.
+   */
+  private async savedCredentials(profile: ConnectionProfile, origin: string): Promise<Credentials> {
+    const saved = await this.options.vault.read(profile.id);
+    if (!saved) throw PartnerError.because('unauthorized', 'connection.no-credentials', { profile: profile.name });
+    if (saved.origin !== origin) {
+      this.options.logger.warn('connection.password-origin-mismatch', { profileId: profile.id, origin, savedFor: saved.origin ?? null });
+      throw saved.origin === undefined
+        ? PartnerError.because('unauthorized', 'connection.password-not-bound', { profile: profile.name, origin })
+        : PartnerError.because('unauthorized', 'connection.password-for-other-address', { profile: profile.name, origin, savedOrigin: saved.origin });
+    }
+    return { username: saved.username, password: saved.password };
+  }
+}
+
+export function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}

@@ -1,0 +1,99 @@
+// One connection's share of the service's rate limit: at most `perMinute` exchanges in any 60
+// seconds, counted when each is sent (retries included), for desk work, sync and refresh
+// together. The desk goes first: a patron call waits only when the desk itself has used the
+// window up. Background work (sync, the 10-minute refresh) keeps a tenth of every window free
+// for the desk and has one exchange on the wire at a time, so a patron call never queues
+// behind more than the one background request already sent.
+import type { Priority, SendGate } from '../partner/transport.ts';
+
+export interface RequestBudgetOptions {
+  /** Exchanges in any 60 seconds (the service allows about 100). */
+  perMinute: number;
+  now?: () => number;
+  /** Waits `ms` (simulated in the reliability runs). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const WINDOW_MS = 60_000;
+
+interface Waiter {
+  priority: Priority;
+  admit: () => void;
+}
+
+export class RequestBudget {
+  private readonly perMinute: number;
+  /** Window slots background work leaves to the desk. */
+  private readonly deskReserve: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** When each exchange of the last 60 s was sent, oldest first. */
+  private readonly sent: number[] = [];
+  private readonly waiting: Waiter[] = [];
+  private backgroundOnWire = 0;
+  private wakeUp: Promise<void> | undefined;
+
+  constructor(options: RequestBudgetOptions) {
+    this.perMinute = Math.max(1, Math.floor(options.perMinute));
+    this.deskReserve = this.perMinute >= 10 ? Math.ceil(this.perMinute / 10) : 0;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** The gate a connection's transport sends through. */
+  readonly gate: SendGate = async (priority, send) => {
+    await new Promise<void>((admit) => {
+      this.waiting.push({ priority, admit });
+      this.pump();
+    });
+    try {
+      return await send();
+    } finally {
+      if (priority === 'background') this.backgroundOnWire -= 1;
+      this.pump();
+    }
+  };
+
+  /** Exchanges sent in the current window (for the Sync page and the benches). */
+  inWindow(): number {
+    this.forgetOld();
+    return this.sent.length;
+  }
+
+  private forgetOld(): void {
+    const horizon = this.now() - WINDOW_MS;
+    while (this.sent.length > 0 && (this.sent[0] as number) <= horizon) this.sent.shift();
+  }
+
+  /** Admits whoever may go now, desk first; when the window is full, wakes when its oldest slot frees. */
+  private pump(): void {
+    this.forgetOld();
+    for (;;) {
+      const desk = this.waiting.findIndex((w) => w.priority === 'desk');
+      const pick = desk >= 0 ? desk : this.backgroundMayGo() ? this.waiting.findIndex((w) => w.priority === 'background') : -1;
+      if (pick < 0 || this.sent.length >= this.perMinute) break;
+      const [waiter] = this.waiting.splice(pick, 1) as [Waiter];
+      this.sent.push(this.now());
+      if (waiter.priority === 'background') this.backgroundOnWire += 1;
+      waiter.admit();
+    }
+    this.scheduleWakeUp();
+  }
+
+  private backgroundMayGo(): boolean {
+    return this.backgroundOnWire === 0 && this.sent.length < this.perMinute - this.deskReserve;
+  }
+
+  private scheduleWakeUp(): void {
+    if (this.wakeUp || this.waiting.length === 0 || this.sent.length === 0) return;
+    const deskWaits = this.waiting.some((w) => w.priority === 'desk');
+    // Only a full window (for the desk) or a window past background's share frees with time.
+    const limit = deskWaits ? this.perMinute : this.perMinute - this.deskReserve;
+    if (this.sent.length < limit) return;
+    const freesAt = (this.sent[this.sent.length - limit] as number) + WINDOW_MS;
+    this.wakeUp = this.sleep(Math.max(1, freesAt - this.now())).then(() => {
+      this.wakeUp = undefined;
+      this.pump();
+    });
+  }
+}
