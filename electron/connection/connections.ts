@@ -45,15 +45,15 @@ export class Connections {
     this.options = options;
   }
 
-  /** The open connection for this profile, opening it (and closing any other) when needed. */
-  async for(profile: ConnectionProfile): Promise<Connection> {
+  /**
+   * The open connection for this profile, opening it (and closing any other) when needed.
+   * Decided before anything is awaited, so calls arriving together share one connection.
+   */
+  for(profile: ConnectionProfile): Promise<Connection> {
     const key = identity(profile);
-    if (this.open?.key === key) {
-      const connection = await this.open.connection;
-      if (!connection.closed) return connection;
-    }
-    await this.closeOpen();
-    const opening = this.connect(profile);
+    if (this.open?.key === key) return this.open.connection;
+    const previous = this.closeOpen();
+    const opening = previous.then(() => this.connect(profile));
     this.open = { key, connection: opening };
     opening.catch(() => {
       if (this.open?.connection === opening) this.open = undefined;

@@ -1,6 +1,7 @@
 // One HTTP exchange with the service, and the retry loop around the idempotent ones. Knows
 // status codes and time, nothing about patrons or titles: the client maps codes to meaning.
 
+import { isLoopbackHost } from '../shared/text-rules.ts';
 import { PartnerError, type ErrorCode } from './errors.ts';
 import { errorMessageOf } from './normalize.ts';
 import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
@@ -74,8 +75,9 @@ export function normalizeBaseUrl(value: string): string {
     // Not quoted back: the address can be anything a person or a file put there.
     throw new PartnerError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new PartnerError('invalid-input', 'The service address must start with https:// (or http:// for a local sandbox).');
+  // The last stop before credentials are sent: never in clear text beyond this computer.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw PartnerError.because('invalid-input', 'connection.insecure-address');
   }
   if (url.search || url.hash || url.username || url.password) {
     throw new PartnerError('invalid-input', 'The service address must not carry a query, fragment or credentials.');

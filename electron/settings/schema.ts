@@ -2,9 +2,9 @@
 // rather than kept, which is what stops a password or token from ever landing in this
 // plaintext file. Each rule carries the message staff (or library IT) will read.
 import { z } from 'zod';
+import { isLoopbackHost } from '../shared/text-rules.ts';
 
 const COUNTRIES = ['US', 'CA', 'AU', 'NZ'] as const;
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost']);
 const MAX_LIBRARIES = 20;
 
 const libraryRefSchema = z.strictObject({
@@ -15,7 +15,7 @@ const libraryRefSchema = z.strictObject({
 });
 
 const BASE_URL_RULE =
-  'Service address must be an https:// URL (http:// only for 127.0.0.1 or localhost), without user name, password, query or fragment.';
+  'Service address must be an https:// URL (http:// only for this computer: localhost, 127.x.x.x or [::1]), without user name, password, query or fragment.';
 
 function isAcceptableBaseUrl(value: string): boolean {
   // A query or fragment would be silently mangled when paths are appended; credentials in a
@@ -24,7 +24,7 @@ function isAcceptableBaseUrl(value: string): boolean {
   const url = new URL(value);
   if (url.username || url.password) return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 export const connectionProfileSchema = z

@@ -23,8 +23,13 @@ export function cardProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** This computer: the only place a password may travel to over plain http (a local sandbox). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 /**
- * A partner service address as staff type it: an http(s) URL with nothing a request path would
+ * A partner service address as staff type it: an https URL (http only to this computer) with nothing a request path would
  * be appended to wrongly (query, fragment) and no credentials (those go to the keychain). The
  * message never repeats the address: it can be 500 characters of anything.
  */
@@ -36,8 +41,9 @@ export function baseUrlProblem(value: unknown): string | undefined {
   }
   if (!URL.canParse(address)) return 'The service address is not a web address (such as https://lending.example.org).';
   const url = new URL(address);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return 'The service address must start with https:// (or http:// for a local sandbox).';
+  // Basic credentials would cross the network in clear text over http.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).';
   }
   if (/[?#]/.test(address)) return 'The service address must not carry a query or fragment (? or #).';
   if (url.username || url.password) return 'The service address must not carry a user name or password; enter those in their own fields.';

@@ -1,0 +1,226 @@
+// One connection per profile, as a library IT person tries it: two partner services (two
+// sandboxes over HTTP) with different passwords, a profile removed and re-added at the other
+// address, settings.json edited by hand, and everything the desk sends watched at the socket.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
+import type { DeskService } from '../../../electron/desk/desk-service.ts';
+import { dispatch } from '../../../electron/ipc/dispatch.ts';
+import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
+import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
+import type { MethodName } from '../../../electron/shared/contract.ts';
+import { createClock, type Clock } from '../../support/clock.ts';
+import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
+
+interface Sent { origin: string; path: string; authorization: string | null; at: number }
+
+let serviceA: SandboxHandle;
+let serviceB: SandboxHandle;
+let dir: string;
+let vault: CredentialVault;
+let sent: Sent[];
+let desk: DeskService;
+let closeLog: () => void;
+
+beforeAll(async () => {
+  serviceA = await startSandbox({ catalogSize: 600, password: 'password-of-A-1' });
+  serviceB = await startSandbox({ catalogSize: 600, password: 'password-of-B-2' });
+});
+afterAll(async () => {
+  await serviceA.close();
+  await serviceB.close();
+});
+
+function newDesk(extra: Partial<NodeDeskOptions> = {}): DeskService {
+  const created = createNodeDesk({
+    dir, vault,
+    // The transport stand-in: every request the desk makes, sync and refresh included, passes here.
+    fetch: async (input, init) => {
+      const url = new URL(input);
+      sent.push({ origin: url.origin, path: url.pathname, authorization: new Headers(init.headers).get('authorization'), at: (extra.now ?? Date.now)() });
+      return fetch(input, init);
+    },
+    clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
+    ...extra,
+  });
+  closeLog = () => created.logger.close();
+  return created.desk;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'connections-'));
+  vault = createKeytarVault({ service: `Lending Desk connections ${randomUUID()}` });
+  sent = [];
+  desk = newDesk();
+});
+afterEach(async () => {
+  await desk.close();
+  closeLog();
+  await vault.forget('main');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const result = await dispatch(desk, name, args);
+  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+}
+
+const basicOf = (service: SandboxHandle): string => `Basic ${Buffer.from(`${service.username}:${service.password}`).toString('base64')}`;
+const originOf = (service: SandboxHandle): string => new URL(service.url).origin;
+const mainAt = (service: SandboxHandle) => ({
+  profile: { id: 'main', name: 'Main', baseUrl: service.url, libraries: [{ libraryId: 101 }], country: 'US' },
+  username: service.username, password: service.password,
+});
+const card = (service: SandboxHandle): string => service.libraries.find((l) => l.libraryId === 101)?.cards[1] ?? '';
+const mirrorFiles = (): string[] => (existsSync(join(dir, 'catalog')) ? readdirSync(join(dir, 'catalog')).filter((n) => n.endsWith('.db')) : []);
+
+describe('a profile removed and re-added at another address', () => {
+  it('sends everything to the new address with its own password, and starts a fresh mirror', async () => {
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT' });
+    await ok('syncNow', { full: false });
+    expect(mirrorFiles()).toHaveLength(1);
+    const mirrorOfA = mirrorFiles()[0];
+
+    await ok('removeProfile', { profileId: 'main' });
+    expect(mirrorFiles()).toEqual([]); // a removed profile's mirror is deleted
+    const fromHere = sent.length;
+    await ok('savePartnerProfile', mainAt(serviceB));
+    expect((await ok('syncStatus')).counts.titles).toBe(0); // fresh: nothing of A's collection
+
+    await ok('lookupPatron', { libraryId: 101, card: card(serviceB) });
+    await ok('syncNow', { full: false });
+    await ok('collectionRefreshAvailability', { libraryId: 101, contentIds: [1, 2, 3] });
+    await desk.refreshChanged();
+
+    const after = sent.slice(fromHere);
+    expect(after.length).toBeGreaterThan(10);
+    expect(after.filter((s) => s.origin !== originOf(serviceB))).toEqual([]);
+    expect(sent.filter((s) => s.origin === originOf(serviceA) && s.authorization === basicOf(serviceB))).toEqual([]);
+    expect(mirrorFiles()).toHaveLength(1);
+    expect(mirrorFiles()[0]).not.toBe(mirrorOfA);
+  });
+});
+
+describe('settings.json edited by hand to another address', () => {
+  it('never sends the saved password there: the desk asks for the password of that address', async () => {
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT' });
+    await ok('lookupPatron', { libraryId: 101, card: card(serviceA) });
+
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(serviceA.url, serviceB.url));
+    const fromHere = sent.length;
+    const result = await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceB) });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized', reason: 'connection.password-for-other-address', params: { profile: 'Main', origin: originOf(serviceB), savedOrigin: originOf(serviceA) } },
+    });
+    expect(sent.slice(fromHere)).toEqual([]); // not to B, and not to A either
+    expect((await ok('listProfiles'))[0]).toMatchObject({ id: 'main', baseUrl: serviceB.url, hasCredentials: false, credentials: 'for-other-address' });
+
+    // Staff enter B's password: tested against B, bound to B, and work goes on.
+    await ok('replaceCredentials', { profileId: 'main', username: serviceB.username, password: serviceB.password });
+    await ok('lookupPatron', { libraryId: 101, card: card(serviceB) });
+    expect(sent.slice(fromHere).every((s) => s.origin === originOf(serviceB))).toBe(true);
+    expect(sent.filter((s) => s.origin === originOf(serviceB) && s.authorization === basicOf(serviceA))).toEqual([]);
+  });
+
+  it('refuses a keychain entry from before origins were kept, naming the address', async () => {
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await desk.close();
+    closeLog();
+    // What the previous version stored: username and password, no origin.
+    desk = newDesk({ vault: { ...vault, read: async () => ({ username: serviceA.username, password: serviceA.password }) } });
+    await ok('startShift', { staffName: 'IT' });
+    const fromHere = sent.length;
+    expect(await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceA) })).toMatchObject({
+      ok: false, error: { code: 'unauthorized', reason: 'connection.password-not-bound', params: { profile: 'Main', origin: originOf(serviceA) } },
+    });
+    expect(sent.slice(fromHere)).toEqual([]);
+  });
+});
+
+describe('one connection: one token, one budget, one Retry-After', () => {
+  it('lookups, live availability, mirror reads, a refresh and a sync within one token lifetime ask for one token', async () => {
+    const logFrom = serviceA.control.requestLogNext();
+    const sentFrom = sent.length;
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT' });
+    const tokensBefore = serviceA.control.requestCounts().token;
+    await Promise.all([
+      ok('lookupPatron', { libraryId: 101, card: card(serviceA) }),
+      ok('liveAvailability', { libraryId: 101, contentIds: [1, 2, 3] }),
+      ok('syncNow', { full: false }),
+      ok('lookupPatron', { libraryId: 101, card: serviceA.libraries[0]!.cards[2] }),
+    ]);
+    await ok('collectionRefreshAvailability', { libraryId: 101, contentIds: [4, 5] });
+    await ok('collectionBrowse', { libraryId: 101, offset: 0, limit: 10 });
+    await desk.refreshChanged();
+    await ok('liveSearch', { libraryId: 101, q: 'the' });
+    // savePartnerProfile's own test of the password is one token; the open connection asked for exactly one more.
+    expect(serviceA.control.requestCounts().token - tokensBefore).toBe(1);
+    // Every request the service saw came through the desk's transport: nothing else talks to it.
+    const seen = serviceA.control.requestLog(logFrom).length;
+    expect(seen).toBeGreaterThan(12);
+    expect(sent.slice(sentFrom).filter((s) => s.origin === originOf(serviceA)).length).toBe(seen);
+  });
+
+  it("a Retry-After from the sync's request holds desk work, the sync and the refresh alike", async () => {
+    const clock: Clock = createClock(Date.now());
+    await desk.close();
+    closeLog();
+    desk = newDesk({ now: clock.now, clientOptions: { timeoutMs: 3000, now: clock.now, sleep: async (ms) => clock.advance(ms) } });
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT' });
+    serviceA.control.addFault({ route: 'entitlements', kind: 'rate-limit', retryAfterSeconds: 30, times: 1 });
+    const from = sent.length;
+    await Promise.all([
+      ok('syncNow', { full: true }),
+      ...Array.from({ length: 4 }, () => ok('lookupPatron', { libraryId: 101, card: card(serviceA) })),
+      desk.refreshChanged(),
+    ]);
+    serviceA.control.clearFaults();
+    const log = serviceA.control.requestLog(0);
+    const refused = log.findIndex((r) => r.route === 'entitlements');
+    expect(refused).toBeGreaterThanOrEqual(0);
+    const refusedAt = sent.slice(from).find((s) => s.path.endsWith('/entitlements'))!.at;
+    const heldUntil = refusedAt + 30_000;
+    // Nothing at all was sent while the Retry-After ran, whichever part of the desk wanted to send.
+    expect(sent.slice(from).filter((s) => s.at > refusedAt && s.at < heldUntil)).toEqual([]);
+    expect(sent.slice(from).filter((s) => s.at >= heldUntil).length).toBeGreaterThan(0);
+  });
+
+  it('closing the connection mid-sync cancels the sync; the next connection resumes it to the end', async () => {
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT' });
+    serviceA.control.addFault({ route: 'globalContents', kind: 'latency', ms: 150 });
+    try {
+      const syncing = dispatch(desk, 'syncNow', { full: true });
+      while (!sent.some((s) => s.path.endsWith('/global-contents'))) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 200)); // the first page stored, the next on its way
+      // A credential change closes the connection.
+      await ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
+      expect(await syncing).toMatchObject({ ok: false });
+      const afterClose = serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length).toBe(afterClose); // nothing more was fetched
+      const global = (await ok('syncStatus')).sources.find((s: { source: string }) => s.source === 'global');
+      expect(global).toMatchObject({ inProgress: true });
+      expect(global.nextToken).toBeDefined();
+      expect(global.lastError).toBeUndefined(); // cancelled, not failed
+    } finally {
+      serviceA.control.clearFaults();
+    }
+    const status = await ok('syncNow', { full: false });
+    expect(status.sources.every((s: { inProgress: boolean; lastError?: string }) => !s.inProgress && s.lastError === undefined)).toBe(true);
+    const mirror = new CatalogMirror(join(dir, 'catalog', mirrorFiles()[0]!));
+    expect(mirror.integrityCheck()).toBe('ok');
+    expect((mirror.db.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
+    mirror.close();
+  });
+});
