@@ -70,7 +70,7 @@ test.describe('a real partner service', () => {
     await form.getByLabel('Password').fill(partner.password);
     await form.getByRole('button', { name: 'Save and connect' }).click();
     await expect(page.getByLabel('Enter your name or initials to start')).toBeVisible();
-    expect(await vault.read('partner-test')).toEqual({ username: partner.username, password: partner.password });
+    expect(await vault.read('partner-test')).toEqual({ username: partner.username, password: partner.password, origin: new URL(partner.url).origin });
     await expect(page.getByText('SANDBOX — training data, no real patrons')).toHaveCount(0);
 
     page = await desk.restart();

@@ -65,7 +65,7 @@ function pick<T>(rig: Rig, items: readonly T[]): T {
   return item;
 }
 
-function judgeRead(kind: string, result: { ok: boolean; error?: ErrorInfo; value?: unknown }): ActionResult {
+export function judgeRead(kind: string, result: { ok: boolean; error?: ErrorInfo; value?: unknown }): ActionResult {
   if (result.ok) {
     const problems = (result.value as { problems?: { error: ErrorInfo }[] } | undefined)?.problems ?? [];
     if (problems.length === 0) return { kind, verdict: 'completed' };
@@ -99,6 +99,14 @@ export async function mutate(desk: Desk, method: Mutation, card: string, content
     return { kind: method, verdict: 'silent', why: `reported failed (${result.error?.code}), but it happened`, ...(result.error ? { error: result.error } : {}) };
   }
   return judged;
+}
+
+/** A look at the Collection: a page of the mirror, or availability read now for titles on screen. */
+export async function mirrorRead(desk: Desk): Promise<ActionResult> {
+  const { rig, libraryId } = desk;
+  if (rig.random() < 0.5) return judgeRead('collectionBrowse', await rig.call('collectionBrowse', { libraryId, offset: Math.floor(rig.random() * 500), limit: 100 }));
+  const ids = Array.from({ length: 8 }, () => pick(rig, desk.instant.concat(desk.holdable)));
+  return judgeRead('collectionRefreshAvailability', await rig.call('collectionRefreshAvailability', { libraryId, contentIds: ids }));
 }
 
 /** One action of a desk day, chosen at random with the weights of a circulation desk. */
