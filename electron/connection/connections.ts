@@ -32,10 +32,10 @@ export interface ConnectionsOptions {
 /** The state of a profile's saved password, as Settings shows it. */
 export type CredentialsState = 'saved' | 'missing' | 'for-other-address';
 
-const identity = (profile: ConnectionProfile): string => JSON.stringify([
-  profile.id, profile.kind, profile.kind === 'partner' ? normalizeBaseUrl(profile.baseUrl) : '', profile.wsApi,
-  profile.libraries.map((l) => l.libraryId), profile.country, profile.catalogSource ?? '',
-]);
+/** What defines a connection. The sandbox's address, libraries and countries come from the sandbox itself. */
+const identity = (profile: ConnectionProfile): string => JSON.stringify(profile.kind === 'sandbox'
+  ? [profile.id, profile.kind, profile.wsApi, profile.catalogSource ?? '']
+  : [profile.id, profile.kind, normalizeBaseUrl(profile.baseUrl), profile.wsApi, profile.libraries.map((l) => l.libraryId), profile.country, profile.catalogSource ?? '']);
 
 export class Connections {
   private readonly options: ConnectionsOptions;

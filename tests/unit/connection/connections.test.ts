@@ -14,6 +14,8 @@ import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/serv
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
 import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
+import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
+import { createSandboxService } from '../../../electron/sandbox/server.ts';
 
 interface Sent { origin: string; path: string; authorization: string | null; at: number }
 
@@ -222,5 +224,32 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     expect(mirror.integrityCheck()).toBe('ok');
     expect((mirror.db.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
     mirror.close();
+  });
+});
+
+describe('the built-in sandbox', () => {
+  it('answers in-process (nothing goes through the network transport) and stops when a partner profile becomes active', async () => {
+    let started = 0;
+    let stopped = 0;
+    await desk.close();
+    closeLog();
+    desk = newDesk({
+      sandbox: async () => {
+        started += 1;
+        const endpoint = inProcessSandbox(createSandboxService({ catalogSize: 300 }));
+        return { ...endpoint, close: async () => { stopped += 1; await endpoint.close(); } };
+      },
+    });
+    const info = await ok('useSandbox');
+    await ok('startShift', { staffName: 'IT' });
+    await ok('lookupPatron', { libraryId: 101, card: info.sandbox.libraries[0].cards[1] });
+    await ok('syncNow', { full: false });
+    expect(sent).toEqual([]); // the network transport carried nothing: the sandbox has no socket
+    expect([started, stopped]).toEqual([1, 0]);
+
+    await ok('savePartnerProfile', mainAt(serviceA));
+    expect([started, stopped]).toEqual([1, 1]);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((s) => s.origin === originOf(serviceA))).toBe(true);
   });
 });

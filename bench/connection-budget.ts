@@ -1,0 +1,101 @@
+// The connection's request budget under the spec's 10-minute refresh: 10,000 Flex titles of
+// library 101 changed since the last run, their availability read 50 ids a call at the
+// service's 100 requests a minute, while staff look patrons up every 10 seconds. Time is
+// simulated (the wait for the rate limit costs none); the sandbox runs in another process.
+// Printed beside the goals; nothing asserted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '../electron/connection/connection.ts';
+import { CONTENT_INFO_BATCH, sourceNames } from '../electron/mirror/sync.ts';
+import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+import { SimulatedTime } from './support/simulated-time.ts';
+
+const LIBRARY = 101;
+const CHANGED = 10_000;
+const PER_MINUTE = 100;
+const NETWORK_MS = 80;
+const DESK_EVERY_MS = 10_000;
+
+export interface RefreshFigures {
+  /** Refresh time over the floor of its 200 content-info calls at the rate limit (and calls over 200): the larger. */
+  refreshVsFloor: number;
+  overLimit: number;
+  deskWaitMaxMs: number;
+}
+
+async function admin(sandbox: SandboxProcess, method: string, route: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.url}/__sandbox/${route}`, {
+    method, headers: { [ADMIN_HEADER]: sandbox.adminToken, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`sandbox admin ${route}: HTTP ${response.status}`);
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<RefreshFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-refresh-'));
+  const time = new SimulatedTime();
+  const sends: { at: number; path: string }[] = [];
+  const fetchTracked = time.track(async (input, init) => {
+    sends.push({ at: time.now(), path: new URL(input).pathname });
+    return fetch(input, init);
+  }, NETWORK_MS);
+  const connection = new Connection({
+    profile: { id: 'bench', name: 'Bench', kind: 'partner', baseUrl: sandbox.url, libraries: [{ libraryId: LIBRARY }], wsApi: '2.1', country: 'US' },
+    baseUrl: sandbox.url, fetch: fetchTracked, credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
+    libraries: [{ libraryId: LIBRARY, country: 'US' }], ratePerMinute: PER_MINUTE,
+    mirror: { databasePath: join(dir, 'mirror.db'), writer: 'in-thread' }, now: time.now,
+    clientOptions: { now: time.now, sleep: time.sleep, timeoutMs: 60_000 },
+  });
+  try {
+    // The mirror's Flex entitlements were last read now; then 10,000 of them change at the service.
+    const { contentIds } = (await admin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=FLEX&active=true&count=${CHANGED}`)) as { contentIds: number[] };
+    const writer = (connection.mirror as unknown as { writer(): { beginRun(...a: unknown[]): unknown; finishRun(s: string): unknown } }).writer();
+    const baseline = sourceNames.entitlements(LIBRARY, 'FLEX');
+    await writer.beginRun(baseline, undefined, time.now());
+    await writer.finishRun(baseline);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the service's clock counts whole seconds
+    await admin(sandbox, 'POST', 'catalog-changes', { deactivate: { libraryId: LIBRARY, contentIds } });
+
+    const card = '2110100002';
+    const deskWaits: number[] = [];
+    let refreshing = true;
+    const staff = (async () => {
+      while (refreshing) {
+        await time.sleep(DESK_EVERY_MS);
+        if (!refreshing) break;
+        const asked = time.now();
+        const from = sends.length;
+        await connection.desk.patronStatus(LIBRARY, card);
+        const sent = sends.slice(from).find((s) => s.path.endsWith('/status'));
+        if (sent) deskWaits.push(sent.at - asked);
+      }
+    })();
+    const started = time.now();
+    const fromSend = sends.length;
+    await time.run(connection.mirror.refreshChanged([LIBRARY]).finally(() => { refreshing = false; }));
+    const duration = time.now() - started;
+    await time.run(staff);
+
+    const refreshSends = sends.slice(fromSend).filter((s) => !s.path.endsWith('/status') && !s.path.endsWith('/get-token'));
+    const floorCalls = Math.ceil(CHANGED / CONTENT_INFO_BATCH);
+    const floorMs = (floorCalls / PER_MINUTE) * 60_000;
+    const overLimit = sends.filter((s, i) => sends.slice(0, i + 1).filter((t) => t.at > s.at - 60_000).length > PER_MINUTE).length;
+    const contentInfo = refreshSends.filter((s) => s.path.endsWith('/content/info')).length;
+    const entitlementPages = refreshSends.filter((s) => s.path.endsWith('/entitlements')).length;
+    const timeRatio = duration / floorMs;
+    const callRatio = refreshSends.length / floorCalls;
+    const deskWaitMaxMs = Math.max(0, ...deskWaits);
+    console.log(`Availability refresh through the connection's budget (${CHANGED.toLocaleString('en-US')} changed Flex titles, ${PER_MINUTE} requests a minute, simulated time, ${NETWORK_MS} ms network each)`);
+    console.log(`  calls: ${refreshSends.length} (${entitlementPages} entitlement pages + ${contentInfo} content info) against a floor of ${floorCalls}: ${callRatio.toFixed(3)}x   goal ≤ 1.05x`);
+    console.log(`  time:  ${(duration / 1000).toFixed(1)} s against the floor of ${floorCalls} calls at ${PER_MINUTE}/min (${floorMs / 1000} s): ${timeRatio.toFixed(3)}x   goal ≤ 1.05x`);
+    console.log(`  requests over ${PER_MINUTE} in any 60 s: ${overLimit}   goal 0 (all ${sends.length} requests, desk included)`);
+    console.log(`  desk lookups during the refresh: ${deskWaits.length}, longest wait for the budget ${deskWaitMaxMs} ms   goal: desk first (no wait beyond the one background request on the wire)`);
+    return { refreshVsFloor: Math.max(timeRatio, callRatio), overLimit, deskWaitMaxMs };
+  } finally {
+    await connection.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
