@@ -2,6 +2,7 @@
 // closed set of errors (errors.ts). Fetch is injected: Electron's net.fetch in the product
 // (it honours the system proxy), Node's fetch in tests.
 
+import { reasonText, type Reason } from '../shared/reasons.ts';
 import { PartnerError } from './errors.ts';
 import type {
   Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
@@ -154,7 +155,7 @@ export class PartnerClient {
     return this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
       const loan = (await this.currentLoans(libraryId, card)).find((l) => l.contentId === contentId);
       return loan ? { done: true, value: loan } : { done: false };
-    }, 'The title was not borrowed; it is safe to try again.');
+    }, 'action.not-borrowed');
   }
 
   async placeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<Hold>> {
@@ -163,7 +164,7 @@ export class PartnerClient {
       return await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
         const hold = (await this.currentHolds(libraryId, card)).find((h) => h.contentId === contentId);
         return hold ? { done: true, value: hold } : { done: false };
-      }, 'No hold was placed; it is safe to try again.');
+      }, 'action.hold-not-placed');
     } catch (error) {
       // The service answers 409 both for a hold already there and for a title already on loan;
       // the loans list tells which, so staff are not told "on hold" about a borrowed title.
@@ -178,7 +179,7 @@ export class PartnerClient {
     return this.mutate<void>('returnTitle', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentLoans(libraryId, card)).some((l) => l.contentId === contentId);
       return still ? { done: false } : { done: true, value: undefined };
-    }, 'The title is still on loan; it is safe to try again.');
+    }, 'action.still-on-loan');
   }
 
   async removeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
@@ -186,7 +187,7 @@ export class PartnerClient {
     return this.mutate<void>('removeHold', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentHolds(libraryId, card)).some((h) => h.contentId === contentId);
       return still ? { done: false } : { done: true, value: undefined };
-    }, 'The hold is still in place; it is safe to try again.');
+    }, 'action.hold-still-there');
   }
 
   // ---- catalog ----
@@ -284,7 +285,7 @@ export class PartnerClient {
    */
   private async mutate<T>(
     op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
-    reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: string,
+    reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: Reason,
   ): Promise<Confirmed<T>> {
     for (let resent = false; ; resent = true) {
       try {
@@ -296,11 +297,11 @@ export class PartnerClient {
         try {
           outcome = await reread();
         } catch {
-          throw new PartnerError(error.code, `${asSentence(error.message)} Whether it took effect could not be checked: look at the patron's account before trying again.`, error.status);
+          throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { reason: 'action.outcome-unknown' });
         }
         if (outcome.done) return { value: outcome.value, confirmedByReread: true };
         if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
-        throw new PartnerError(error.code, `${asSentence(error.message)} ${notDone}`, error.status);
+        throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { reason: notDone });
       }
     }
   }

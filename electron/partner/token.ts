@@ -69,7 +69,7 @@ export class TokenSource {
       }
       if (error instanceof HttpStatusError && (error.status === 404 || error.status === 405)) {
         // Nothing of the service's there: the address is wrong, not the service failing.
-        throw new PartnerError('invalid-input', `Nothing at this service address answers as the lending service (HTTP ${error.status}). Check the address.`, error.status);
+        throw PartnerError.because('invalid-input', 'connection.not-a-lending-service', { status: error.status }, error.status);
       }
       if (error instanceof HttpStatusError) {
         throw new PartnerError(error.status === 429 ? 'rate-limited' : 'server',

@@ -19,8 +19,8 @@ export interface ActionResult {
 /** Answers the lending rules give, which staff read out and act on; not failures of the desk. */
 const RULE_CODES = new Set(['limit-reached', 'unavailable', 'available-to-borrow', 'already-borrowed', 'already-on-hold', 'not-found', 'invalid-patron']);
 
-/** The patron's account could not be checked: the message says so, and staff look before retrying. */
-const SAYS_UNKNOWN = /could not be checked/;
+/** The patron's account could not be read: the reason says so, and staff look before retrying. */
+const saysUnknown = (error: ErrorInfo | undefined): boolean => error?.reason === 'action.outcome-unknown';
 
 export interface Desk {
   rig: Rig;
@@ -95,7 +95,7 @@ export async function mutate(desk: Desk, method: Mutation, card: string, content
   }
   const judged = judgeRead(method, result);
   if (judged.verdict === 'silent') return judged;
-  if (happened && judged.verdict !== 'rules' && !SAYS_UNKNOWN.test(result.error?.message ?? '')) {
+  if (happened && judged.verdict !== 'rules' && !saysUnknown(result.error)) {
     return { kind: method, verdict: 'silent', why: `reported failed (${result.error?.code}), but it happened`, ...(result.error ? { error: result.error } : {}) };
   }
   return judged;

@@ -123,7 +123,7 @@ describe('borrow and hold are never blindly repeated', () => {
     h.sandbox.control.resetRequestCounts();
     h.sandbox.control.addFault({ route: 'borrow', kind: 'reset', phase: 'before', times: 1 });
     await expect(client.borrow(libraryId, card, contentId)).rejects.toMatchObject({
-      code: 'network', message: expect.stringMatching(/not borrowed; it is safe to try again/),
+      code: 'network', detail: { reason: 'action.not-borrowed' }, message: expect.stringMatching(/title was not borrowed: it is safe to try again/),
     });
     expect(count('borrow')).toBe(1);
     expect((await client.currentLoans(libraryId, card)).some((l) => l.contentId === contentId)).toBe(false);
@@ -142,7 +142,7 @@ describe('borrow and hold are never blindly repeated', () => {
     h.sandbox.control.resetRequestCounts();
     h.sandbox.control.addFault({ route: 'borrow', kind: 'server-error', times: 2 });
     await expect(client.borrow(libraryId, card, other)).rejects.toMatchObject({
-      code: 'server', message: expect.stringMatching(/\. The title was not borrowed; it is safe to try again\.$/),
+      code: 'server', detail: { reason: 'action.not-borrowed' }, message: expect.stringMatching(/\. The lending service did not confirm the borrow, and the patron’s loans show the title was not borrowed: it is safe to try again\.$/),
     });
     expect(count('borrow')).toBe(2);
     expect(count('checkouts')).toBe(2);
@@ -153,7 +153,7 @@ describe('borrow and hold are never blindly repeated', () => {
     h.sandbox.control.addFault({ route: 'borrow', kind: 'reset', phase: 'after', times: 1 });
     h.sandbox.control.addFault({ route: 'checkouts', kind: 'server-error' });
     await expect(client.borrow(libraryId, card, instant[13] as number)).rejects.toMatchObject({
-      code: 'network', message: expect.stringMatching(/could not be checked/),
+      code: 'network', detail: { reason: 'action.outcome-unknown' }, message: expect.stringMatching(/could not be read to see whether it took effect/),
     });
   });
 
