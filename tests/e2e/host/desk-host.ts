@@ -10,7 +10,7 @@ import type { EventName, EventPayloads } from '../../../electron/shared/contract
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';
-import { loadPolicy, policyFilePath } from '../../../electron/policy/index.ts';
+import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../electron/policy/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
 
@@ -20,6 +20,8 @@ export interface DeskHostOptions {
   /** The keychain service name: a test-only one keeps real entries apart. */
   keychainService: string;
   rendererDir?: string;
+  /** Where the machine policy is read from (a spec's own trusted folder); the machine's own sources otherwise. */
+  policy?: LoadMachinePolicyOptions;
 }
 
 export interface DeskHost {
@@ -40,12 +42,12 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   const emit = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
     for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   };
-  const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: true }) });
+  const policy = loadMachinePolicy(options.policy);
   const { desk, logger } = createNodeDesk({
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
     policy: policy.policy,
-    policyProblem: policy.problem,
+    policyProblem: policy.problems,
     version: '0.0.0-e2e',
     emit,
   });
