@@ -14,7 +14,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { SandboxHandle } from '../sandbox/server.ts';
-import { PolicySettings, type Policy } from '../policy/index.ts';
+import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { DeskCatalog, EMPTY_SYNC_STATUS, type DeskCatalogOptions, type ProfileConnection } from './desk-catalog.ts';
 import { patronView } from './patron-view.ts';
@@ -26,8 +26,8 @@ export interface DeskServiceDeps {
   settings: Settings;
   /** The machine-wide policy file's content, when IT installed one; it wins over settings. */
   policy?: Policy | undefined;
-  /** Why the policy file could not be used, when it could not. */
-  policyProblem?: string | undefined;
+  /** Why the machine policy was ignored (the desk fails closed) or its updates refused. */
+  policyProblem?: PolicyProblems | undefined;
   vault: CredentialVault;
   fetch: FetchFn;
   /** Starts the built-in sandbox; called at most once, when the sandbox profile is first used. */
@@ -55,7 +55,7 @@ export class DeskService implements DeskHandlers {
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
-    this.settings = new PolicySettings(deps.settings, deps.policy);
+    this.settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
     this.catalog = new DeskCatalog({ ...deps.catalog, now: deps.now });
   }
 
@@ -74,16 +74,13 @@ export class DeskService implements DeskHandlers {
   // ---- app and connection ----
 
   async appInfo(): Promise<AppInfo> {
-    const { settings, managed, sandboxOffered, updates } = this.settings.outcome();
+    const { settings, managed } = this.settings.outcome();
     const active = settings.profiles.find((p) => p.id === settings.activeProfileId);
     const info: AppInfo = {
       version: this.deps.version,
       mode: active ? active.kind : 'unconfigured',
       preferences: { idleLockMinutes: settings.idleLockMinutes, language: settings.language },
-      managed: {
-        ...managed, sandboxAvailable: sandboxOffered, updateMode: updates.mode,
-        ...(this.deps.policyProblem ? { policyProblem: this.deps.policyProblem } : {}),
-      },
+      managed,
     };
     if (active) info.activeProfile = await this.view(active);
     if (active?.kind === 'sandbox') {
