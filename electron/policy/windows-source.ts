@@ -91,6 +91,8 @@ function treeToObject(registry: RegistryReader, key: KeyContents, place: KeyPlac
     }
     const subkeyPath = `${keyPath}\\${subkey}`;
     const contents = depth + 1 < MAX_DEPTH ? readKey(registry, subkeyPath) : null;
+    // Group Policy deletes a disabled policy's values but may leave its key: an empty key says nothing.
+    if (contents !== null && contents.values.length === 0 && contents.subkeys.length === 0) continue;
     result[subkey] = contents === null ? {} : treeToObject(registry, contents, { keyPath: subkeyPath, prefix: field, depth: depth + 1 }, budget);
   }
   return result;

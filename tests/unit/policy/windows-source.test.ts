@@ -89,6 +89,10 @@ describe('the Windows policy key', () => {
   it('treats an empty key as a policy that locks nothing', () => {
     expect(load({})).toEqual({ source: SOURCE, problems: {}, policy: { version: 1 } });
   });
+
+  it('passes over the empty updates key Group Policy leaves when Updates is disabled', () => {
+    expect(load({ values: [dword('idleLockMinutes', 3)], subkeys: { updates: {} } })).toEqual({ source: SOURCE, problems: {}, policy: { version: 1, idleLockMinutes: 3 } });
+  });
 });
 
 describe('a Windows policy key that is refused (the desk fails closed)', () => {
