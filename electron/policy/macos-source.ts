@@ -4,10 +4,9 @@
 // we read (given on its standard input, so it reads exactly what was checked) into JSON. plutil
 // ships with every Mac and reads every plist format, so no parser library is needed.
 import { spawnSync } from 'node:child_process';
-import { parseJsonPolicy } from './linux-source.ts';
 import { MACOS_POLICY_FILE } from './location.ts';
 import { policyProblem } from './problem.ts';
-import { refused, type SourceRead } from './source.ts';
+import { parseJsonPolicy, refused, type SourceRead } from './source.ts';
 import { readTrustedFile, type TrustedFileOptions } from './trusted-file.ts';
 
 export type PlistToJson = (bytes: Buffer) => { ok: true; json: Buffer } | { ok: false; detail: string };
@@ -19,7 +18,7 @@ export type RunProcess = (file: string, args: string[], options: { input: Buffer
 export const PLUTIL = '/usr/bin/plutil';
 
 const runProcess: RunProcess = (file, args, { input, timeout }) => {
-  const result = spawnSync(file, args, { input, timeout, maxBuffer: 4 * 1024 * 1024, env: {}, windowsHide: true });
+  const result = spawnSync(file, args, { input, timeout, maxBuffer: 4 * 1024 * 1024, env: {} });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, error: result.error };
 };
 

@@ -138,6 +138,11 @@ describe('a Windows policy key that is refused (the desk fails closed)', () => {
     expect(load(fullTree(), true, `${KEY}\\updates`).problems.ignored).toMatchObject({ reason: 'policy.unreadable', params: { source: `${SOURCE}\\updates` } });
   });
 
+  it('fails closed, not crashes, when the registry library cannot read (here: native-reg off Windows)', () => {
+    // The real adapter: native-reg loads on any OS but its calls work only on Windows.
+    expect(loadMachinePolicy({ platform: 'win32' }).problems.ignored).toMatchObject({ reason: 'policy.unreadable', params: { source: SOURCE } });
+  });
+
   it('refuses a name that is both a value and a subkey', () => {
     const tree: Tree = { values: [sz('updates', 'auto')], subkeys: { updates: { values: [sz('mode', 'off')] } } };
     expect(load(tree).problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { field: 'updates' } });
