@@ -16,7 +16,7 @@ import type { PartnerClientOptions } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
-import { PolicySettings, type Policy } from '../policy/index.ts';
+import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
 import { patronView } from './patron-view.ts';
@@ -28,8 +28,8 @@ export interface DeskServiceDeps {
   settings: Settings;
   /** The machine-wide policy file's content, when IT installed one; it wins over settings. */
   policy?: Policy | undefined;
-  /** Why the policy file could not be used, when it could not. */
-  policyProblem?: string | undefined;
+  /** Why the machine policy was ignored (the desk fails closed) or its updates refused. */
+  policyProblem?: PolicyProblems | undefined;
   vault: CredentialVault;
   /** The transport to partner services (Electron's net.fetch in the product: the OS proxy and certificates). */
   fetch: FetchFn;
@@ -58,7 +58,7 @@ export class DeskService implements DeskHandlers {
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
-    this.settings = new PolicySettings(deps.settings, deps.policy);
+    this.settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
@@ -78,16 +78,13 @@ export class DeskService implements DeskHandlers {
   // ---- app and connection ----
 
   async appInfo(): Promise<AppInfo> {
-    const { settings, managed, sandboxOffered, updates } = this.settings.outcome();
+    const { settings, managed } = this.settings.outcome();
     const active = settings.profiles.find((p) => p.id === settings.activeProfileId);
     const info: AppInfo = {
       version: this.deps.version,
       mode: active ? active.kind : 'unconfigured',
       preferences: { idleLockMinutes: settings.idleLockMinutes, language: settings.language },
-      managed: {
-        ...managed, sandboxAvailable: sandboxOffered, updateMode: updates.mode,
-        ...(this.deps.policyProblem ? { policyProblem: this.deps.policyProblem } : {}),
-      },
+      managed,
     };
     if (active) info.activeProfile = await this.view(active);
     if (active?.kind === 'sandbox') {

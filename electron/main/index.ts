@@ -11,11 +11,11 @@ import { createKeytarVault } from '../credentials/index.ts';
 import { DeskService } from '../desk/desk-service.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
-import { loadPolicy, policyFilePath } from '../policy/index.ts';
+import { loadMachinePolicy, logMachinePolicy } from '../policy/index.ts';
 import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
 import { readSettingsFile, Settings } from '../settings/index.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
-import { configureUpdates, scheduleUpdateChecks } from './updates.ts';
+import { configureUpdates, scheduleUpdateChecks, windowsPublisherVerified } from './updates.ts';
 
 let window: BrowserWindow | undefined;
 
@@ -33,14 +33,14 @@ function rendererEntry(): { url?: string; file?: string } {
 async function start(): Promise<void> {
   const logger = createFileLogger({ dir: join(app.getPath('userData'), 'logs') });
   const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
-  // The machine-wide policy file; an environment override only for unpackaged (test) runs, so
-  // nobody on an installed desk can point the app at a laxer file.
-  const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: !app.isPackaged }) });
-  if (policy.problem) logger.warn('policy.invalid', { path: policy.path, problem: policy.problem });
+  // The machine policy, only from where IT alone can write (never from an environment variable);
+  // whether `auto` updates are allowed depends on this build's signing (app-update.yml).
+  const policy = loadMachinePolicy({ windowsPublisherVerified: process.platform === 'win32' && windowsPublisherVerified(process.resourcesPath) });
+  logMachinePolicy(policy, logger);
   const desk = new DeskService({
     settings,
     policy: policy.policy,
-    policyProblem: policy.problem,
+    policyProblem: policy.problems,
     vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
     fetch: (input, init) => net.fetch(input, init),
     sandbox: async () => inProcessSandbox(),
@@ -90,9 +90,9 @@ async function start(): Promise<void> {
     }
   });
   window.once('ready-to-show', () => window?.show());
-  // Updates only for an installed app, and only as the policy file allows (off without one).
+  // Updates only for an installed app, and only as the policy allows (off without one).
   const updateChecks = app.isPackaged
-    ? scheduleUpdateChecks(electronUpdater.autoUpdater, configureUpdates(electronUpdater.autoUpdater, policy.policy, logger), logger)
+    ? scheduleUpdateChecks(electronUpdater.autoUpdater, configureUpdates(electronUpdater.autoUpdater, policy, logger), logger)
     : undefined;
   app.on('will-quit', () => {
     updateChecks?.stop();

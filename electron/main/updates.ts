@@ -1,12 +1,18 @@
 // Automatic updates through electron-updater's generic provider, pointed at the server named in
-// the policy file. Takes the updater as an argument (main passes electron-updater's
-// `autoUpdater`), so it is tested with a stand-in and this module never loads Electron.
+// the machine policy and nowhere else (the URL electron-builder writes into app-update.yml is
+// never used: no check runs before setFeedURL). Takes the updater as an argument (main passes
+// electron-updater's `autoUpdater`), so it is tested with a stand-in and this module never
+// loads Electron.
 //
 // What keeps an update honest is left at electron-updater's defaults on purpose: every download
 // is checked against the SHA-512 in latest.yml, the Windows installer's Authenticode signature
-// must name the same publisher as the running app (`verifyUpdateCodeSignature` is not replaced),
-// and on macOS Squirrel.Mac accepts only an app signed by the same team.
-import type { Policy } from '../policy/schema.ts';
+// must name the publisher in app-update.yml (`verifyUpdateCodeSignature` is not replaced), and
+// on macOS Squirrel.Mac accepts only an app signed by the same team. Where that check cannot run
+// (an unsigned Windows build, any Linux package) the policy's `auto` was already refused
+// (electron/policy/updates-eligibility.ts) and nothing is checked.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAcceptableUpdateUrl, type MachinePolicy } from '../policy/index.ts';
 
 /** The parts of electron-updater's AppUpdater this module touches. */
 export interface UpdaterLike {
@@ -26,10 +32,10 @@ export interface UpdateLog {
 
 export type UpdateDecision =
   | { enabled: true; url: string }
-  | { enabled: false; reason: 'no-policy' | 'it-managed' | 'off' | 'no-url' };
+  | { enabled: false; reason: 'no-policy' | 'policy-ignored' | 'refused-for-this-build' | 'it-managed' | 'off' | 'no-url' };
 
-export function configureUpdates(updater: UpdaterLike, policy: Policy | undefined, log: UpdateLog): UpdateDecision {
-  const decision = decide(policy);
+export function configureUpdates(updater: UpdaterLike, machine: MachinePolicy, log: UpdateLog): UpdateDecision {
+  const decision = decideUpdates(machine);
   if (!decision.enabled) {
     log.info('updates.disabled', { reason: decision.reason });
     return decision;
@@ -47,13 +53,48 @@ export function configureUpdates(updater: UpdaterLike, policy: Policy | undefine
   return decision;
 }
 
-function decide(policy: Policy | undefined): UpdateDecision {
-  if (policy === undefined) return { enabled: false, reason: 'no-policy' };
-  const updates = policy.updates;
+export function decideUpdates(machine: MachinePolicy): UpdateDecision {
+  if (machine.problems.ignored) return { enabled: false, reason: 'policy-ignored' };
+  if (machine.policy === undefined) return { enabled: false, reason: 'no-policy' };
+  const updates = machine.policy.updates;
   if (updates === undefined || updates.mode === 'off') return { enabled: false, reason: 'off' };
   if (updates.mode === 'it-managed') return { enabled: false, reason: 'it-managed' };
-  if (updates.url === undefined) return { enabled: false, reason: 'no-url' };
+  if (machine.problems.updatesRefused) return { enabled: false, reason: 'refused-for-this-build' };
+  // The schema checked the URL; checked again here because this is where it is used.
+  if (updates.url === undefined || !isAcceptableUpdateUrl(updates.url)) return { enabled: false, reason: 'no-url' };
   return { enabled: true, url: updates.url };
+}
+
+/**
+ * Whether this Windows build's app-update.yml (beside the app's resources, written by
+ * electron-builder) names the publisher electron-updater checks each update's signature against.
+ * electron-builder writes `publisherName` only for a signed build; without it the check is skipped.
+ */
+export function windowsPublisherVerified(resourcesPath: string, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): boolean {
+  let text: string;
+  try {
+    text = readFile(join(resourcesPath, 'app-update.yml'));
+  } catch {
+    return false;
+  }
+  return namesPublisher(text);
+}
+
+/**
+ * `publisherName` as electron-builder's YAML writes it: a list (`publisherName:` then `  - CN`
+ * lines) or, written by hand, one value on the same line. An empty list or value names nobody.
+ */
+export function namesPublisher(appUpdateYml: string): boolean {
+  const lines = appUpdateYml.split(/\r?\n/);
+  const at = lines.findIndex((line) => /^publisherName\s*:/.test(line));
+  if (at === -1) return false;
+  const inline = (lines[at] as string).replace(/^publisherName\s*:/, '').replace(/\s+#.*$/, '').trim();
+  if (inline !== '') return !/^(\[\s*\]|null|~|''|"")$/.test(inline);
+  for (const line of lines.slice(at + 1)) {
+    if (!/^\s/.test(line) && line.trim() !== '') break;
+    if (/^\s*-\s*\S/.test(line) && !/^\s*-\s*(null|~|''|"")\s*$/.test(line)) return true;
+  }
+  return false;
 }
 
 export interface UpdateSchedule {

@@ -1,35 +1,42 @@
 // Lays the policy over the desk's own settings. It is applied every time settings are read, so
 // the policy always wins: a value staff changed before the policy arrived (or edited into
 // settings.json by hand) is simply overridden, and nothing the user saves can loosen a lock.
+// A policy that exists but was refused fails closed here: staff cannot add, change or remove
+// connections, the sandbox is off and automatic updates are off, until IT fixes the policy.
+import type { ManagedView } from '../shared/contract.ts';
 import type { ConnectionProfile, DeskSettings } from '../settings/schema.ts';
-import type { Policy, UpdatesPolicy } from './schema.ts';
-
-/** Which settings the policy decides: the app shows these as "managed by your library's IT". */
-export interface ManagedSettings {
-  profiles: boolean;
-  /** Ids of the preset profiles; staff cannot edit or remove these. */
-  lockedProfileIds: string[];
-  idleLockMinutes: boolean;
-  /** The policy decides whether the sandbox is offered (the answer is `sandboxOffered` beside this). */
-  sandboxOffered: boolean;
-  updates: boolean;
-}
+import { policyProblem, type PolicyProblem, type PolicyProblems } from './problem.ts';
+import type { Policy } from './schema.ts';
 
 export interface PolicyOutcome {
   settings: DeskSettings;
-  managed: ManagedSettings;
+  /** What the policy decides, as Settings shows it ("set by your library's IT", "policy ignored: …"). */
+  managed: ManagedView;
   /** Whether the first-run page and Settings may offer the sandbox. */
   sandboxOffered: boolean;
-  /** Without a policy there is no update server, so nothing is checked. */
-  updates: UpdatesPolicy;
 }
 
-const UNMANAGED: ManagedSettings = { profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, updates: false };
+/** An ignored policy acts as this one, with profile editing frozen on top. */
+const FAIL_CLOSED: Policy = { version: 1, sandboxOffered: false, updates: { mode: 'off' } };
 
-export function applyPolicy(settings: DeskSettings, policy: Policy | undefined): PolicyOutcome {
-  if (policy === undefined) {
-    return { settings, managed: { ...UNMANAGED, lockedProfileIds: [] }, sandboxOffered: true, updates: { mode: 'off' } };
+export function applyPolicy(settings: DeskSettings, policy: Policy | undefined, problems: PolicyProblems = {}): PolicyOutcome {
+  if (problems.ignored) {
+    const closed = layOver(settings, FAIL_CLOSED);
+    return { ...closed, managed: { ...closed.managed, profileEditing: false, policyIgnored: problems.ignored } };
   }
+  if (policy === undefined) {
+    return {
+      settings,
+      managed: { profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, sandboxAvailable: true, profileEditing: true, updates: false, updateMode: 'off' },
+      sandboxOffered: true,
+    };
+  }
+  const laid = layOver(settings, policy);
+  if (!problems.updatesRefused) return laid;
+  return { ...laid, managed: { ...laid.managed, updateMode: 'off', updatesRefused: problems.updatesRefused } };
+}
+
+function layOver(settings: DeskSettings, policy: Policy): PolicyOutcome {
   const sandboxOffered = policy.sandboxOffered ?? true;
   const preset: ConnectionProfile[] = (policy.profiles ?? []).map((profile) => ({ ...profile, libraries: profile.libraries.map((library) => ({ ...library })) }));
   const presetIds = new Set(preset.map((profile) => profile.id));
@@ -55,10 +62,12 @@ export function applyPolicy(settings: DeskSettings, policy: Policy | undefined):
       lockedProfileIds: [...presetIds],
       idleLockMinutes: policy.idleLockMinutes !== undefined,
       sandboxOffered: policy.sandboxOffered !== undefined,
+      sandboxAvailable: sandboxOffered,
+      profileEditing: true,
       updates: policy.updates !== undefined,
+      updateMode: policy.updates?.mode ?? 'off',
     },
     sandboxOffered,
-    updates: policy.updates ?? { mode: 'off' },
   };
 }
 
@@ -69,19 +78,20 @@ export type SettingsEdit =
   | { kind: 'idle-lock'; minutes: number };
 
 /**
- * Why the policy refuses this edit, in words for staff, or undefined when it is allowed.
- * DeskService turns a refusal into an `invalid-input` error before anything is written.
+ * Why the policy refuses this edit, as a reason staff read in their language, or undefined when
+ * it is allowed. PolicySettings turns a refusal into an `invalid-input` error before anything is written.
  */
-export function refusalFor(outcome: Pick<PolicyOutcome, 'managed' | 'sandboxOffered'>, edit: SettingsEdit): string | undefined {
+export function refusalFor(outcome: Pick<PolicyOutcome, 'managed' | 'sandboxOffered'>, edit: SettingsEdit): PolicyProblem | undefined {
   const { managed } = outcome;
   switch (edit.kind) {
     case 'save-profile':
-      if (managed.lockedProfileIds.includes(edit.profile.id)) return 'This connection is set by your library\'s IT (policy file) and cannot be changed here.';
-      if (edit.profile.kind === 'sandbox' && !outcome.sandboxOffered) return 'The sandbox is turned off on this computer by your library\'s IT.';
-      return undefined;
+      if (edit.profile.kind === 'sandbox' && !outcome.sandboxOffered) return policyProblem('policy.sandbox-off', {});
+      if (managed.lockedProfileIds.includes(edit.profile.id)) return policyProblem('policy.profile-locked', {});
+      return managed.profileEditing ? undefined : policyProblem('policy.profiles-frozen', {});
     case 'remove-profile':
-      return managed.lockedProfileIds.includes(edit.profileId) ? 'This connection is set by your library\'s IT (policy file) and cannot be removed.' : undefined;
+      if (managed.lockedProfileIds.includes(edit.profileId)) return policyProblem('policy.profile-locked-remove', {});
+      return managed.profileEditing ? undefined : policyProblem('policy.profiles-frozen', {});
     case 'idle-lock':
-      return managed.idleLockMinutes ? 'The idle lock is set by your library\'s IT (policy file) and cannot be changed here.' : undefined;
+      return managed.idleLockMinutes ? policyProblem('policy.idle-lock-locked', {}) : undefined;
   }
 }

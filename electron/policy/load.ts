@@ -1,46 +1,51 @@
-// Reads the policy file once at start. A missing file is the normal case (an unmanaged desk).
-// A file that is there but cannot be used is reported and ignored: the desk still opens with
-// its own settings, and the problem is shown and logged so IT learns their file is wrong,
-// rather than a typo in policy.json leaving a circulation desk unable to serve patrons.
-import { readFileSync } from 'node:fs';
-import { describePolicyIssue, policySchema, type Policy } from './schema.ts';
+// Reads the machine policy once at start from the one place this OS keeps it. No source is the
+// normal case: an unmanaged desk on its own settings. A source that is there but refused (wrong
+// owner, writable by users, unreadable, malformed, too large, an unknown field) is never half
+// used: the desk fails closed (apply.ts) and says "policy ignored: <why>" in Settings and the log,
+// and otherwise keeps working: a typo in a policy must not stop a circulation desk.
+import { readLinuxPolicy, type LinuxSourceOptions } from './linux-source.ts';
+import { readMacPolicy, type MacSourceOptions } from './macos-source.ts';
+import type { PolicyProblems } from './problem.ts';
+import { policyIssue, policySchema, type Policy } from './schema.ts';
+import type { SourceRead } from './source.ts';
+import { autoUpdatesRefusal } from './updates-eligibility.ts';
+import { nativeRegistry } from './windows-registry.ts';
+import { readWindowsPolicy, type RegistryReader } from './windows-source.ts';
 
-export interface LoadPolicyOptions {
-  path: string;
-  /** Throws like fs.readFileSync (an error with `code`) when the file cannot be read. */
-  readFile?: (path: string) => string;
-}
-
-export interface LoadedPolicy {
+export interface MachinePolicy {
+  /** The policy in force, when a source was found and accepted. */
   policy?: Policy;
-  problem?: string;
-  path: string;
+  problems: PolicyProblems;
+  /** The file or registry key it came from, when there is one. */
+  source?: string;
 }
 
-const IGNORED = 'The app runs with its own settings and nothing is locked until the file is fixed.';
-const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
+export interface LoadMachinePolicyOptions {
+  platform?: NodeJS.Platform;
+  /** Windows: app-update.yml names a verified publisher (electron/main/updates.ts finds out). */
+  windowsPublisherVerified?: boolean;
+  /** Windows: the registry (native-reg's unless a test passes a stand-in). */
+  registry?: RegistryReader;
+  mac?: MacSourceOptions;
+  linux?: LinuxSourceOptions;
+}
 
-export function loadPolicy({ path, readFile = (file) => readFileSync(file, 'utf8') }: LoadPolicyOptions): LoadedPolicy {
-  let text: string;
-  try {
-    text = readFile(path);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && ABSENT.has(code)) return { path };
-    const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-    return { path, problem: `The policy file ${path} could not be read (${why}). ${IGNORED}` };
-  }
+export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
+  const { platform = process.platform, windowsPublisherVerified = false } = options;
+  return checkedPolicy(readSource(platform, options), { platform, windowsPublisherVerified });
+}
 
-  let raw: unknown;
-  try {
-    // Notepad saves UTF-8 with a byte-order mark, which JSON.parse refuses.
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return { path, problem: `The policy file ${path} is not valid JSON (${detail}). ${IGNORED}` };
-  }
+function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions): SourceRead {
+  if (platform === 'win32') return readWindowsPolicy(options.registry ?? nativeRegistry);
+  if (platform === 'darwin') return readMacPolicy(options.mac);
+  return readLinuxPolicy(options.linux);
+}
 
-  const parsed = policySchema.safeParse(raw);
-  if (!parsed.success) return { path, problem: `The policy file ${path} is not valid: ${describePolicyIssue(parsed.error)} ${IGNORED}` };
-  return { path, policy: parsed.data };
+export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpdatesRefusal>[1]): MachinePolicy {
+  if (read.kind === 'absent') return { problems: {} };
+  if (read.kind === 'refused') return { problems: { ignored: read.problem }, source: read.source };
+  const parsed = policySchema.safeParse(read.raw);
+  if (!parsed.success) return { problems: { ignored: policyIssue(parsed.error, read.source) }, source: read.source };
+  const updatesRefused = autoUpdatesRefusal(parsed.data, build);
+  return { policy: parsed.data, problems: updatesRefused ? { updatesRefused } : {}, source: read.source };
 }

@@ -1,28 +1,23 @@
-// Where the policy file lives: a machine-wide folder that only administrators can write, so a
-// desk user cannot loosen what IT locked.
-import { posix, win32 } from 'node:path';
+// Where the machine policy lives on each OS: only in places that IT alone can write, and never
+// in a place named by an environment variable (any user can set one for the app they start).
+// Windows: the registry's Policies key, where Group Policy and Intune put ADMX-backed settings
+// (as Chrome, Edge and VS Code read theirs). macOS: the managed preferences an MDM profile
+// installs for the app's bundle id. Linux: a root-owned file under /etc.
 
-export const POLICY_FILE_ENV = 'LENDING_DESK_POLICY_FILE';
+/** The app's bundle id (electron-builder's appId): MDM delivers managed preferences under it. */
+export const BUNDLE_ID = 'org.lendingdesk.console';
 
-export interface PolicyLocationOptions {
-  platform?: NodeJS.Platform;
-  env?: Record<string, string | undefined>;
-  /**
-   * Honour LENDING_DESK_POLICY_FILE. Only for tests and unpackaged builds: in an installed app
-   * a user who can set an environment variable must not be able to point it at a laxer file.
-   */
-  allowEnvOverride?: boolean;
-}
+/** Under HKEY_LOCAL_MACHINE, read in the 64-bit view. */
+export const WINDOWS_POLICY_KEY = 'SOFTWARE\\Policies\\Lending Desk';
 
-export function policyFilePath(options: PolicyLocationOptions = {}): string {
-  const { platform = process.platform, env = process.env, allowEnvOverride = false } = options;
-  const override = env[POLICY_FILE_ENV];
-  if (allowEnvOverride && override) return override;
-  if (platform === 'win32') {
-    // %ProgramData% is almost always C:\ProgramData; the variable is read for the rare
-    // machine where it was moved.
-    return win32.join(env.ProgramData || env.PROGRAMDATA || 'C:\\ProgramData', 'Lending Desk', 'policy.json');
-  }
-  if (platform === 'darwin') return posix.join('/Library/Application Support/Lending Desk', 'policy.json');
-  return posix.join('/etc/lending-desk', 'policy.json');
+export const MACOS_POLICY_FILE = `/Library/Managed Preferences/${BUNDLE_ID}.plist`;
+
+export const LINUX_POLICY_FILE = '/etc/lending-desk/policy.json';
+
+/** A policy is a few profiles and switches; anything larger is a mistake or an attack. */
+export const MAX_POLICY_BYTES = 64 * 1024;
+
+/** How a source names itself in "policy ignored: …" (the full registry path, or the file). */
+export function windowsSourceName(subkey = ''): string {
+  return `HKLM\\${WINDOWS_POLICY_KEY}${subkey ? `\\${subkey}` : ''}`;
 }

@@ -1,9 +1,11 @@
 // The desk's settings as DeskService sees them on a managed PC: every read has the policy
-// laid over it, and every write the policy forbids is refused before anything is stored.
+// laid over it (or, when the policy was ignored, the fail-closed rules), and every write the
+// policy forbids is refused before anything is stored.
 import { PartnerError } from '../partner/errors.ts';
 import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import type { ConnectionProfile, DeskSettings } from '../settings/schema.ts';
 import { applyPolicy, refusalFor, type PolicyOutcome, type SettingsEdit } from './apply.ts';
+import type { PolicyProblems } from './problem.ts';
 import type { Policy } from './schema.ts';
 
 /** The part of Settings that DeskService uses. */
@@ -12,10 +14,12 @@ export type SettingsPort = Pick<Settings, 'read' | 'update' | 'saveProfile' | 'r
 export class PolicySettings implements SettingsPort {
   readonly #inner: Settings;
   readonly #policy: Policy | undefined;
+  readonly #problems: PolicyProblems;
 
-  constructor(inner: Settings, policy: Policy | undefined) {
+  constructor(inner: Settings, policy: Policy | undefined, problems: PolicyProblems = {}) {
     this.#inner = inner;
     this.#policy = policy;
+    this.#problems = problems;
   }
 
   get lastLoadProblem(): string | undefined {
@@ -23,7 +27,7 @@ export class PolicySettings implements SettingsPort {
   }
 
   outcome(): PolicyOutcome {
-    return applyPolicy(this.#inner.read(), this.#policy);
+    return applyPolicy(this.#inner.read(), this.#policy, this.#problems);
   }
 
   read(): DeskSettings {
@@ -59,14 +63,14 @@ export class PolicySettings implements SettingsPort {
     const preset = outcome.managed.lockedProfileIds.includes(id ?? '') ? outcome.settings.profiles.find((p) => p.id === id) : undefined;
     if (preset && !this.#inner.read().profiles.some((p) => p.id === id)) this.#inner.saveProfile(preset);
     if (id !== null && !outcome.settings.profiles.some((p) => p.id === id)) {
-      throw new PartnerError('invalid-input', `There is no connection profile "${id}".`);
+      throw PartnerError.because('invalid-input', 'profile.not-found', { id });
     }
     this.#inner.setActiveProfile(id);
     return this.read();
   }
 
   #refuse(edit: SettingsEdit): void {
-    const why = refusalFor(this.outcome(), edit);
-    if (why) throw new PartnerError('invalid-input', why);
+    const refusal = refusalFor(this.outcome(), edit);
+    if (refusal) throw PartnerError.because('invalid-input', refusal.reason, refusal.params);
   }
 }

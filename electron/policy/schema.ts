@@ -1,9 +1,11 @@
-// What library IT may put in the machine-wide policy file. Every object is strict: a typo in a
-// field name is reported instead of silently locking nothing, and a password can never be
-// "managed" here (credentials stay in each PC's keychain). A managed profile is checked by the
-// same rules as a profile saved in the app, so a policy cannot preset what staff could not type.
+// What library IT may put in the machine policy (registry key, managed preferences or /etc
+// file, each read into this one shape). Every object is strict: a typo in a field name is
+// reported instead of silently locking nothing, and a password can never be "managed" here
+// (credentials stay in each PC's keychain). A managed profile is checked by the same rules as
+// a profile saved in the app, so a policy cannot preset what staff could not type.
 import { z } from 'zod';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
+import { policyProblem, type PolicyProblem } from './problem.ts';
 
 export const POLICY_VERSION = 1;
 export const UPDATE_MODES = ['auto', 'it-managed', 'off'] as const;
@@ -11,7 +13,11 @@ export type UpdateMode = (typeof UPDATE_MODES)[number];
 
 const SECRET_LIKE_KEY = /pass|secret|token|credential|auth|api.?key|cookie/i;
 
-/** A profile as written in the policy: `kind` may be left out, since a managed profile is always a partner one. */
+/**
+ * A profile as written in the policy: `kind` may be left out, since a managed profile is always a
+ * partner one. The settings schema's issues are passed on with their paths, so an unknown field
+ * in a profile is reported like any other unknown field.
+ */
 const managedProfileSchema = z.unknown().transform((value, context): ConnectionProfile => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     context.addIssue({ code: 'custom', message: 'A managed profile must be an object.' });
@@ -24,26 +30,14 @@ const managedProfileSchema = z.unknown().transform((value, context): ConnectionP
   }
   const parsed = connectionProfileSchema.safeParse({ ...rest, kind });
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      const secret = issue.keys.find((key) => SECRET_LIKE_KEY.test(key));
-      context.addIssue({
-        code: 'custom',
-        path: issue.path,
-        message: secret === undefined
-          ? `A managed profile has an unknown field "${issue.keys.join('", "')}".`
-          : `A managed profile cannot hold "${secret}": credentials are entered on each PC and kept in its keychain.`,
-      });
-    } else {
-      context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-    }
-  }
+  for (const issue of parsed.error.issues) context.addIssue({ ...issue });
   return z.NEVER;
 });
 
 const UPDATE_URL_RULE = 'updates.url must be an https:// address without user name, password, query or fragment.';
 
-function isAcceptableUpdateUrl(value: string): boolean {
+/** Also checked again where the updater is pointed at it (electron/main/updates.ts). */
+export function isAcceptableUpdateUrl(value: string): boolean {
   if (/[?#]/.test(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'https:' && !url.username && !url.password;
@@ -81,18 +75,20 @@ export const policySchema = z
 export type Policy = z.output<typeof policySchema>;
 export type UpdatesPolicy = NonNullable<Policy['updates']>;
 
-/** The first problem, naming its field the way the file spells it (e.g. profiles[0].baseUrl). */
-export function describePolicyIssue(error: z.ZodError): string {
+/** The first problem as a reason for "policy ignored: …", naming its field the way the source spells it (e.g. profiles[0].baseUrl). */
+export function policyIssue(error: z.ZodError, source: string): PolicyProblem {
   const issue = error.issues[0];
-  if (!issue) return 'The policy is not valid.';
-  const field = issue.path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
-  if (issue.code === 'unrecognized_keys') {
-    const secret = issue.keys.find((key) => SECRET_LIKE_KEY.test(key));
-    const where = field || 'The policy';
-    if (secret !== undefined) return `${where} cannot hold "${secret}": credentials are entered on each PC and kept in its keychain.`;
-    return `${where} has an unknown field "${issue.keys.join('", "')}".`;
+  const field = issue ? fieldName(issue.path) : '';
+  if (issue?.code === 'unrecognized_keys') {
+    const fields = issue.keys.map((key) => (field ? `${field}.${key}` : key));
+    const secret = fields.find((name) => SECRET_LIKE_KEY.test(name.slice(name.lastIndexOf('.') + 1)));
+    if (secret !== undefined) return policyProblem('policy.credential-field', { source, field: secret });
+    return policyProblem('policy.unknown-field', { source, field: fields.join(', ') });
   }
-  // Messages written above already start with their field; zod's and the settings' do not.
-  const text = field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message;
-  return text.endsWith('.') ? text : `${text}.`;
+  const rule = issue?.message ?? 'The policy is not valid.';
+  return policyProblem('policy.invalid-value', { source, field: field || '(root)', rule: rule.endsWith('.') ? rule : `${rule}.` });
+}
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
 }

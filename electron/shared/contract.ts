@@ -108,10 +108,15 @@ export interface ManagedView {
   sandboxOffered: boolean;
   /** Whether the sandbox may be chosen on this computer. */
   sandboxAvailable: boolean;
+  /** Whether staff may add, change or remove connections (not while a policy is ignored). */
+  profileEditing: boolean;
   updates: boolean;
+  /** The update mode in force: `off` when the policy asked for `auto` and this build refused it. */
   updateMode: 'auto' | 'it-managed' | 'off';
-  /** Why the policy file could not be used, when it could not. */
-  policyProblem?: string;
+  /** A machine policy exists but was refused (wrong owner, writable by users, malformed, too large, unknown fields): the desk fails closed. */
+  policyIgnored?: Required<Pick<ErrorInfo, 'reason' | 'params'>>;
+  /** Why this build refused the policy's `auto` updates. */
+  updatesRefused?: Required<Pick<ErrorInfo, 'reason' | 'params'>>;
 }
 
 export interface Preferences { idleLockMinutes: number; language: Language }

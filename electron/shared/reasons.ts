@@ -23,6 +23,28 @@ export const REASONS = {
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',
   'profile.sandbox-needs-no-credentials': 'The built-in sandbox needs no credentials.',
   'session.locked': 'The desk is locked. Enter your name to start a shift.',
+
+  // ---- managed configuration (electron/policy): edits the policy refuses, why a policy source
+  // was ignored ({source} is the file or registry key), and why automatic updates were refused.
+  'policy.profile-locked': "This connection is set by your library's IT (policy) and cannot be changed here.",
+  'policy.profile-locked-remove': "This connection is set by your library's IT (policy) and cannot be removed.",
+  'policy.sandbox-off': "The sandbox is turned off on this computer by your library's IT.",
+  'policy.idle-lock-locked': "The idle lock is set by your library's IT (policy) and cannot be changed here.",
+  'policy.profiles-frozen': "Connections cannot be added, changed or removed while the policy from your library's IT is ignored (see Settings).",
+  'policy.wrong-owner': '{source} is owned by user {owner}, not by {expected}.',
+  'policy.writable-by-others': '{source} can be changed by users other than {expected} (permissions {mode}).',
+  'policy.symbolic-link': '{source} is a symbolic link; the policy must be the file itself.',
+  'policy.not-a-file': '{source} is not a regular file.',
+  'policy.unreadable': '{source} could not be read ({code}).',
+  'policy.too-large': '{source} is larger than {limit} KiB.',
+  'policy.not-json': '{source} is not valid JSON ({detail}).',
+  'policy.not-plist': '{source} could not be read as a property list ({detail}).',
+  'policy.registry-type': '{source} holds {field} as {type}, which the policy does not accept there.',
+  'policy.unknown-field': '{source} has a field Lending Desk does not know: {field}.',
+  'policy.credential-field': '{source} holds a credential ({field}); user names and passwords are entered on each computer and kept in its keychain.',
+  'policy.invalid-value': 'In {source}, {field} is not valid: {rule}',
+  'updates.unverified-windows-build': 'this Windows build names no verified publisher (it was not signed), so the signature of an update could not be checked.',
+  'updates.linux-auto': 'on Linux the policy may set updates to "it-managed" or "off" only: AppImage and deb packages carry no signature the app could check.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

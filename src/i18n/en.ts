@@ -351,8 +351,10 @@ export const en = {
   views: { label: 'Desk views', patron: 'Patron desk', collection: 'Collection', sync: 'Sync' },
   managed: {
     badge: "Set by your library's IT",
-    idleLock: "Set by your library's IT (policy file); it cannot be changed here.",
-    policyProblem: 'The policy file from your library\'s IT could not be used, so nothing is locked: {problem}',
+    idleLock: "Set by your library's IT (policy); it cannot be changed here.",
+    policyIgnored: 'Policy ignored: {why}',
+    failClosed: "Until your library's IT fixes it, connections cannot be added, changed or removed on this computer, the built-in sandbox is off and automatic updates are off.",
+    updatesRefused: "Automatic updates refused: {why} Your library's IT installs new versions instead.",
   },
   settings: {
     title: 'Settings',

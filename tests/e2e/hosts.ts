@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
 import { EVENT_NAMES, METHOD_NAMES } from '../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
+import type { LoadMachinePolicyOptions } from '../../electron/policy/index.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost } from './host/desk-host.ts';
 
@@ -40,7 +41,9 @@ async function chromiumPage(browser: Browser, url: string, viewport = { width: 1
   return page;
 }
 
-export const test = base.extend<{ desk: DeskApp }, { browser: Browser }>({
+export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined }, { browser: Browser }>({
+  /** Where the Chromium host reads the machine policy (a spec's own folder); the machine's own sources by default. */
+  policy: [undefined, { option: true }],
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -49,7 +52,7 @@ export const test = base.extend<{ desk: DeskApp }, { browser: Browser }>({
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
-  desk: async ({ browser }, use, testInfo) => {
+  desk: async ({ browser, policy }, use, testInfo) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
     const keychainService = `Lending Desk e2e ${randomUUID()}`;
     try {
@@ -78,11 +81,11 @@ export const test = base.extend<{ desk: DeskApp }, { browser: Browser }>({
         await use(desk);
         await app?.close();
       } else {
-        let host: DeskHost = await startDeskHost({ userDataDir, keychainService });
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy });
         const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
           await desk.page.context().close();
           await host.close();
-          host = await startDeskHost({ userDataDir, keychainService });
+          host = await startDeskHost({ userDataDir, keychainService, policy });
           desk.page = await chromiumPage(browser, host.url);
           return desk.page;
         } };

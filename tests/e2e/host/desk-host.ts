@@ -10,7 +10,7 @@ import type { EventName, EventPayloads } from '../../../electron/shared/contract
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';
-import { loadPolicy, policyFilePath } from '../../../electron/policy/index.ts';
+import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../electron/policy/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
@@ -22,6 +22,8 @@ export interface DeskHostOptions {
   /** The keychain service name: a test-only one keeps real entries apart. */
   keychainService: string;
   rendererDir?: string;
+  /** Where the machine policy is read from (a spec's own trusted folder); the machine's own sources otherwise. */
+  policy?: LoadMachinePolicyOptions;
 }
 
 export interface DeskHost {
@@ -42,7 +44,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   const emit = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
     for (const res of listeners) res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   };
-  const policy = loadPolicy({ path: policyFilePath({ allowEnvOverride: true }) });
+  const policy = loadMachinePolicy(options.policy);
   // The built-in sandbox runs in-process, as in the product; the specs steer it through the
   // host's /__sandbox/ routes (a test-only door the product does not have).
   let sandbox: SandboxService | undefined;
@@ -51,7 +53,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
     policy: policy.policy,
-    policyProblem: policy.problem,
+    policyProblem: policy.problems,
     version: '0.0.0-e2e',
     emit,
   });

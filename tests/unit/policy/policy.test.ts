@@ -1,10 +1,7 @@
-// The managed-configuration policy: where it lives, how it is read and validated, and how it
-// locks what it names over the desk's own settings.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { applyPolicy, loadPolicy, policyFilePath, refusalFor, type Policy } from '../../../electron/policy/index.ts';
+// The managed-configuration policy: how its content is checked (whatever the source), how it
+// locks what it names over the desk's own settings, and how an ignored policy fails closed.
+import { describe, expect, it } from 'vitest';
+import { applyPolicy, checkedPolicy, refusalFor, type Policy } from '../../../electron/policy/index.ts';
 import { defaultSettings, type DeskSettings } from '../../../electron/settings/index.ts';
 
 const EXAMPLE = {
@@ -16,20 +13,16 @@ const EXAMPLE = {
   sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
 };
+const SOURCE = '/etc/lending-desk/policy.json';
+const MAC = { platform: 'darwin', windowsPublisherVerified: false } as const;
 
-let dir: string | undefined;
-afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); dir = undefined; });
-
-function policyFile(contents: string): string {
-  dir = mkdtempSync(join(tmpdir(), 'lending-desk-policy-'));
-  const path = join(dir, 'policy.json');
-  writeFileSync(path, contents);
-  return path;
+function check(raw: unknown) {
+  return checkedPolicy({ kind: 'found', source: SOURCE, raw }, MAC);
 }
 
 function validPolicy(overrides: Record<string, unknown> = {}): Policy {
-  const { policy, problem } = loadPolicy({ path: 'policy.json', readFile: () => JSON.stringify({ ...EXAMPLE, ...overrides }) });
-  expect(problem).toBeUndefined();
+  const { policy, problems } = check({ ...EXAMPLE, ...overrides });
+  expect(problems).toEqual({});
   return policy as Policy;
 }
 
@@ -46,74 +39,41 @@ function userSettings(): DeskSettings {
   };
 }
 
-describe('where the policy lives', () => {
-  it('is in each OS\'s machine-wide folder', () => {
-    expect(policyFilePath({ platform: 'win32', env: { ProgramData: 'D:\\ProgramData' } })).toBe('D:\\ProgramData\\Lending Desk\\policy.json');
-    expect(policyFilePath({ platform: 'win32', env: {} })).toBe('C:\\ProgramData\\Lending Desk\\policy.json');
-    expect(policyFilePath({ platform: 'darwin', env: {} })).toBe('/Library/Application Support/Lending Desk/policy.json');
-    expect(policyFilePath({ platform: 'linux', env: {} })).toBe('/etc/lending-desk/policy.json');
-  });
-
-  it('follows LENDING_DESK_POLICY_FILE only where allowed (tests, unpackaged builds)', () => {
-    const env = { LENDING_DESK_POLICY_FILE: '/tmp/test-policy.json' };
-    expect(policyFilePath({ platform: 'linux', env, allowEnvOverride: true })).toBe('/tmp/test-policy.json');
-    expect(policyFilePath({ platform: 'linux', env })).toBe('/etc/lending-desk/policy.json');
-  });
-});
-
-describe('reading the policy file', () => {
-  it('reads and validates a good file from disk', () => {
-    const path = policyFile(JSON.stringify(EXAMPLE, null, 2));
-    const loaded = loadPolicy({ path });
-    expect(loaded.problem).toBeUndefined();
-    expect(loaded.policy?.profiles?.[0]).toMatchObject({ id: 'city-library', kind: 'partner', libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }] });
-    expect(loaded.policy?.idleLockMinutes).toBe(3);
-  });
-
-  it('accepts a byte-order mark (Notepad\'s UTF-8)', () => {
-    expect(loadPolicy({ path: policyFile(`\uFEFF${JSON.stringify(EXAMPLE)}`) }).policy).toBeDefined();
-  });
-
-  it('treats a missing file as an unmanaged desk: no policy and no problem', () => {
-    expect(loadPolicy({ path: join(tmpdir(), 'lending-desk-no-such-dir', 'policy.json') })).toEqual({ path: join(tmpdir(), 'lending-desk-no-such-dir', 'policy.json') });
-  });
-
-  it('reports a file it may not read', () => {
-    const denied = Object.assign(new Error('permission denied'), { code: 'EACCES' });
-    const loaded = loadPolicy({ path: '/etc/lending-desk/policy.json', readFile: () => { throw denied; } });
-    expect(loaded.policy).toBeUndefined();
-    expect(loaded.problem).toMatch(/policy file \/etc\/lending-desk\/policy.json could not be read \(EACCES\)\. The app runs with its own settings/);
-  });
-
-  it('reports bad JSON clearly and keeps the desk on its own settings', () => {
-    const loaded = loadPolicy({ path: policyFile('{ "idleLockMinutes": 3, }') });
-    expect(loaded.policy).toBeUndefined();
-    expect(loaded.problem).toMatch(/is not valid JSON .*nothing is locked until the file is fixed/);
-    // …and the settings the app then uses are the user's, untouched.
-    const settings = userSettings();
-    expect(applyPolicy(settings, loaded.policy).settings).toEqual(settings);
+describe('checking a policy', () => {
+  it('accepts the README\'s example with every field', () => {
+    const { policy, problems, source } = check(EXAMPLE);
+    expect(problems).toEqual({});
+    expect(source).toBe(SOURCE);
+    expect(policy?.profiles?.[0]).toMatchObject({ id: 'city-library', kind: 'partner', libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }] });
   });
 
   it.each([
-    [{ ...EXAMPLE, idleLockMinutes: 0 }, 'idleLockMinutes must be a whole number of minutes from 1 to 240.'],
-    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], baseUrl: 'http://partner.example.org' }] }, 'profiles[0].baseUrl: Service address must be an https:// URL'],
-    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], libraries: [] }] }, 'profiles[0].libraries: A partner profile needs at least one library.'],
-    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], country: 'FR' }] }, 'profiles[0].country: Country must be one of US, CA, AU, NZ.'],
-    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], kind: 'sandbox' }] }, "profiles[0].kind: A managed profile is always kind 'partner'"],
-    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], password: 'hunter2' }] }, 'profiles[0]: A managed profile cannot hold "password": credentials are entered on each PC and kept in its keychain.'],
-    [{ ...EXAMPLE, profiles: [EXAMPLE.profiles[0], EXAMPLE.profiles[0]] }, 'profiles: Profile id "city-library" appears more than once.'],
-    [{ ...EXAMPLE, updates: { mode: 'auto' } }, "updates.url is required when updates.mode is 'auto'."],
-    [{ ...EXAMPLE, updates: { mode: 'auto', url: 'http://updates.example.org/' } }, 'updates.url must be an https:// address'],
-    [{ ...EXAMPLE, updates: { mode: 'sometimes' } }, "updates.mode must be one of 'auto', 'it-managed', 'off'."],
-    [{ ...EXAMPLE, sandboxOffered: 'no' }, 'sandboxOffered must be true or false.'],
-    [{ ...EXAMPLE, idleMinutes: 3 }, 'The policy has an unknown field "idleMinutes".'],
-    [{ ...EXAMPLE, version: 2 }, 'version must be 1.'],
-    [[EXAMPLE], 'The policy must be a JSON object.'],
-  ])('names the field in a schema violation (%#)', (contents, message) => {
-    const loaded = loadPolicy({ path: '/etc/lending-desk/policy.json', readFile: () => JSON.stringify(contents) });
-    expect(loaded.policy).toBeUndefined();
-    expect(loaded.problem).toContain(`The policy file /etc/lending-desk/policy.json is not valid: ${message}`);
-    expect(loaded.problem).toContain('The app runs with its own settings');
+    [{ ...EXAMPLE, idleLockMinutes: 0 }, 'idleLockMinutes', 'idleLockMinutes must be a whole number of minutes from 1 to 240.'],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], baseUrl: 'http://partner.example.org' }] }, 'profiles[0].baseUrl', /^Service address must be an https:\/\/ URL/],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], libraries: [] }] }, 'profiles[0].libraries', 'A partner profile needs at least one library.'],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], country: 'FR' }] }, 'profiles[0].country', 'Country must be one of US, CA, AU, NZ.'],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], kind: 'sandbox' }] }, 'profiles[0].kind', /^A managed profile is always kind 'partner'/],
+    [{ ...EXAMPLE, profiles: [EXAMPLE.profiles[0], EXAMPLE.profiles[0]] }, 'profiles', 'Profile id "city-library" appears more than once.'],
+    [{ ...EXAMPLE, updates: { mode: 'auto' } }, 'updates.url', "updates.url is required when updates.mode is 'auto'."],
+    [{ ...EXAMPLE, updates: { mode: 'auto', url: 'http://updates.example.org/' } }, 'updates.url', /^updates.url must be an https:\/\/ address/],
+    [{ ...EXAMPLE, updates: { mode: 'sometimes' } }, 'updates.mode', "updates.mode must be one of 'auto', 'it-managed', 'off'."],
+    [{ ...EXAMPLE, sandboxOffered: 'no' }, 'sandboxOffered', 'sandboxOffered must be true or false.'],
+    [{ ...EXAMPLE, version: 2 }, 'version', 'version must be 1.'],
+    [[EXAMPLE], '(root)', 'The policy must be a JSON object.'],
+  ])('ignores a wrong value, naming its field (%#)', (raw, field, rule) => {
+    const { policy, problems } = check(raw);
+    expect(policy).toBeUndefined();
+    expect(problems.ignored).toEqual({ reason: 'policy.invalid-value', params: { source: SOURCE, field, rule: typeof rule === 'string' ? rule : expect.stringMatching(rule) } });
+  });
+
+  it.each([
+    [{ ...EXAMPLE, idleMinutes: 3 }, 'policy.unknown-field', 'idleMinutes'],
+    [{ ...EXAMPLE, updates: { mode: 'off', channel: 'beta' } }, 'policy.unknown-field', 'updates.channel'],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], colour: 'red' }] }, 'policy.unknown-field', 'profiles[0].colour'],
+    [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], password: 'hunter2' }] }, 'policy.credential-field', 'profiles[0].password'],
+    [{ ...EXAMPLE, apiKey: 'k' }, 'policy.credential-field', 'apiKey'],
+  ])('ignores an unknown field, and calls a credential one by its name (%#)', (raw, reason, field) => {
+    expect(check(raw)).toEqual({ problems: { ignored: { reason, params: { source: SOURCE, field } } }, source: SOURCE });
   });
 });
 
@@ -122,16 +82,19 @@ describe('applying the policy', () => {
     const settings = userSettings();
     const outcome = applyPolicy(settings, undefined);
     expect(outcome.settings).toEqual(settings);
-    expect(outcome.managed).toEqual({ profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, updates: false });
+    expect(outcome.managed).toEqual({
+      profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, sandboxAvailable: true, profileEditing: true, updates: false, updateMode: 'off',
+    });
     expect(outcome.sandboxOffered).toBe(true);
-    expect(outcome.updates).toEqual({ mode: 'off' });
   });
 
   it('presets and locks the profiles it names, replacing the user\'s profile of the same id', () => {
     const { settings, managed } = applyPolicy(userSettings(), validPolicy());
     expect(settings.profiles.map((profile) => profile.id)).toEqual(['city-library', 'county']);
     expect(settings.profiles[0]).toEqual({ ...EXAMPLE.profiles[0], kind: 'partner' });
-    expect(managed).toEqual({ profiles: true, lockedProfileIds: ['city-library'], idleLockMinutes: true, sandboxOffered: true, updates: true });
+    expect(managed).toEqual({
+      profiles: true, lockedProfileIds: ['city-library'], idleLockMinutes: true, sandboxOffered: true, sandboxAvailable: false, profileEditing: true, updates: true, updateMode: 'auto',
+    });
   });
 
   it('locks the idle minutes', () => {
@@ -179,12 +142,13 @@ describe('applying the policy', () => {
 
 describe('refusing edits to locked values', () => {
   const outcome = applyPolicy(userSettings(), validPolicy());
+  const reason = (refusal: ReturnType<typeof refusalFor>) => refusal?.reason;
 
   it('refuses editing or removing a preset profile, and adding the sandbox when it is not offered', () => {
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'city-library', kind: 'partner' } })).toMatch(/set by your library's IT/);
-    expect(refusalFor(outcome, { kind: 'remove-profile', profileId: 'city-library' })).toMatch(/cannot be removed/);
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } })).toMatch(/sandbox is turned off/);
-    expect(refusalFor(outcome, { kind: 'idle-lock', minutes: 10 })).toMatch(/idle lock is set by your library's IT/);
+    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'city-library', kind: 'partner' } }))).toBe('policy.profile-locked');
+    expect(reason(refusalFor(outcome, { kind: 'remove-profile', profileId: 'city-library' }))).toBe('policy.profile-locked-remove');
+    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } }))).toBe('policy.sandbox-off');
+    expect(reason(refusalFor(outcome, { kind: 'idle-lock', minutes: 10 }))).toBe('policy.idle-lock-locked');
   });
 
   it('allows what the policy does not name', () => {
@@ -193,5 +157,47 @@ describe('refusing edits to locked values', () => {
     const unmanaged = applyPolicy(userSettings(), undefined);
     expect(refusalFor(unmanaged, { kind: 'idle-lock', minutes: 10 })).toBeUndefined();
     expect(refusalFor(unmanaged, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } })).toBeUndefined();
+  });
+});
+
+describe('an ignored policy fails closed', () => {
+  const ignored = { reason: 'policy.wrong-owner', params: { source: SOURCE, owner: 1000, expected: 'root' } } as const;
+  // Whatever came with it is not used: a refused source's content is never half applied.
+  const outcome = applyPolicy(userSettings(), validPolicy({ idleLockMinutes: 240, sandboxOffered: true }), { ignored });
+
+  it('turns profile editing, the sandbox and automatic updates off, and says why', () => {
+    expect(outcome.managed).toEqual({
+      profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: true, sandboxAvailable: false, profileEditing: false,
+      updates: true, updateMode: 'off', policyIgnored: ignored,
+    });
+    expect(outcome.sandboxOffered).toBe(false);
+  });
+
+  it('keeps the desk on its own partner connections and idle lock, without the sandbox', () => {
+    expect(outcome.settings.profiles.map((profile) => profile.id)).toEqual(['city-library', 'county']);
+    expect(outcome.settings.profiles[0]).toMatchObject({ name: 'My edit', baseUrl: 'https://elsewhere.example.com' });
+    expect(outcome.settings.idleLockMinutes).toBe(30);
+    // The desk was on the sandbox: it now asks for a connection instead.
+    expect(outcome.settings.activeProfileId).toBeNull();
+    const onCounty = applyPolicy({ ...userSettings(), activeProfileId: 'county' }, undefined, { ignored });
+    expect(onCounty.settings.activeProfileId).toBe('county');
+  });
+
+  it('refuses adding, changing or removing any connection, and the sandbox', () => {
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'new-branch', kind: 'partner' } })?.reason).toBe('policy.profiles-frozen');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' } })?.reason).toBe('policy.profiles-frozen');
+    expect(refusalFor(outcome, { kind: 'remove-profile', profileId: 'county' })?.reason).toBe('policy.profiles-frozen');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } })?.reason).toBe('policy.sandbox-off');
+    // The idle lock is the desk's own again, so staff may change it.
+    expect(refusalFor(outcome, { kind: 'idle-lock', minutes: 10 })).toBeUndefined();
+  });
+});
+
+describe('automatic updates this build refused', () => {
+  it('leave the rest of the policy in force, with updates off and the reason shown', () => {
+    const updatesRefused = { reason: 'updates.unverified-windows-build', params: {} } as const;
+    const outcome = applyPolicy(userSettings(), validPolicy(), { updatesRefused });
+    expect(outcome.managed).toMatchObject({ profiles: true, lockedProfileIds: ['city-library'], idleLockMinutes: true, profileEditing: true, updates: true, updateMode: 'off', updatesRefused });
+    expect(outcome.settings.idleLockMinutes).toBe(3);
   });
 });

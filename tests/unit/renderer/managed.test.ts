@@ -12,16 +12,17 @@ function hasButton(wrapper: { findAll(selector: 'button'): { attributes(name: st
 
 const MANAGED: ManagedView = {
   profiles: true, lockedProfileIds: [PARTNER_PROFILE.id], idleLockMinutes: true, sandboxOffered: true,
-  sandboxAvailable: false, updates: true, updateMode: 'it-managed',
+  sandboxAvailable: false, profileEditing: true, updates: true, updateMode: 'it-managed',
 };
 
 describe('a managed desk', () => {
-  it('does not offer a sandbox that IT turned off, and says why a policy file was not used', async () => {
-    const info: AppInfo = { ...unconfigured(), managed: { ...MANAGED, policyProblem: 'profiles[0].baseUrl: must be https' } };
+  it('does not offer a sandbox that IT turned off, and says why a policy was ignored', async () => {
+    const policyIgnored = { reason: 'policy.invalid-value', params: { source: '/etc/lending-desk/policy.json', field: 'profiles[0].baseUrl', rule: 'must be https' } } as const;
+    const info: AppInfo = { ...unconfigured(), managed: { ...MANAGED, policyIgnored } };
     const { wrapper } = await mountApp(info);
     expect(hasButton(wrapper, 'Use the built-in sandbox')).toBe(false);
     expect(wrapper.text()).toContain('Connect to a partner service');
-    expect(wrapper.text()).toContain('profiles[0].baseUrl: must be https');
+    expect(wrapper.text()).toContain('Policy ignored: In /etc/lending-desk/policy.json, profiles[0].baseUrl is not valid: must be https');
   });
 
   it('marks the preset connection, offers no Remove for it, and keeps the idle lock read-only', async () => {

@@ -1,0 +1,12 @@
+// What the log says about the machine policy at start, once: where it came from, or
+// "policy ignored: <why>" and "automatic updates refused: <why>" in English for IT.
+import type { Logger } from '../logging/logger.ts';
+import type { MachinePolicy } from './load.ts';
+import { ignoredLine, updatesRefusedLine } from './problem.ts';
+
+export function logMachinePolicy(machine: MachinePolicy, logger: Pick<Logger, 'info' | 'warn'>): void {
+  const { problems, source } = machine;
+  if (problems.ignored) logger.warn('policy.ignored', { source, message: ignoredLine(problems.ignored) });
+  else if (machine.policy) logger.info('policy.applied', { source });
+  if (problems.updatesRefused) logger.warn('updates.refused', { message: updatesRefusedLine(problems.updatesRefused) });
+}

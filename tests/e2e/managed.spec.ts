@@ -1,0 +1,111 @@
+// A managed desk, end to end: a policy file a desk user wrote is ignored and the desk fails
+// closed, saying why in Settings, in English and in French; a policy asking for automatic updates
+// on Linux keeps the rest and says why updates stay off. The policy file is real (owner, mode) in
+// a folder of the spec's own, which the Chromium host is told to read as the machine's policy.
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+const root = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-policy-'));
+chmodSync(root, 0o755);
+const policyFile = join(root, 'policy.json');
+const DESK_USER = 1000;
+
+test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root } } });
+test.beforeAll(({}, testInfo) => {
+  testInfo.skip(testInfo.project.name === 'electron',
+    'Electron host: the app reads only the machine\'s own policy (/etc/lending-desk/policy.json here), never a folder a test names; these specs run on the Chromium host.');
+});
+test.afterEach(() => rmSync(policyFile, { force: true }));
+test.afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function writePolicy(policy: object, owner = 0): void {
+  writeFileSync(policyFile, JSON.stringify(policy), { mode: 0o644 });
+  chmodSync(policyFile, 0o644);
+  chownSync(policyFile, owner, owner);
+}
+
+async function startShift(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Enter your name or initials to start').fill(name);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`On shift: ${name}`)).toBeVisible();
+}
+
+async function screenshots(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-1280x800.png`) });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-1024x700.png`) });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+async function switchToFrench(page: Page): Promise<void> {
+  await page.getByLabel('Language').selectOption('fr-CA');
+  await page.getByRole('button', { name: 'Save preferences' }).click();
+  await expect(page.getByRole('heading', { name: 'Paramètres' })).toBeVisible();
+}
+
+test.describe('a policy a desk user wrote', () => {
+  let partner: SandboxHandle;
+  test.beforeAll(async () => { partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 300 }); });
+  test.afterAll(async () => { await partner.close(); });
+
+  test('is ignored: Settings says why and what is off, the desk keeps working, in English and French', async ({ desk }) => {
+    let page = desk.page;
+    // An unmanaged desk with its own partner connection.
+    const form = page.getByRole('form', { name: 'Partner connection' });
+    await form.getByLabel('Profile name').fill('Partner test');
+    await form.getByLabel('Base URL').fill(partner.url);
+    await form.getByLabel('Username').fill(partner.username);
+    await form.getByLabel('Password').fill(partner.password);
+    await form.getByLabel('Library ids').fill(String(partner.libraries[0]!.libraryId));
+    await form.getByRole('button', { name: 'Save and connect' }).click();
+    await expect(page.getByLabel('Enter your name or initials to start')).toBeVisible();
+
+    // A desk user puts a laxer policy of their own in place: it is refused, not half used.
+    writePolicy({ version: 1, idleLockMinutes: 240, sandboxOffered: true }, DESK_USER);
+    page = await desk.restart();
+    await startShift(page, 'JD');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const notice = `Policy ignored: ${policyFile} is owned by user ${DESK_USER}, not by root.`;
+    await expect(page.getByText(notice)).toBeVisible();
+    await expect(page.getByText('connections cannot be added, changed or removed on this computer, the built-in sandbox is off and automatic updates are off.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add a partner connection' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Remove Partner test' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Use the built-in sandbox' })).toHaveCount(0);
+    await expect(page.getByLabel('Lock the desk after this many minutes without activity')).toHaveValue('5');
+    await screenshots(page, 'settings-policy-ignored-en');
+
+    await switchToFrench(page);
+    await expect(page.getByText(`Politique ignorée : ${policyFile} appartient à l’utilisateur ${DESK_USER}, et non à root.`)).toBeVisible();
+    await screenshots(page, 'settings-policy-ignored-fr');
+
+    // The desk otherwise works: a patron on the partner service.
+    await page.getByRole('button', { name: 'Fermer les paramètres' }).click();
+    const card = page.getByLabel('Carte de bibliothèque');
+    await card.fill(partner.libraries[0]!.cards[0]!);
+    await card.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Prêts' })).toBeVisible();
+  });
+});
+
+test('a policy asking for automatic updates on Linux keeps the rest and says why updates stay off', async ({ desk }) => {
+  writePolicy({ version: 1, idleLockMinutes: 3, updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' } });
+  const page = await desk.restart();
+  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
+  await startShift(page, 'MK');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByText('Automatic updates refused: on Linux the policy may set updates to "it-managed" or "off" only')).toBeVisible();
+  await expect(page.getByText('Policy ignored')).toHaveCount(0);
+  await expect(page.getByLabel('Lock the desk after this many minutes without activity')).toHaveValue('3');
+  await screenshots(page, 'settings-updates-refused-en');
+  await switchToFrench(page);
+  await expect(page.getByText('Mises à jour automatiques refusées : sous Linux, la politique ne peut régler')).toBeVisible();
+  await screenshots(page, 'settings-updates-refused-fr');
+});

@@ -1,0 +1,199 @@
+// The files IT deploys (resources/policy/): the ADMX template with its English and French ADML,
+// the sample .reg, the sample .mobileconfig and the sample Linux file. Each is read the way the
+// app will meet it (the ADMX through what Group Policy writes into the registry for it, the
+// profile through the managed preferences it becomes) and must give the documented policy.
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatDWORD, formatMultiString, formatString } from 'native-reg';
+import { Window } from 'happy-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APP_ID } from '../../../electron-builder.config.ts';
+import { BUNDLE_ID, checkedPolicy, loadMachinePolicy, UPDATE_MODES, WINDOWS_POLICY_KEY, type Policy } from '../../../electron/policy/index.ts';
+import type { RegistryReader, RegistryValue } from '../../../electron/policy/windows-source.ts';
+
+const DIR = join(import.meta.dirname, '..', '..', '..', 'resources', 'policy');
+const read = (...path: string[]) => readFileSync(join(DIR, ...path), 'utf8');
+
+const PROFILE = {
+  id: 'city-library', name: 'City Library', kind: 'partner', baseUrl: 'https://partner.example.org',
+  libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }], country: 'US', wsApi: '2.1',
+};
+const EXPECTED: Policy = {
+  version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
+  updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
+};
+
+function xml(text: string): Document {
+  const document = new new Window().DOMParser().parseFromString(text, 'application/xml') as unknown as Document;
+  const error = document.querySelector('parsererror');
+  if (error) throw new Error(`not well-formed XML: ${error.textContent}`);
+  return document;
+}
+const all = (node: ParentNode, selector: string) => [...node.querySelectorAll(selector)];
+const attr = (element: Element, name: string) => element.getAttribute(name) ?? '';
+
+/** A registry stand-in over a map of key path → values (subkeys derived from the paths). */
+function registryOf(keys: Map<string, RegistryValue[]>): RegistryReader {
+  return {
+    readKey(path) {
+      const values = keys.get(path);
+      const subkeys = [...keys.keys()].filter((key) => key.startsWith(`${path}\\`) && !key.slice(path.length + 1).includes('\\')).map((key) => key.slice(path.length + 1));
+      return values === undefined && subkeys.length === 0 ? null : { values: values ?? [], subkeys };
+    },
+  };
+}
+const loadFromRegistry = (keys: Map<string, RegistryValue[]>) => loadMachinePolicy({ platform: 'win32', registry: registryOf(keys), windowsPublisherVerified: true });
+
+describe('the ADMX template', () => {
+  const admx = xml(read('windows', 'LendingDesk.admx'));
+  const policies = all(admx, 'policy');
+
+  it('writes only under the policy key, every value a field the app knows, every field covered', () => {
+    const written = new Set<string>();
+    for (const policy of policies) {
+      const key = attr(policy, 'key');
+      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`]).toContain(key);
+      expect(attr(policy, 'class')).toBe('Machine');
+      const prefix = key === WINDOWS_POLICY_KEY ? '' : 'updates.';
+      for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
+    }
+    expect([...written].sort()).toEqual(['idleLockMinutes', 'profiles', 'sandboxOffered', 'updates.mode', 'updates.url']);
+  });
+
+  it('offers exactly the update modes and idle-lock range the app accepts', () => {
+    const modes = all(admx, 'enum[valueName="mode"] item value string').map((node) => node.textContent);
+    expect(modes.sort()).toEqual([...UPDATE_MODES].sort());
+    const minutes = admx.querySelector('decimal[valueName="idleLockMinutes"]') as Element;
+    expect([attr(minutes, 'minValue'), attr(minutes, 'maxValue')]).toEqual(['1', '240']);
+    const found = (idleLockMinutes: number) => checkedPolicy({ kind: 'found', source: 's', raw: { idleLockMinutes } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found(1), found(240)]).toEqual([{}, {}]);
+    expect([found(0).ignored?.reason, found(241).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
+  });
+
+  it('gives the documented policy through the registry values Group Policy writes for it', () => {
+    // What the Group Policy editor writes when IT enables each policy with the README's values.
+    const entered: Record<string, Record<string, string | string[] | number>> = {
+      Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
+      IdleLockMinutes: { IdleLockMinutesValue: 3 },
+      Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
+    };
+    const keys = new Map<string, RegistryValue[]>();
+    const write = (key: string, value: RegistryValue) => keys.set(key, [...(keys.get(key) ?? []), value]);
+    for (const policy of policies) {
+      const key = attr(policy, 'key');
+      if (attr(policy, 'name') === 'SandboxOffered') {
+        // Set to Disabled: its disabledValue.
+        write(key, { name: attr(policy, 'valueName'), type: 4, data: formatDWORD(Number(attr(policy.querySelector('disabledValue decimal') as Element, 'value'))) });
+        continue;
+      }
+      for (const element of all(policy, 'elements > *')) {
+        const value = entered[attr(policy, 'name')]?.[attr(element, 'id')];
+        expect(value, `${attr(policy, 'name')}/${attr(element, 'id')}`).toBeDefined();
+        const name = attr(element, 'valueName');
+        if (element.tagName === 'multiText') write(key, { name, type: 7, data: formatMultiString(value as string[]) });
+        else if (element.tagName === 'decimal') write(key, { name, type: 4, data: formatDWORD(value as number) });
+        else if (element.tagName === 'enum' || element.tagName === 'text') write(key, { name, type: 1, data: formatString(value as string) });
+        else throw new Error(`no registry mapping for <${element.tagName}>`);
+      }
+    }
+    expect(loadFromRegistry(keys)).toEqual({ policy: EXPECTED, problems: {}, source: `HKLM\\${WINDOWS_POLICY_KEY}` });
+  });
+
+  it.each(['en-US', 'fr-CA'])('has every string and presentation in its %s ADML', (language) => {
+    const adml = xml(read('windows', language, 'LendingDesk.adml'));
+    const strings = new Set(all(adml, 'stringTable string').map((node) => attr(node, 'id')));
+    const source = read('windows', 'LendingDesk.admx');
+    const referenced = [...source.matchAll(/\$\(string\.(\w+)\)/g)].map((match) => match[1] as string);
+    expect(referenced.filter((id) => !strings.has(id))).toEqual([]);
+    expect([...strings].filter((id) => !referenced.includes(id))).toEqual([]);
+    for (const policy of policies.filter((p) => attr(p, 'presentation'))) {
+      const id = attr(policy, 'presentation').replace(/^\$\(presentation\.(\w+)\)$/, '$1');
+      const presentation = adml.querySelector(`presentation[id="${id}"]`);
+      expect(presentation, `presentation ${id}`).not.toBeNull();
+      const refs = all(presentation as Element, '[refId]').map((node) => attr(node, 'refId')).sort();
+      expect(refs).toEqual(all(policy, 'elements > *').map((node) => attr(node, 'id')).sort());
+    }
+  });
+});
+
+describe('the sample .reg file', () => {
+  /** The lines the sample uses: [key] sections, "name"="string" and "name"=dword:hex. */
+  function parseReg(text: string): Map<string, RegistryValue[]> {
+    const keys = new Map<string, RegistryValue[]>();
+    let key = '';
+    for (const line of text.split(/\r\n/)) {
+      const section = /^\[HKEY_LOCAL_MACHINE\\(.+)\]$/.exec(line);
+      if (section) { key = section[1] as string; keys.set(key, []); continue; }
+      const string = /^"([^"]+)"="((?:[^"\\]|\\.)*)"$/.exec(line);
+      const dword = /^"([^"]+)"=dword:([0-9a-f]{8})$/.exec(line);
+      if (string) keys.get(key)?.push({ name: string[1] as string, type: 1, data: formatString((string[2] as string).replace(/\\(.)/g, '$1')) });
+      else if (dword) keys.get(key)?.push({ name: dword[1] as string, type: 4, data: formatDWORD(parseInt(dword[2] as string, 16)) });
+      else expect(line === '' || line.startsWith(';') || line === 'Windows Registry Editor Version 5.00', `unexpected line ${line}`).toBe(true);
+    }
+    return keys;
+  }
+
+  it('gives the documented policy', () => {
+    expect(loadFromRegistry(parseReg(read('windows', 'lending-desk-policy.reg'))).policy).toEqual(EXPECTED);
+  });
+});
+
+describe('the sample configuration profile', () => {
+  /** An XML plist as JSON would carry it (what plutil -convert json prints). */
+  function plistValue(node: Element): unknown {
+    switch (node.tagName) {
+      case 'dict': {
+        const children = [...node.children];
+        const entries: [string, unknown][] = [];
+        for (let index = 0; index < children.length; index += 2) entries.push([children[index]?.textContent ?? '', plistValue(children[index + 1] as Element)]);
+        return Object.fromEntries(entries);
+      }
+      case 'array': return [...node.children].map(plistValue);
+      case 'string': return node.textContent;
+      case 'integer': return Number.parseInt(node.textContent ?? '', 10);
+      case 'true': return true;
+      case 'false': return false;
+      default: throw new Error(`no JSON form for <${node.tagName}>`);
+    }
+  }
+  const profile = plistValue(xml(read('macos', 'lending-desk.mobileconfig')).querySelector('plist > dict') as Element) as Record<string, unknown>;
+  const payloads = profile.PayloadContent as Record<string, unknown>[];
+
+  it('installs computer-wide, for the app\'s bundle id', () => {
+    expect(BUNDLE_ID).toBe(APP_ID);
+    expect(profile).toMatchObject({ PayloadType: 'Configuration', PayloadScope: 'System', PayloadVersion: 1 });
+    expect(payloads.map((payload) => payload.PayloadType)).toEqual([BUNDLE_ID]);
+    const uuids = [profile.PayloadUUID, ...payloads.map((payload) => payload.PayloadUUID)];
+    for (const uuid of uuids) expect(uuid).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
+    expect(new Set(uuids).size).toBe(uuids.length);
+  });
+
+  let root: string | undefined;
+  afterEach(() => { if (root) rmSync(root, { recursive: true, force: true }); root = undefined; });
+
+  it('gives the documented policy as the managed preferences it becomes', () => {
+    root = mkdtempSync(join(tmpdir(), 'policy-mobileconfig-'));
+    chmodSync(root, 0o755);
+    const path = join(root, `${BUNDLE_ID}.plist`);
+    copyFileSync(join(DIR, 'macos', 'lending-desk.mobileconfig'), path);
+    chmodSync(path, 0o644);
+    // plutil's part: the payload's keys, Payload bookkeeping included, as JSON.
+    const toJson = () => ({ ok: true as const, json: Buffer.from(JSON.stringify(payloads[0])) });
+    expect(loadMachinePolicy({ platform: 'darwin', mac: { path, trustRoot: root, toJson } })).toEqual({ policy: EXPECTED, problems: {}, source: path });
+  });
+});
+
+describe('the sample Linux file', () => {
+  let root: string | undefined;
+  afterEach(() => { if (root) rmSync(root, { recursive: true, force: true }); root = undefined; });
+
+  it('gives the documented policy, with updates left to IT (Linux refuses auto)', () => {
+    root = mkdtempSync(join(tmpdir(), 'policy-sample-'));
+    chmodSync(root, 0o755);
+    const path = join(root, 'policy.json');
+    copyFileSync(join(DIR, 'linux', 'policy.json'), path);
+    chmodSync(path, 0o644);
+    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...EXPECTED, updates: { mode: 'it-managed' } }, problems: {}, source: path });
+  });
+});
