@@ -19,6 +19,7 @@ import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
+import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
 
@@ -42,6 +43,8 @@ export interface DeskServiceDeps {
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
   /** Where the catalog mirrors live and how they are written. */
   mirrors: ConnectionsOptions['mirrors'];
+  /** The system clipboard (Electron's in the product). */
+  clipboard: ClipboardPort;
   /** The service's rate limit shared by desk, sync and refresh (about 100 a minute). */
   ratePerMinute?: number;
   /** Client options for tests (short timeouts, instant or simulated sleeps). */
@@ -53,12 +56,14 @@ export class DeskService implements DeskHandlers {
   private readonly settings: PolicySettings;
   private readonly connections: Connections;
   private session: StaffSession | undefined;
+  private readonly clipboard: DeskClipboard;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
     this.settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
+    this.clipboard = new DeskClipboard(deps.clipboard);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
@@ -203,17 +208,26 @@ export class DeskService implements DeskHandlers {
     return { ...this.session };
   }
 
+  async copyText(args: ParsedArgsOf<'copyText'>): Promise<null> {
+    this.requireShift();
+    await this.clipboard.copy(args.text);
+    this.deps.logger.info('clipboard.copy', { purpose: args.purpose, characters: args.text.length });
+    return null;
+  }
+
   async lockSession(args: ParsedArgsOf<'lockSession'>): Promise<null> {
-    this.lock(args.reason);
+    await this.lock(args.reason);
     return null;
   }
 
   /** Also called by main when the operating system locks the screen. */
-  lock(reason: EventPayloads['sessionLocked']['reason']): void {
+  async lock(reason: EventPayloads['sessionLocked']['reason']): Promise<void> {
     if (!this.session) return;
-    this.deps.logger.info('session.lock', { staff: this.session.staffName, reason });
+    const staff = this.session.staffName;
     this.session = undefined;
     this.deps.emit('sessionLocked', { reason });
+    const clipboardCleared = await this.clipboard.clearIfOurs().catch(() => false);
+    this.deps.logger.info('session.lock', { staff, reason, clipboardCleared });
   }
 
   // ---- patron work ----

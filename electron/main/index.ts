@@ -2,7 +2,7 @@
 // the keychain, logs in the user data folder, net.fetch for the system proxy), registers
 // the contract behind the sender check and opens one locked-down window.
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, net, powerMonitor, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, net, powerMonitor, session, shell } from 'electron';
 import Store from 'electron-store';
 import electronUpdater from 'electron-updater';
 import { channelOf } from '../shared/contract.ts';
@@ -44,6 +44,7 @@ async function start(): Promise<void> {
     vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
     fetch: (input, init) => net.fetch(input, init),
     sandbox: async () => inProcessSandbox(),
+    clipboard,
     logger,
     actionLog: new ActionLog(join(app.getPath('userData'), 'action-log.jsonl')),
     // The sync worker is bundled beside this file (electron.vite.config.ts).
@@ -78,7 +79,7 @@ async function start(): Promise<void> {
   const ours = window.webContents;
   registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, origins), logger);
 
-  powerMonitor.on('lock-screen', () => desk.lock('system'));
+  powerMonitor.on('lock-screen', () => void desk.lock('system'));
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
   window.on('close', () => {
     if (!window) return;

@@ -163,6 +163,8 @@ export const METHODS = {
   })),
   startShift: method<StaffSession>()(z.strictObject({ staffName: text(60) })),
   lockSession: method<null>()(z.strictObject({ reason: z.enum(['idle', 'staff']) })),
+  /** Puts text staff asked for (a due-date slip, a card) on the system clipboard; the lock clears it if still there. */
+  copyText: method<null>()(z.strictObject({ text: z.string().min(1).max(20_000), purpose: z.enum(['slip', 'card']) })),
   lookupPatron: method<PatronView>()(patronArgs),
   borrow: method<ActionOutcome<Loan>>()(titleArgs),
   returnTitle: method<ActionOutcome<null>>()(titleArgs),

@@ -8,6 +8,7 @@ import type { CredentialVault } from '../../electron/credentials/index.ts';
 import { DeskService, type DeskServiceDeps } from '../../electron/desk/desk-service.ts';
 import { createFileLogger } from '../../electron/logging/logger.ts';
 import { inProcessSandbox } from '../../electron/connection/sandbox-endpoint.ts';
+import { memoryClipboard } from '../../electron/desk/clipboard.ts';
 import { readSettingsFile, Settings, type SettingsStore } from '../../electron/settings/index.ts';
 
 export interface NodeDeskOptions extends Partial<Omit<DeskServiceDeps, 'settings' | 'logger' | 'actionLog' | 'vault'>> {
@@ -24,6 +25,7 @@ export function createNodeDesk(options: NodeDeskOptions): { desk: DeskService; l
     vault,
     fetch: (input, init) => fetch(input, init),
     sandbox: async () => inProcessSandbox(),
+    clipboard: memoryClipboard(),
     logger,
     actionLog: new ActionLog(join(dir, 'action-log.jsonl')),
     now: Date.now,

@@ -14,6 +14,7 @@ import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../elect
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
+import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
 import { ADMIN_HEADER, createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
 
 export interface DeskHostOptions {
@@ -48,7 +49,10 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   // The built-in sandbox runs in-process, as in the product; the specs steer it through the
   // host's /__sandbox/ routes (a test-only door the product does not have).
   let sandbox: SandboxService | undefined;
+  // The system clipboard of this desk, readable by the specs at /__clipboard.
+  const clipboard = memoryClipboard();
   const { desk, logger } = createNodeDesk({
+    clipboard,
     sandbox: async () => inProcessSandbox((sandbox = createSandboxService())),
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
@@ -71,6 +75,10 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown });
       const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/__clipboard') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: clipboard.text }));
       return;
     }
     if (url.pathname.startsWith('/__sandbox/')) {

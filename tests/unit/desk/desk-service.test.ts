@@ -14,6 +14,7 @@ import type { createFileLogger } from '../../../electron/logging/logger.ts';
 import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { sandboxOverHttp } from '../../../electron/connection/sandbox-endpoint.ts';
+import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
 
 let partner: SandboxHandle; // plays the real partner service
 let dir: string;
@@ -206,6 +207,7 @@ describe('secrets', () => {
     await drive('activateProfile', { profileId: 'main-branch' });
     await drive('useSandbox');
     await drive('startShift', { staffName: 'Ana' });
+    await drive('copyText', { text: `Loans of ${card}`, purpose: 'card' });
     await drive('lockSession', { reason: 'staff' });
     await drive('forgetCredentials', { profileId: 'main-branch' });
     await drive('syncStatus');
@@ -328,5 +330,26 @@ describe('the catalog through the contract', () => {
     const [refreshed] = await ok('collectionRefreshAvailability', { libraryId, contentIds: [first.contentId] });
     expect(refreshed.availability).toMatchObject({ status: expect.stringMatching(/BORROW|HOLD|UNAVAILABLE/), readAt: expect.any(Number) });
     expect(await call('collectionBrowse', { libraryId: 999_999 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+});
+
+describe('the clipboard on a shared desk', () => {
+  it('a copied slip is cleared at the lock, unless staff copied something else since', async () => {
+    const clipboard = memoryClipboard();
+    await desk.close();
+    desk = newDesk({ clipboard });
+    await ok('useSandbox');
+    expect(await call('copyText', { text: 'Loans for ••••0002', purpose: 'slip' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    await ok('startShift', { staffName: 'JD' });
+    await ok('copyText', { text: 'Loans for ••••0002', purpose: 'slip' });
+    expect(clipboard.text).toBe('Loans for ••••0002');
+    await ok('lockSession', { reason: 'idle' });
+    expect(clipboard.text).toBe('');
+
+    await ok('startShift', { staffName: 'JD' });
+    await ok('copyText', { text: 'Loans for ••••0005', purpose: 'slip' });
+    clipboard.text = 'a phone number staff copied from elsewhere';
+    await ok('lockSession', { reason: 'staff' });
+    expect(clipboard.text).toBe('a phone number staff copied from elsewhere');
   });
 });
