@@ -1,9 +1,12 @@
 // English strings. vue-i18n message syntax: `{name}` interpolates; avoid bare @ { } | $.
+import { FIELD_NAMES, type FieldName } from '../../electron/shared/field-names.ts';
 import { REASONS, type Reason } from '../../electron/shared/reasons.ts';
 
 export const en = {
   /** Main's reasons (shared/reasons.ts): the English is written once, there. */
   reasons: REASONS as Record<Reason, string>,
+  /** The contract's argument fields, as a refusal names them (shared/field-names.ts). */
+  fields: FIELD_NAMES as Record<FieldName, string>,
   app: {
     name: 'Lending Desk',
     loading: 'Loading Lending Desk…',
