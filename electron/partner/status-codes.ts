@@ -52,5 +52,9 @@ export function errorForStatus(operation: Operation, error: HttpStatusError): Pa
   const code: ErrorCode = BY_OPERATION[operation][error.status]
     ?? (error.status === 401 ? 'unauthorized' : error.status === 429 ? 'rate-limited' : 'server');
   const serviceMessage = error.serverMessage;
-  return new PartnerError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, serviceMessage === undefined ? {} : { serviceMessage });
+  return new PartnerError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, {
+    // "Invalid" alone tells staff nothing: say that it was the service that refused.
+    ...(code === 'invalid-input' ? { reason: 'service.invalid-request', params: {} } : {}),
+    ...(serviceMessage === undefined ? {} : { serviceMessage }),
+  });
 }

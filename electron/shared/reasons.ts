@@ -51,6 +51,7 @@ export const REASONS = {
   'input.ws-api': 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
   'input.library-id': 'The library id must be a positive whole number.',
   'input.title-id': 'The title id must be a positive whole number.',
+  'service.invalid-request': 'The lending service refused the request as not valid.',
   'desk.unexpected': 'Lending Desk hit an unexpected problem. It has been logged; try again.',
   'desk.no-answer': 'Lending Desk did not answer this request. Try again; if it keeps happening, restart the app.',
   'card.not-text': 'The library card must be text.',

@@ -46,6 +46,7 @@ export const frCA: Messages = {
     'input.ws-api': 'La valeur ws-api ne peut contenir que des lettres, des chiffres, des points et des traits d’union (par exemple 2.1).',
     'input.library-id': 'Le numéro de bibliothèque doit être un nombre entier positif.',
     'input.title-id': 'Le numéro du titre doit être un nombre entier positif.',
+    'service.invalid-request': 'Le service de prêt a refusé la demande comme non valide.',
     'desk.unexpected': 'Lending Desk a rencontré un problème inattendu. Il a été consigné au journal; réessayez.',
     'desk.no-answer': 'Lending Desk n’a pas répondu à cette demande. Réessayez; si le problème persiste, redémarrez l’application.',
     'card.not-text': 'La carte de bibliothèque doit être du texte.',
