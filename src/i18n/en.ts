@@ -273,6 +273,14 @@ export const en = {
     ok: 'Done',
     okReread: 'Done (confirmed by re-reading the account)',
     failed: 'Refused: {code}',
+    /** What the outcome's error code meant, for the Outcome column. */
+    outcomes: {
+      'invalid-input': 'invalid request', unauthorized: 'credentials refused', 'invalid-patron': 'no account for this card',
+      'not-found': 'not found', 'limit-reached': 'allowance used up', unavailable: 'no copy free', 'available-to-borrow': 'could be borrowed instead',
+      'already-borrowed': 'already on loan', 'already-on-hold': 'already on hold', network: 'service unreachable', timeout: 'no answer in time',
+      'rate-limited': 'service busy', server: 'service problem', 'bad-response': 'unreadable answer', 'keychain-unavailable': 'keychain unavailable',
+      'session-locked': 'desk locked', error: 'unexpected problem',
+    },
     titleAndId: '{title} (#{id})',
     idOnly: '#{id}',
   },

@@ -358,6 +358,13 @@ export const frCA: Messages = {
     ok: 'Fait',
     okReread: 'Fait (confirmé en relisant le dossier)',
     failed: 'Refusé : {code}',
+    outcomes: {
+      'invalid-input': 'demande non valide', unauthorized: 'identifiants refusés', 'invalid-patron': 'aucun compte pour cette carte',
+      'not-found': 'introuvable', 'limit-reached': 'quota épuisé', unavailable: 'aucun exemplaire libre', 'available-to-borrow': 'pouvait être emprunté',
+      'already-borrowed': 'déjà en prêt', 'already-on-hold': 'déjà réservé', network: 'service injoignable', timeout: 'aucune réponse à temps',
+      'rate-limited': 'service occupé', server: 'problème du service', 'bad-response': 'réponse illisible', 'keychain-unavailable': 'trousseau indisponible',
+      'session-locked': 'comptoir verrouillé', error: 'problème inattendu',
+    },
     titleAndId: '{title} (no {id})',
     idOnly: 'no {id}',
   },
