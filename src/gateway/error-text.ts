@@ -41,7 +41,7 @@ const BY_CODE: Record<ErrorCode, string> = {
   'invalid-patron': 'errors.invalidPatron',
   'not-found': 'errors.notFound',
   'limit-reached': 'errors.limitReachedNoNumbers',
-  unavailable: 'errors.unavailableNoQueue',
+  unavailable: 'errors.unavailableNoTitle',
   'available-to-borrow': 'errors.availableToBorrow',
   'already-borrowed': 'errors.alreadyBorrowed',
   'already-on-hold': 'errors.alreadyOnHold',
@@ -60,14 +60,22 @@ const BY_CODE: Record<ErrorCode, string> = {
  */
 export const CODES_THAT_NEED_A_REASON: ReadonlySet<ErrorCode> = new Set(['invalid-input']);
 
-/** The locale key for an error's code in its context. */
+/** Sentences that name the title, and their form for when the desk does not know it. */
+const NAMING_THE_TITLE: Partial<Record<ErrorCode, string>> = {
+  'already-borrowed': 'errors.alreadyBorrowed', 'already-on-hold': 'errors.alreadyOnHold', 'available-to-borrow': 'errors.availableToBorrow',
+};
+
+/** The locale key for an error's code in its context, never one whose placeholder would be left empty. */
 export function codeKey(error: ErrorInfo, context: ErrorContext, params: SentenceParams = {}): string {
+  const namingTitle = NAMING_THE_TITLE[error.code];
+  if (namingTitle) return params.title === undefined ? `${namingTitle}NoTitle` : namingTitle;
   switch (error.code) {
     case 'invalid-patron':
-      return context === 'lookup' ? 'errors.lookupInvalidPatron' : 'errors.invalidPatron';
+      return context === 'lookup' && params.library !== undefined ? 'errors.lookupInvalidPatron' : 'errors.invalidPatron';
     case 'limit-reached':
       return params.allowed !== undefined && params.remaining !== undefined ? 'errors.limitReached' : 'errors.limitReachedNoNumbers';
     case 'unavailable':
+      if (params.title === undefined) return 'errors.unavailableNoTitle';
       return params.count !== undefined ? 'errors.unavailable' : 'errors.unavailableNoQueue';
     case 'not-found':
       return context === 'search' ? 'errors.notFoundSearch' : 'errors.notFound';

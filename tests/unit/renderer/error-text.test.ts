@@ -46,6 +46,8 @@ describe('error text', () => {
           const key = codeKey({ code, message: '' }, context);
           const { sentence, serviceWords } = say({ code, message: MAIN_ENGLISH }, context);
           expect(sentence, `${language} ${code} ${context}`).not.toBe(key);
+          // A placeholder the desk had no value for would leave a gap ("has  on loan").
+          expect(sentence, `${language} ${code} ${context}`).not.toMatch(/\s{2}|\s[.,]|^\s|\{/); // French sets a space before ":"
           expect(sentence).not.toContain(MAIN_ENGLISH);
           expect(serviceWords).toBeUndefined();
         }
