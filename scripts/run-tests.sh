@@ -21,7 +21,7 @@ rm -rf test-results/unit.json test-results/e2e.json
 mkdir -p test-results
 status=0
 
-echo "== type check"
+echo "== type check (each process on its own, refusing imports across layers; then everything)"
 npm run --silent typecheck || status=1
 
 echo "== unit tests (Vitest)"

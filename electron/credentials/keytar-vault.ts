@@ -3,14 +3,12 @@
 // JSON of { username, password, origin }, the origin being the service they were tested against. If the keychain cannot be reached we refuse, plainly: a
 // plaintext fallback would leave partner passwords on shared desk PCs.
 import { PartnerError } from '../partner/errors.ts';
+import { reasonText } from '../shared/reasons.ts';
 import { checkCredentials, checkOrigin, checkProfileId, parseStoredSecret } from './validation.ts';
 import type { CredentialVault, KeytarLike, SavedCredentials } from './vault.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Lending Desk partner service';
 
-const KEYCHAIN_UNAVAILABLE =
-  'The system keychain is not available, so the partner password cannot be stored or read safely. ' +
-  'On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.';
 
 export function createKeytarVault(options: { service?: string; keytar?: KeytarLike } = {}): CredentialVault {
   const service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
@@ -72,5 +70,6 @@ function keychainUnavailable(error: unknown, secrets: string[]): PartnerError {
   // but a native error is not ours to trust, so what we handed it is scrubbed all the same.
   let reason = error instanceof Error ? error.message : String(error);
   for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]');
-  return new PartnerError('keychain-unavailable', `${KEYCHAIN_UNAVAILABLE} (Reason: ${reason})`);
+  // Staff read the reason's sentence; the native reason is for the log and IT.
+  return new PartnerError('keychain-unavailable', `${reasonText('keychain.unavailable')} (Reason: ${reason})`, undefined, { reason: 'keychain.unavailable', params: {} });
 }

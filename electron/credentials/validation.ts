@@ -11,7 +11,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function checkProfileId(profileId: unknown): string {
   if (typeof profileId !== 'string' || profileId.length === 0 || profileId.length > MAX_PROFILE_ID) {
-    throw new PartnerError('invalid-input', `The connection profile id must be 1 to ${MAX_PROFILE_ID} characters.`);
+    throw PartnerError.because('invalid-input', 'credentials.profile-id', { max: MAX_PROFILE_ID });
   }
   return profileId;
 }
@@ -19,13 +19,13 @@ export function checkProfileId(profileId: unknown): string {
 export function checkCredentials(credentials: unknown): PartnerCredentials {
   const { username, password } = (credentials ?? {}) as Partial<Record<keyof PartnerCredentials, unknown>>;
   if (typeof username !== 'string' || username.length === 0 || username.length > MAX_USERNAME) {
-    throw new PartnerError('invalid-input', `The partner username must be 1 to ${MAX_USERNAME} characters.`);
+    throw PartnerError.because('invalid-input', 'credentials.username-length', { max: MAX_USERNAME });
   }
   if (CONTROL_CHARACTER.test(username)) {
-    throw new PartnerError('invalid-input', 'The partner username must not contain control characters (tabs, line breaks).');
+    throw PartnerError.because('invalid-input', 'credentials.username-control');
   }
   if (typeof password !== 'string' || password.length === 0 || password.length > MAX_PASSWORD) {
-    throw new PartnerError('invalid-input', `The partner password must be 1 to ${MAX_PASSWORD} characters.`);
+    throw PartnerError.because('invalid-input', 'credentials.password-length', { max: MAX_PASSWORD });
   }
   return { username, password };
 }

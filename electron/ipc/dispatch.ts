@@ -4,37 +4,48 @@
 
 import type { z } from 'zod';
 import { METHODS, type DeskHandlers, type MethodName, type Result } from '../shared/contract.ts';
-import { isPartnerError, type ErrorInfo } from '../partner/errors.ts';
+import { FIELD_NAMES, isFieldName } from '../shared/field-names.ts';
+import { isReason, reasonText, REASONS, type Reason } from '../shared/reasons.ts';
+import { isPartnerError, type ErrorInfo, type ErrorParams } from '../partner/errors.ts';
 
 export interface DispatchLog {
   error(event: string, fields?: Record<string, unknown>): void;
 }
 
-const FIELD_LABELS: Record<string, string> = {
-  libraryId: 'Library', card: 'Library card', contentId: 'Title id', contentIds: 'Title ids', title: 'Title',
-  username: 'Username', password: 'Password', baseUrl: 'Service address', profileId: 'Connection profile',
-  staffName: 'Staff name', idleLockMinutes: 'Idle lock minutes', language: 'Language', q: 'Search text',
-  offset: 'Result offset', limit: 'Results per page', formats: 'Formats', purchaseModel: 'Lending model',
-  name: 'Name', libraries: 'Library ids', wsApi: 'ws-api value', country: 'Country', reason: 'Reason', profile: 'Profile',
-};
-
 export function isMethodName(name: unknown): name is MethodName {
   return typeof name === 'string' && Object.hasOwn(METHODS, name);
 }
 
+/** A refusal of the argument: the reason and its parameters for staff, the English sentence for the log. */
+export interface Refusal { reason: Reason; params: ErrorParams; message: string }
+
+/**
+ * The reason for a refusal with its parameters. `field` travels as its key (the renderer names
+ * it in the staff's language); the log's sentence names it in English. A reason whose sentence
+ * does not name the field (a card rule says "The library card …") gets the name in front, for the log.
+ */
+function refusal(reason: Reason, params: ErrorParams = {}, field?: string): Refusal {
+  if (field === undefined) return { reason, params, message: reasonText(reason, params) };
+  const name = isFieldName(field) ? FIELD_NAMES[field] : field;
+  const sentence = reasonText(reason, { ...params, field: name });
+  return { reason, params: { ...params, field }, message: REASONS[reason].includes('{field}') ? sentence : `${name}: ${sentence}` };
+}
+
 /** "Library card: Enter a library card number." — the first problem, named as staff know it. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): Refusal {
   const issue = tightestBound(error.issues);
-  if (!issue) return 'The request was not valid.';
+  if (!issue) return refusal('input.not-valid');
   if (issue.code === 'unrecognized_keys') return unexpectedFields(issue.keys);
   const field = [...issue.path].reverse().find((p) => typeof p === 'string');
-  const label = typeof field === 'string' ? (FIELD_LABELS[field] ?? field) : undefined;
-  const sentence = plainIssue(issue);
-  if (label) return `${label}: ${sentence}`;
-  if (issue.path.length === 0 && issue.code === 'invalid_type') {
-    return issue.expected === 'undefined' ? 'This request takes no details.' : 'The details of this request are missing or of the wrong kind.';
+  if (typeof field === 'string') {
+    const [reason, params] = issueReason(issue);
+    return refusal(reason, params, field);
   }
-  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  if (issue.path.length === 0 && issue.code === 'invalid_type') {
+    return refusal(issue.expected === 'undefined' ? 'input.takes-no-details' : 'input.details-missing');
+  }
+  const [reason, params] = issueReason(issue);
+  return REASONS[reason].includes('{field}') ? refusal('input.not-valid') : refusal(reason, params);
 }
 
 /**
@@ -56,51 +67,56 @@ function tightestBound(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | 
 }
 
 /** Names at most three unknown fields, each cut short: an argument can carry thousands, or huge names. */
-function unexpectedFields(keys: string[]): string {
-  const shown = keys.slice(0, 3).map((key) => (key.length > 30 ? `${key.slice(0, 30)}…` : key));
-  const more = keys.length > 3 ? ` and ${keys.length - 3} more` : '';
-  return `Unexpected field${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}.`;
+function unexpectedFields(keys: string[]): Refusal {
+  const fields = keys.slice(0, 3).map((key) => (key.length > 30 ? `${key.slice(0, 30)}…` : key)).join(', ');
+  if (keys.length > 3) return refusal('input.unexpected-fields-more', { fields, more: keys.length - 3 });
+  return refusal(keys.length === 1 ? 'input.unexpected-field' : 'input.unexpected-fields', { fields });
 }
 
-function plainIssue(issue: z.core.$ZodIssue): string {
+function issueReason(issue: z.core.$ZodIssue): [Reason, ErrorParams?] {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return 'is required.';
-      if (issue.expected === 'int') return 'must be a whole number.';
-      if (issue.expected === 'number') return 'must be a number.';
-      if (issue.expected === 'string') return 'must be text.';
-      if (issue.expected === 'boolean') return 'must be yes or no.';
-      if (issue.expected === 'array') return 'must be a list.';
-      return 'has the wrong kind of value.';
-    case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty.' : `must be at least ${issue.minimum} characters.`;
-      if (issue.origin === 'array') return `needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}.`;
-      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}.`;
-    case 'too_big':
-      if (issue.origin === 'string') return `is too long (at most ${issue.maximum} characters).`;
-      if (issue.origin === 'array') return `has too many items (at most ${issue.maximum}).`;
-      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}.`;
+      if (issue.input === undefined) return ['input.required'];
+      if (issue.expected === 'int') return ['input.whole-number'];
+      if (issue.expected === 'number') return ['input.number'];
+      if (issue.expected === 'string') return ['input.text'];
+      if (issue.expected === 'boolean') return ['input.yes-no'];
+      if (issue.expected === 'array') return ['input.list'];
+      return ['input.wrong-kind'];
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string') return min <= 1 ? ['input.not-empty'] : ['input.min-characters', { min }];
+      if (issue.origin === 'array') return [min === 1 ? 'input.min-item' : 'input.min-items', { min }];
+      return [issue.inclusive ? 'input.at-least' : 'input.more-than', { min }];
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return ['input.too-long', { max }];
+      if (issue.origin === 'array') return ['input.too-many-items', { max }];
+      return [issue.inclusive ? 'input.at-most' : 'input.less-than', { max }];
+    }
     case 'invalid_value':
-      return `must be one of: ${issue.values.map(String).join(', ')}.`;
+      return ['input.one-of', { values: issue.values.map(String).join(', ') }];
     case 'invalid_format':
-      return 'is not in the expected form.';
+      return ['input.bad-form'];
     default:
-      return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
+      // The contract's own rules carry a reason key as their message (shared/contract.ts).
+      return [isReason(issue.message) ? issue.message : 'input.not-valid'];
   }
 }
 
 export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog): Promise<Result<unknown>> {
-  if (!isMethodName(name)) return failure({ code: 'invalid-input', message: 'Unknown request.' });
+  if (!isMethodName(name)) return failure({ code: 'invalid-input', ...refusal('input.unknown-request') });
   // reportInput: tells a missing field ("is required") from one of the wrong kind.
   const parsed = METHODS[name].args.safeParse(rawArgs, { reportInput: true });
-  if (!parsed.success) return failure({ code: 'invalid-input', message: describeIssues(parsed.error) });
+  if (!parsed.success) return failure({ code: 'invalid-input', ...describeIssues(parsed.error) });
   try {
     const handler = handlers[name] as (args: unknown) => Promise<unknown>;
     return { ok: true, value: await handler.call(handlers, parsed.data) };
   } catch (error) {
     if (isPartnerError(error)) return failure(error.toInfo());
     log?.error('contract.unexpected', { method: name, error });
-    return failure({ code: 'server', message: 'Lending Desk hit an unexpected problem. It has been logged; try again.' });
+    return failure({ code: 'server', ...refusal('desk.unexpected') });
   }
 }
 

@@ -112,7 +112,7 @@ export function parseLoan(v: unknown): Loan {
   if (contentId === undefined) throw badResponse('a loan has no contentId');
   return {
     contentId, title: str(v.title), format: normalizeFormat(v.kind), borrowedAt: wireTimeToMs(v.borrowed),
-    dueAt: wireTimeToMs(v.due), url: str(v.url), coverImageUrl: str(v.coverImageUrl), message: str(v.message),
+    dueAt: wireTimeToMs(v.due), url: str(v.url), coverImageUrl: str(v.coverImageUrl), message: serviceWords(v.message),
   };
 }
 
@@ -294,6 +294,13 @@ export function parseToken(body: unknown): Token {
   return { value, lifetimeMs };
 }
 
+/** The service's own words on a loan (the borrow reply's `message`): shown quoted as the service's, so cleaned like its error messages. */
+function serviceWords(v: unknown): string | undefined {
+  const text = str(v);
+  return text === undefined ? undefined : asSentence(text);
+}
+
+/** The service's words in an error body: they reach staff only as the quoted `serviceMessage`, never as the desk's sentence. */
 export function errorMessageOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   const message = str(body.message) ?? str(body.error) ?? str(body.title);

@@ -2,6 +2,7 @@
 // read by a scanner: it is always percent-encoded as one segment, so `12 34/../5?x#y` can
 // only ever reach the patron route it belongs to.
 
+import { reasonText, type Reason } from '../shared/reasons.ts';
 import { baseUrlProblem, cardProblem } from '../shared/text-rules.ts';
 import { PartnerError } from './errors.ts';
 
@@ -13,24 +14,30 @@ export function apiPath(...segments: (string | number)[]): string {
 
 export function checkLibraryId(value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new PartnerError('invalid-input', `The library id must be a positive whole number (got ${describe(value)}).`);
+  throw refusedId('input.library-id', value);
 }
 
 export function checkContentId(value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new PartnerError('invalid-input', `The title id must be a positive whole number (got ${describe(value)}).`);
+  throw refusedId('input.title-id', value);
 }
 
 export function checkCard(value: unknown): string {
   const problem = cardProblem(value);
-  if (problem) throw new PartnerError('invalid-input', problem);
+  if (problem) throw PartnerError.because('invalid-input', problem);
   return (value as string).trim();
 }
 
 export function checkBaseUrl(value: unknown): string {
   const problem = baseUrlProblem(value);
-  if (problem) throw new PartnerError('invalid-input', problem);
+  if (problem) throw PartnerError.because('invalid-input', problem);
   return (value as string).trim();
+}
+
+/** The log also learns what was given (cut short); staff read the reason. */
+function refusedId(reason: Reason, value: unknown): PartnerError {
+  const message = `${reasonText(reason).slice(0, -1)} (got ${describe(value)}).`;
+  return new PartnerError('invalid-input', message, undefined, { reason, params: {} });
 }
 
 function describe(value: unknown): string {

@@ -19,7 +19,7 @@ const BY_OPERATION: Record<Operation, Partial<Record<number, ErrorCode>>> = {
   contentInfo: { 400: 'invalid-input', 404: 'not-found' },
 };
 
-/** Said when the service gave no message of its own. */
+/** For the log, when the service gave no message of its own (staff read the renderer's sentence for the code). */
 const FALLBACK_MESSAGES: Record<ErrorCode, string> = {
   'invalid-input': 'The service refused the request as invalid.',
   unauthorized: 'The lending service refused our credentials. Check the connection settings.',
@@ -43,8 +43,18 @@ export function fallbackMessage(code: ErrorCode): string {
   return FALLBACK_MESSAGES[code];
 }
 
+/**
+ * The code says what happened, and staff read the renderer's sentence for it; the service's own
+ * words travel apart (serviceMessage), shown quoted as the service's. The English message,
+ * for the log, is the service's words when it gave any.
+ */
 export function errorForStatus(operation: Operation, error: HttpStatusError): PartnerError {
   const code: ErrorCode = BY_OPERATION[operation][error.status]
     ?? (error.status === 401 ? 'unauthorized' : error.status === 429 ? 'rate-limited' : 'server');
-  return new PartnerError(code, error.serverMessage ?? FALLBACK_MESSAGES[code], error.status);
+  const serviceMessage = error.serverMessage;
+  return new PartnerError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, {
+    // "Invalid" alone tells staff nothing: say that it was the service that refused.
+    ...(code === 'invalid-input' ? { reason: 'service.invalid-request', params: {} } : {}),
+    ...(serviceMessage === undefined ? {} : { serviceMessage }),
+  });
 }

@@ -77,7 +77,7 @@ export function normalizeBaseUrl(value: string): string {
   }
   // The last stop before credentials are sent: never in clear text beyond this computer.
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw PartnerError.because('invalid-input', 'connection.insecure-address');
+    throw PartnerError.because('invalid-input', 'address.scheme');
   }
   if (url.search || url.hash || url.username || url.password) {
     throw new PartnerError('invalid-input', 'The service address must not carry a query, fragment or credentials.');

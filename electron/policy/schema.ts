@@ -82,11 +82,11 @@ export function policyIssue(error: z.ZodError, source: string): PolicyProblem {
   if (issue?.code === 'unrecognized_keys') {
     const fields = issue.keys.map((key) => (field ? `${field}.${key}` : key));
     const secret = fields.find((name) => SECRET_LIKE_KEY.test(name.slice(name.lastIndexOf('.') + 1)));
-    if (secret !== undefined) return policyProblem('policy.credential-field', { source, field: secret });
-    return policyProblem('policy.unknown-field', { source, field: fields.join(', ') });
+    if (secret !== undefined) return policyProblem('policy.credential-field', { source, setting: secret });
+    return policyProblem('policy.unknown-field', { source, setting: fields.join(', ') });
   }
   const rule = issue?.message ?? 'The policy is not valid.';
-  return policyProblem('policy.invalid-value', { source, field: field || '(root)', rule: rule.endsWith('.') ? rule : `${rule}.` });
+  return policyProblem('policy.invalid-value', { source, setting: field || '(root)', rule: rule.endsWith('.') ? rule : `${rule}.` });
 }
 
 function fieldName(path: readonly PropertyKey[]): string {

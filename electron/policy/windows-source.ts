@@ -87,7 +87,7 @@ function treeToObject(registry: RegistryReader, key: KeyContents, place: KeyPlac
   for (const subkey of key.subkeys) {
     const field = prefix ? `${prefix}.${subkey}` : subkey;
     if (Object.hasOwn(result, subkey)) {
-      throw new Refusal(policyProblem('policy.invalid-value', { source: windowsSourceName(), field, rule: 'It is both a value and a subkey; keep one.' }));
+      throw new Refusal(policyProblem('policy.invalid-value', { source: windowsSourceName(), setting: field, rule: 'It is both a value and a subkey; keep one.' }));
     }
     const subkeyPath = `${keyPath}\\${subkey}`;
     const contents = depth + 1 < MAX_DEPTH ? readKey(registry, subkeyPath) : null;
@@ -118,7 +118,7 @@ function valueToField(value: RegistryValue, topLevelName: string | undefined, ke
       return topLevelName !== undefined && WRITTEN_AS_JSON.has(topLevelName) ? json(lines.join('\n'), keySource, field) : lines;
     }
   }
-  throw new Refusal(policyProblem('policy.registry-type', { source: keySource, field, type: TYPE_NAMES[value.type] ?? `type ${value.type}` }));
+  throw new Refusal(policyProblem('policy.registry-type', { source: keySource, setting: field, type: TYPE_NAMES[value.type] ?? `type ${value.type}` }));
 }
 
 /** Registry strings are UTF-16LE, normally with a terminating NUL. */

@@ -2,7 +2,7 @@
 // steps, each from version N to N+1. The file itself is only rewritten when the user next
 // changes something, so an older app reading a newer file never destroys it.
 import { PartnerError } from '../partner/errors.ts';
-import { deskSettingsSchema, describeIssue, DEFAULT_WINDOW, type DeskSettings } from './schema.ts';
+import { deskSettingsSchema, describeIssue, DEFAULT_WINDOW, reasonOfIssue, type DeskSettings } from './schema.ts';
 
 type RawSettings = Record<string, unknown>;
 type Migration = (settings: RawSettings) => RawSettings;
@@ -90,6 +90,8 @@ export function migrate(raw: unknown): { settings: DeskSettings; problem?: strin
 /** Validates a whole candidate before anything is written. */
 export function validateSettings(candidate: unknown): DeskSettings {
   const parsed = deskSettingsSchema.safeParse(candidate);
-  if (!parsed.success) throw new PartnerError('invalid-input', describeIssue(parsed.error));
+  if (!parsed.success) {
+    throw new PartnerError('invalid-input', describeIssue(parsed.error), undefined, { reason: reasonOfIssue(parsed.error), params: {} });
+  }
   return parsed.data;
 }

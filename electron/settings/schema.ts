@@ -2,20 +2,23 @@
 // rather than kept, which is what stops a password or token from ever landing in this
 // plaintext file. Each rule carries the message staff (or library IT) will read.
 import { z } from 'zod';
+import { REASONS, type Reason } from '../shared/reasons.ts';
 import { isLoopbackHost } from '../shared/text-rules.ts';
 
 const COUNTRIES = ['US', 'CA', 'AU', 'NZ'] as const;
 const MAX_LIBRARIES = 20;
 
+// The rules staff can break by what they type (a profile, a preference) have their sentence in
+// shared/reasons.ts, so a refusal carries the reason the renderer translates; the English is the
+// same for the log, the settings file problem and the policy file problem.
+const LIBRARY_ID_RULE = REASONS['settings.library-id'];
+
 const libraryRefSchema = z.strictObject({
-  libraryId: z.number({ error: 'Library id must be a positive whole number.' })
-    .int({ error: 'Library id must be a positive whole number.' })
-    .positive({ error: 'Library id must be a positive whole number.' }),
-  name: z.string({ error: 'Library name must be text.' }).max(80, { error: 'Library name must be at most 80 characters.' }).optional(),
+  libraryId: z.number({ error: LIBRARY_ID_RULE }).int({ error: LIBRARY_ID_RULE }).positive({ error: LIBRARY_ID_RULE }),
+  name: z.string({ error: 'Library name must be text.' }).max(80, { error: REASONS['settings.library-name-long'] }).optional(),
 });
 
-const BASE_URL_RULE =
-  'Service address must be an https:// URL (http:// only for this computer: localhost, 127.x.x.x or [::1]), without user name, password, query or fragment.';
+const BASE_URL_RULE = REASONS['settings.service-address'];
 
 function isAcceptableBaseUrl(value: string): boolean {
   // A query or fragment would be silently mangled when paths are appended; credentials in a
@@ -30,18 +33,18 @@ function isAcceptableBaseUrl(value: string): boolean {
 export const connectionProfileSchema = z
   .strictObject({
     id: z.string({ error: 'Profile id must be text.' })
-      .regex(/^[a-z0-9-]{1,40}$/, { error: 'Profile id must be 1 to 40 lowercase letters, digits or hyphens.' }),
+      .regex(/^[a-z0-9-]{1,40}$/, { error: REASONS['settings.profile-id'] }),
     name: z.string({ error: 'Profile name must be text.' })
       .trim()
-      .min(1, { error: 'Profile name must not be empty.' })
-      .max(80, { error: 'Profile name must be at most 80 characters.' }),
+      .min(1, { error: REASONS['settings.profile-name-empty'] })
+      .max(80, { error: REASONS['settings.profile-name-long'] }),
     kind: z.enum(['sandbox', 'partner'], { error: "Profile kind must be 'sandbox' or 'partner'." }),
     // The sandbox's address is chosen when it starts, so a sandbox profile's is ignored.
     baseUrl: z.string({ error: BASE_URL_RULE }).trim().max(2000, { error: BASE_URL_RULE }),
     libraries: z.array(libraryRefSchema, { error: 'Libraries must be a list.' })
-      .max(MAX_LIBRARIES, { error: `A profile can hold at most ${MAX_LIBRARIES} libraries.` }),
-    wsApi: z.string({ error: 'ws-api version must be text.' }).trim().max(10, { error: 'ws-api version must be at most 10 characters.' }).default('2.1'),
-    country: z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(', ')}.` }),
+      .max(MAX_LIBRARIES, { error: REASONS['settings.too-many-libraries'] }),
+    wsApi: z.string({ error: 'ws-api version must be text.' }).trim().max(10, { error: REASONS['settings.ws-api-long'] }).default('2.1'),
+    country: z.enum(COUNTRIES, { error: REASONS['settings.country'] }),
     // Where the catalog mirror comes from: the global catalog plus entitlements (the spec's
     // recipe), or the library content endpoint for services that offer only that.
     catalogSource: z.enum(['global+entitlements', 'library-content'], { error: "Catalog source must be 'global+entitlements' or 'library-content'." }).optional(),
@@ -52,11 +55,11 @@ export const connectionProfileSchema = z
     }
     // The sandbox profile may start with none: they are filled from the running sandbox.
     if (profile.kind === 'partner' && profile.libraries.length === 0) {
-      context.addIssue({ code: 'custom', path: ['libraries'], message: 'A partner profile needs at least one library.' });
+      context.addIssue({ code: 'custom', path: ['libraries'], message: REASONS['settings.needs-library'] });
     }
     const ids = profile.libraries.map((library) => library.libraryId);
     if (new Set(ids).size !== ids.length) {
-      context.addIssue({ code: 'custom', path: ['libraries'], message: 'Each library id may appear only once in a profile.' });
+      context.addIssue({ code: 'custom', path: ['libraries'], message: REASONS['settings.library-repeated'] });
     }
   });
 
@@ -71,7 +74,7 @@ const windowStateSchema = z.strictObject(
   { error: (issue) => (issue.code === 'invalid_type' ? 'Window state must be an object.' : undefined) },
 );
 
-const IDLE_LOCK_RULE = 'Idle lock must be a whole number of minutes from 1 to 240.';
+const IDLE_LOCK_RULE = REASONS['settings.idle-lock'];
 
 export const DEFAULT_WINDOW = { width: 1280, height: 800, maximized: false } as const;
 
@@ -81,7 +84,7 @@ export const deskSettingsSchema = z
     profiles: z.array(connectionProfileSchema, { error: 'Profiles must be a list.' }),
     activeProfileId: z.string({ error: 'Active profile must be a profile id or none.' }).nullable().default(null),
     idleLockMinutes: z.number({ error: IDLE_LOCK_RULE }).int({ error: IDLE_LOCK_RULE }).min(1, { error: IDLE_LOCK_RULE }).max(240, { error: IDLE_LOCK_RULE }).default(5),
-    language: z.enum(['en', 'fr-CA'], { error: "Language must be 'en' or 'fr-CA'." }).default('en'),
+    language: z.enum(['en', 'fr-CA'], { error: REASONS['settings.language'] }).default('en'),
     window: windowStateSchema.default({ ...DEFAULT_WINDOW }),
   })
   .superRefine((settings, context) => {
@@ -119,4 +122,13 @@ export function describeIssue(error: z.ZodError): string {
   // would not say which field, so they get the path.
   if (issue.message.endsWith('.')) return issue.message;
   return `${issue.path.map(String).join('.') || 'Settings'}: ${issue.message}.`;
+}
+
+const SETTINGS_REASONS = new Map(
+  (Object.keys(REASONS) as Reason[]).filter((reason) => reason.startsWith('settings.')).map((reason) => [REASONS[reason] as string, reason]),
+);
+
+/** The reason staff are shown for the first problem: the rule's own, or that a value is not valid. */
+export function reasonOfIssue(error: z.ZodError): Reason {
+  return SETTINGS_REASONS.get(error.issues[0]?.message ?? '') ?? 'settings.not-valid';
 }

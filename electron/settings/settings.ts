@@ -86,7 +86,7 @@ export class Settings {
   setActiveProfile(id: string | null): DeskSettings {
     const current = this.read();
     if (id !== null && !current.profiles.some((profile) => profile.id === id)) {
-      throw new PartnerError('invalid-input', `There is no connection profile "${String(id)}".`);
+      throw PartnerError.because('invalid-input', 'profile.not-found', { id: String(id) });
     }
     return this.#write({ ...current, activeProfileId: id });
   }

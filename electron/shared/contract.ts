@@ -9,15 +9,18 @@ import type { BrowseRow, SourceState, SyncProgress, TitleDetail } from './collec
 import type { ErrorInfo } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
+import type { Reason } from './reasons.ts';
 import { baseUrlProblem, cardProblem, CONTROL_CHARS, INVISIBLE_CHARS } from './text-rules.ts';
 
 // ---- argument schemas ----
+// A custom rule's message is a reason key (shared/reasons.ts): dispatch turns it into the
+// refusal's reason, with the field it concerns.
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** Names and ids staff type: control and invisible direction characters would reach the logs and the action log. */
 const plain = (max: number) => z.string().trim().min(1).max(max);
 const text = (max: number) => plain(max).refine((value) => !CONTROL_CHARS.test(value) && !INVISIBLE_CHARS.test(value), {
-  message: 'must not contain control or invisible characters.',
+  message: 'input.hidden-characters' satisfies Reason,
 });
 /** A title from the catalog, kept for the action log: direction marks can belong to it, line breaks and controls cannot. */
 const titleText = z.string().max(500).transform((value) => value.replace(new RegExp(`${CONTROL_CHARS.source}+`, 'g'), ' ').trim());
@@ -32,11 +35,11 @@ const baseUrl = plain(500).superRefine((value, ctx) => {
 });
 /** Profile ids are made from names (settings/schema.ts): anything else names no profile, and must not be quoted back. */
 const profileId = plain(40).refine((value) => /^[a-z0-9-]+$/.test(value), {
-  message: 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
+  message: 'input.no-such-profile-id' satisfies Reason,
 });
 /** Sent as the `ws-api` header: a version such as 2.1, or empty to leave the header out. */
 const wsApi = z.string().trim().max(10).refine((value) => /^[A-Za-z0-9._-]*$/.test(value), {
-  message: 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
+  message: 'input.ws-api' satisfies Reason,
 }).default('2.1');
 
 const patronArgs = z.strictObject({ libraryId: id, card });

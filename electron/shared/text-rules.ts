@@ -1,25 +1,30 @@
 // The rules for text staff type that both sides apply: the contract's argument schemas (in
-// main) and the forms (in the renderer). Each returns the problem in a sentence, or undefined;
-// the caller decides whether that is a thrown PartnerError or a form message.
+// main) and the forms (in the renderer). Each returns the problem as a reason key (its English
+// in shared/reasons.ts, its French in the locale files), or undefined; the caller decides
+// whether that is a thrown PartnerError or a form message.
+import type { Reason } from './reasons.ts';
 
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** Zero-width and direction marks: never on a card, and they make a card read differently than it is. */
 export const INVISIBLE_CHARS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069]/;
 
+export type CardProblem = Extract<Reason, `card.${string}`>;
+export type AddressProblem = Extract<Reason, `address.${string}`>;
+
 /**
  * Cards keep leading zeros and letters; only surrounding spaces are trimmed. A card made only
  * of dots is refused: URL parsers resolve `.` and `..` (even percent-encoded) as path steps.
  */
-export function cardProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'The library card must be text.';
+export function cardProblem(value: unknown): CardProblem | undefined {
+  if (typeof value !== 'string') return 'card.not-text';
   const card = value.trim();
-  if (card === '') return 'Enter a library card number.';
-  if (card.length > 64) return 'That library card is too long (more than 64 characters).';
-  if (CONTROL_CHARS.test(card)) return 'The library card contains a control character.';
+  if (card === '') return 'card.empty';
+  if (card.length > 64) return 'card.too-long';
+  if (CONTROL_CHARS.test(card)) return 'card.control-character';
   // A lone surrogate cannot be percent-encoded (encodeURIComponent throws); it is not text a scanner or keyboard makes.
-  if (!card.isWellFormed()) return 'The library card contains a character that is not valid text.';
-  if (INVISIBLE_CHARS.test(card)) return 'The library card contains an invisible formatting character.';
-  if (/^\.+$/.test(card)) return 'That is not a library card number.';
+  if (!card.isWellFormed()) return 'card.not-valid-text';
+  if (INVISIBLE_CHARS.test(card)) return 'card.invisible-character';
+  if (/^\.+$/.test(card)) return 'card.not-a-card';
   return undefined;
 }
 
@@ -31,21 +36,17 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * A partner service address as staff type it: an https URL (http only to this computer) with nothing a request path would
  * be appended to wrongly (query, fragment) and no credentials (those go to the keychain). The
- * message never repeats the address: it can be 500 characters of anything.
+ * sentence never repeats the address: it can be 500 characters of anything.
  */
-export function baseUrlProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'The service address must be text.';
+export function baseUrlProblem(value: unknown): AddressProblem | undefined {
+  if (typeof value !== 'string') return 'address.not-text';
   const address = value.trim();
-  if (CONTROL_CHARS.test(address) || INVISIBLE_CHARS.test(address) || !address.isWellFormed()) {
-    return 'The service address contains a control or invisible character.';
-  }
-  if (!URL.canParse(address)) return 'The service address is not a web address (such as https://lending.example.org).';
+  if (CONTROL_CHARS.test(address) || INVISIBLE_CHARS.test(address) || !address.isWellFormed()) return 'address.hidden-character';
+  if (!URL.canParse(address)) return 'address.not-web';
   const url = new URL(address);
   // Basic credentials would cross the network in clear text over http.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).';
-  }
-  if (/[?#]/.test(address)) return 'The service address must not carry a query or fragment (? or #).';
-  if (url.username || url.password) return 'The service address must not carry a user name or password; enter those in their own fields.';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) return 'address.scheme';
+  if (/[?#]/.test(address)) return 'address.query';
+  if (url.username || url.password) return 'address.credentials';
   return undefined;
 }

@@ -3,7 +3,7 @@
 // it. Main can also lock (its own timer, the OS locking): that arrives as `sessionLocked`.
 import { onBeforeUnmount, onMounted, watch, type Ref } from 'vue';
 import type { EventPayloads } from '../../electron/shared/contract.ts';
-import { deskApi } from '../api.ts';
+import { useGateway } from '../gateway/gateway.ts';
 
 const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'wheel', 'focus'] as const;
 
@@ -16,6 +16,7 @@ export interface IdleLockOptions {
 }
 
 export function useIdleLock({ active, minutes, onIdle, onLockedByMain }: IdleLockOptions): void {
+  const gateway = useGateway();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -37,7 +38,7 @@ export function useIdleLock({ active, minutes, onIdle, onLockedByMain }: IdleLoc
     // Capture phase: focus does not bubble, and a handler that stops propagation must not
     // hide activity from the lock.
     for (const name of ACTIVITY_EVENTS) document.addEventListener(name, restart, { capture: true, passive: true });
-    unsubscribe = deskApi().on('sessionLocked', (payload) => onLockedByMain(payload.reason));
+    unsubscribe = gateway.on('sessionLocked', (payload) => onLockedByMain(payload.reason));
     restart();
   });
   watch([active, minutes], restart);

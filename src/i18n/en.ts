@@ -1,9 +1,12 @@
 // English strings. vue-i18n message syntax: `{name}` interpolates; avoid bare @ { } | $.
+import { FIELD_NAMES, type FieldName } from '../../electron/shared/field-names.ts';
 import { REASONS, type Reason } from '../../electron/shared/reasons.ts';
 
 export const en = {
   /** Main's reasons (shared/reasons.ts): the English is written once, there. */
   reasons: REASONS as Record<Reason, string>,
+  /** The contract's argument fields, as a refusal names them (shared/field-names.ts). */
+  fields: FIELD_NAMES as Record<FieldName, string>,
   app: {
     name: 'Lending Desk',
     loading: 'Loading Lending Desk…',
@@ -131,7 +134,8 @@ export const en = {
     },
     loaded: 'Patron loaded.',
     cleared: 'Patron cleared.',
-    problem: 'Could not load {part}: {message}',
+    problem: 'Could not load {part}: {problem}',
+    serviceNote: 'From the lending service: “{message}”',
     parts: { status: 'the borrow allowance', loans: 'the loans', holds: 'the holds' },
     demoHeading: 'Demo cards',
     demoHint: 'Training patrons at this library. Choose one to look it up.',
@@ -166,16 +170,20 @@ export const en = {
     needsPatron: 'Look up a patron to borrow or place holds.',
   },
   errors: {
-    detail: 'Service message: {message}',
+    detail: 'Service message: “{message}”',
     lookupInvalidPatron: 'This card is not known to {library}. Check the number with the patron: the card may belong to another library.',
     invalidPatron: 'The lending service has no account for this card. The patron needs to join the service with this card before borrowing or placing holds.',
     limitReached: 'The patron has used all {allowed} Instant borrows for this month ({remaining} of {allowed} remaining). Flex titles can still be borrowed; Instant borrows start again next month.',
     limitReachedNoNumbers: "The patron has used up this month's Instant borrows. Flex titles can still be borrowed; Instant borrows start again next month.",
     unavailable: 'No copy of {title} is free right now — {count} waiting. Place a hold?',
     unavailableNoQueue: 'No copy of {title} is free right now. Place a hold?',
+    unavailableNoTitle: 'No copy of this title is free right now. Place a hold?',
     alreadyBorrowed: 'The patron already has {title} on loan.',
     alreadyOnHold: 'The patron already has a hold on {title}.',
     availableToBorrow: '{title} has a free copy, so no hold is needed: borrow it instead.',
+    alreadyBorrowedNoTitle: 'The patron already has this title on loan.',
+    alreadyOnHoldNoTitle: 'The patron already has a hold on this title.',
+    availableToBorrowNoTitle: 'This title has a free copy, so no hold is needed: borrow it instead.',
     notFound: 'The lending service no longer has that title, loan or hold. The patron view has been refreshed.',
     notFoundSearch: 'The lending service does not know this library. Ask IT to check the connection in Settings.',
     network: 'The lending service cannot be reached. Tell the patron there is a connection problem, then try again.',
@@ -184,6 +192,9 @@ export const en = {
     rateLimited: 'The lending service is busy. Wait a minute, then try again.',
     badResponse: 'The lending service sent an answer the desk could not read. Try again; if it keeps happening, tell IT.',
     unauthorized: "The lending service refused this desk's credentials. Ask IT to check the connection in Settings.",
+    unauthorizedConnection: 'The lending service refused this username or password. Check them and try again.',
+    networkConnection: 'Nothing answered at this service address. Check the address and this computer’s network connection.',
+    unknown: 'Something went wrong. Try again; if it keeps happening, tell IT.',
     invalidInput: 'The request was refused as invalid. Check what was typed.',
     keychain: 'The system keychain is not available. Ask IT to check this computer.',
     sessionLocked: 'The desk is locked. Start a shift to continue.',
@@ -266,6 +277,14 @@ export const en = {
     ok: 'Done',
     okReread: 'Done (confirmed by re-reading the account)',
     failed: 'Refused: {code}',
+    /** What the outcome's error code meant, for the Outcome column. */
+    outcomes: {
+      'invalid-input': 'invalid request', unauthorized: 'credentials refused', 'invalid-patron': 'no account for this card',
+      'not-found': 'not found', 'limit-reached': 'allowance used up', unavailable: 'no copy free', 'available-to-borrow': 'could be borrowed instead',
+      'already-borrowed': 'already on loan', 'already-on-hold': 'already on hold', network: 'service unreachable', timeout: 'no answer in time',
+      'rate-limited': 'service busy', server: 'service problem', 'bad-response': 'unreadable answer', 'keychain-unavailable': 'keychain unavailable',
+      'session-locked': 'desk locked', error: 'unexpected problem',
+    },
     titleAndId: '{title} (#{id})',
     idOnly: '#{id}',
   },

@@ -7,11 +7,11 @@ import { computed, ref } from 'vue';
 import type { ActionOutcome, PatronView, Result } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Hold, PatronStatus } from '../../electron/shared/model.ts';
-import { deskApi } from '../api.ts';
-import { isRetryable } from '../i18n/errors.ts';
+import { isRetryable } from '../gateway/error-text.ts';
+import { useGateway } from '../gateway/gateway.ts';
+import { PATRON_GONE, useLifecycle } from '../lifecycle.ts';
 import { useLiveSearchStore } from './live-search.ts';
 import { usePatronStore } from './patron.ts';
-import { useSessionStore } from './session.ts';
 
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
 
@@ -37,23 +37,24 @@ export type ActionState =
 const keyOf = (kind: ActionKind, contentId: number) => `${kind}|${contentId}`;
 
 export const useCirculationStore = defineStore('circulation', () => {
+  // What was done for a patron belongs to that patron: a lock, Clear patron, another card or
+  // another library drops the answers still to come with the outcome on screen.
+  const requests = useGateway().scope();
   const inFlight = ref<string[]>([]);
   const outcome = ref<ActionState>();
-  let generation = 0;
 
   const busyTitles = computed(() => new Set(inFlight.value.map((key) => Number(key.split('|')[1]))));
   const isPending = (kind: ActionKind, contentId: number) => inFlight.value.includes(keyOf(kind, contentId));
   /** Any action on this title is under way: its buttons wait. */
   const isBusy = (contentId: number) => busyTitles.value.has(contentId);
 
-  function call(request: ActionRequest): Promise<Result<ActionOutcome<unknown>>> {
+  function call(request: ActionRequest): Promise<Result<ActionOutcome<unknown>> | undefined> {
     const args = { libraryId: request.libraryId, card: request.card, contentId: request.contentId, ...(request.title ? { title: request.title } : {}) };
-    const api = deskApi();
     switch (request.kind) {
-      case 'borrow': return api.borrow(args);
-      case 'return': return api.returnTitle(args);
-      case 'place-hold': return api.placeHold(args);
-      case 'remove-hold': return api.removeHold(args);
+      case 'borrow': return requests.alongside('borrow', args);
+      case 'return': return requests.alongside('returnTitle', args);
+      case 'place-hold': return requests.alongside('placeHold', args);
+      case 'remove-hold': return requests.alongside('removeHold', args);
     }
   }
 
@@ -69,41 +70,37 @@ export const useCirculationStore = defineStore('circulation', () => {
     const key = keyOf(request.kind, request.contentId);
     if (inFlight.value.includes(key)) return false;
     inFlight.value = [...inFlight.value, key];
-    const mine = generation;
     outcome.value = { state: 'pending', request };
     const statusBefore = usePatronStore().view?.status;
-    try {
-      const result = await useSessionStore().call(call(request));
-      if (mine !== generation) return false;
-      if (result.ok) {
-        const hold = request.kind === 'place-hold' ? (result.value.value as Hold | null) : undefined;
-        outcome.value = { state: 'done', request, ...(hold?.queuePosition !== undefined ? { queuePosition: hold.queuePosition } : {}) };
-      } else {
-        outcome.value = { state: 'failed', request, error: result.error, ...(statusBefore ? { status: statusBefore } : {}) };
-        if (result.error.code === 'unavailable') void learnQueue(request, mine);
-      }
-      // A connection failure would fail the refresh too; everything else may have changed the account.
-      if (result.ok || !isRetryable(result.error)) await refreshAfter(mine);
-      return result.ok;
-    } finally {
-      if (mine === generation) inFlight.value = inFlight.value.filter((k) => k !== key);
+    const live = requests.live();
+    const result = await call(request);
+    if (!result) return false; // reset while it ran: the in-flight list and the outcome went with it
+    if (result.ok) {
+      const hold = request.kind === 'place-hold' ? (result.value.value as Hold | null) : undefined;
+      outcome.value = { state: 'done', request, ...(hold?.queuePosition !== undefined ? { queuePosition: hold.queuePosition } : {}) };
+    } else {
+      outcome.value = { state: 'failed', request, error: result.error, ...(statusBefore ? { status: statusBefore } : {}) };
+      if (result.error.code === 'unavailable') void learnQueue(request);
     }
+    // A connection failure would fail the refresh too; everything else may have changed the account.
+    // The title stays busy until the account on screen shows the change: a second click meanwhile would send again.
+    if (result.ok || !isRetryable(result.error)) await refreshAfter();
+    if (live()) inFlight.value = inFlight.value.filter((k) => k !== key);
+    return result.ok;
   }
 
-  async function learnQueue(request: ActionRequest, mine: number): Promise<void> {
-    const result = await useSessionStore().call(deskApi().liveAvailability({ libraryId: request.libraryId, contentIds: [request.contentId] }));
+  async function learnQueue(request: ActionRequest): Promise<void> {
+    const result = await requests.alongside('liveAvailability', { libraryId: request.libraryId, contentIds: [request.contentId] });
     const current = outcome.value;
     const same = current?.state === 'failed' && current.error.code === 'unavailable'
       && current.request.kind === request.kind && current.request.contentId === request.contentId;
-    if (mine !== generation || !result.ok || !same) return;
+    if (!result?.ok || !same) return;
     const size = result.value.find((a) => a.contentId === request.contentId)?.holdsQueueSize;
     if (size !== undefined) outcome.value = { ...current, queueSize: size };
   }
 
-  async function refreshAfter(mine: number): Promise<void> {
-    const catalog = useLiveSearchStore();
-    await Promise.all([usePatronStore().refresh(), catalog.refreshAvailability()]);
-    if (mine !== generation) return;
+  async function refreshAfter(): Promise<void> {
+    await Promise.all([usePatronStore().refresh(), useLiveSearchStore().refreshAvailability()]);
   }
 
   /** Repeats the request that failed, exactly. */
@@ -125,10 +122,12 @@ export const useCirculationStore = defineStore('circulation', () => {
   }
 
   function $reset(): void {
-    generation++;
+    requests.reset();
     inFlight.value = [];
     outcome.value = undefined;
   }
+
+  useLifecycle().on(PATRON_GONE, $reset);
 
   return { inFlight, outcome, isPending, isBusy, run, retry, switchTo, dismiss, $reset };
 });

@@ -1,11 +1,14 @@
 // The library's collection as mirrored on this desk: the entitlements browser's filters,
 // pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
-// progress. Holds no patron data, so the lock leaves it be.
+// progress. Holds no patron data, so the lock leaves it be; another library or connection
+// drops its pages and the answers still to come.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
-import { deskApi } from '../api.ts';
+import { useGateway } from '../gateway/gateway.ts';
+import { LIBRARY_GONE, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 100;
@@ -22,17 +25,19 @@ export interface CollectionFilters {
 
 export const useCollectionStore = defineStore('collection', () => {
   const session = useSessionStore();
+  const gateway = useGateway();
+  // Pages of one filter, sort and library: a restart or another library drops the rest.
+  const requests = gateway.scope();
   const filters = ref<CollectionFilters>({ text: '', format: '', model: '', active: 'all', availableNow: false, kids: false });
   const sort = ref<SortKey>('title');
   const direction = ref<'asc' | 'desc'>('asc');
   const total = ref<number>();
   /** Pages by index; a new filter, sort or library starts over. */
   const pages = shallowRef(new Map<number, BrowseRow[]>());
-  const problem = ref<string>();
+  const problem = ref<ErrorInfo>();
   const status = ref<SyncStatusView>();
   const progress = ref<SyncProgress>();
   const syncing = ref(false);
-  let generation = 0;
   const loading = new Set<number>();
 
   function query(offset: number) {
@@ -49,23 +54,26 @@ export const useCollectionStore = defineStore('collection', () => {
     };
   }
 
-  function restart(): void {
-    generation++;
+  function clearPages(): void {
+    requests.reset();
     loading.clear();
     pages.value = new Map();
     total.value = undefined;
+  }
+
+  function restart(): void {
+    clearPages();
     void loadPage(0);
   }
 
   async function loadPage(index: number): Promise<void> {
     if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
-    const mine = generation;
     loading.add(index);
-    const result = await session.call(deskApi().collectionBrowse(query(index * PAGE_SIZE)));
+    const result = await requests.alongside('collectionBrowse', query(index * PAGE_SIZE));
+    if (!result) return;
     loading.delete(index);
-    if (mine !== generation) return;
     if (!result.ok) {
-      problem.value = result.error.message;
+      problem.value = result.error;
       return;
     }
     problem.value = undefined;
@@ -88,9 +96,10 @@ export const useCollectionStore = defineStore('collection', () => {
   /** Availability read now for these rows; the pages holding them get the fresh values. */
   async function refreshAvailability(contentIds: number[]): Promise<BrowseRow[] | undefined> {
     if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
-    const result = await session.call(deskApi().collectionRefreshAvailability({ libraryId: session.selectedLibraryId, contentIds }));
+    const result = await requests.alongside('collectionRefreshAvailability', { libraryId: session.selectedLibraryId, contentIds });
+    if (!result) return undefined;
     if (!result.ok) {
-      problem.value = result.error.message;
+      problem.value = result.error;
       return undefined;
     }
     const fresh = new Map(result.value.map((r) => [r.contentId, r.availability]));
@@ -100,7 +109,7 @@ export const useCollectionStore = defineStore('collection', () => {
   }
 
   async function loadStatus(): Promise<void> {
-    const result = await session.call(deskApi().syncStatus());
+    const result = await gateway.call('syncStatus');
     if (result.ok) status.value = result.value;
   }
 
@@ -108,12 +117,12 @@ export const useCollectionStore = defineStore('collection', () => {
     if (syncing.value) return false;
     syncing.value = true;
     progress.value = undefined;
-    const result = await session.call(deskApi().syncNow({ full }));
+    const result = await gateway.call('syncNow', { full });
     syncing.value = false;
     progress.value = undefined;
     await loadStatus();
     if (!result.ok) {
-      problem.value = result.error.message;
+      problem.value = result.error;
       return false;
     }
     problem.value = undefined;
@@ -121,7 +130,11 @@ export const useCollectionStore = defineStore('collection', () => {
     return true;
   }
 
-  deskApi().on('syncProgress', (p) => { progress.value = p; });
+  gateway.on('syncProgress', (p) => { progress.value = p; });
+  useLifecycle().on(LIBRARY_GONE, () => {
+    clearPages();
+    problem.value = undefined;
+  });
 
   return { filters, sort, direction, total, pages, problem, status, progress, syncing, restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow };
 });

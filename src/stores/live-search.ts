@@ -1,18 +1,20 @@
 // Live search of the service's catalog on the desk (the mirror is the Collection's): the query
 // and filters, the page of results, and the live availability of the titles on that page (one
 // liveAvailability call per page). It holds no patron data, so a lock leaves it; a change of
-// library or connection clears it.
+// library or connection clears it (one lifecycle subscription, below).
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ArgsOf } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Availability, Format, PurchaseModel, SearchPage } from '../../electron/shared/model.ts';
-import { deskApi } from '../api.ts';
-import { useSessionStore } from './session.ts';
+import { useGateway } from '../gateway/gateway.ts';
+import { LIBRARY_GONE, useLifecycle } from '../lifecycle.ts';
 
 export const PAGE_SIZE = 20;
 
 export const useLiveSearchStore = defineStore('liveSearch', () => {
+  // A new search supersedes the last one and its availability; a reset drops both.
+  const requests = useGateway().scope();
   const query = ref('');
   const kidsMode = ref(false);
   const format = ref<Format | ''>('');
@@ -26,7 +28,6 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   const availabilityLoading = ref(false);
   const availabilityError = ref<ErrorInfo>();
   let lastRequest: ArgsOf<'liveSearch'> | undefined;
-  let generation = 0;
 
   const hasPrevious = computed(() => (shown.value?.offset ?? 0) > 0);
   const hasNext = computed(() => !!page.value && !!shown.value && shown.value.offset + page.value.hits.length < page.value.found);
@@ -50,12 +51,11 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   const retry = (): Promise<boolean> => (lastRequest ? send(lastRequest) : Promise.resolve(false));
 
   async function send(request: ArgsOf<'liveSearch'>): Promise<boolean> {
-    const mine = ++generation;
     lastRequest = request;
     loading.value = true;
     error.value = undefined;
-    const result = await useSessionStore().call(deskApi().liveSearch(request));
-    if (mine !== generation) return false;
+    const result = await requests.latest('liveSearch', request);
+    if (!result) return false;
     loading.value = false;
     if (!result.ok) {
       error.value = result.error;
@@ -73,11 +73,10 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     if (!page.value || !shown.value) return;
     const ids = [...new Set(page.value.hits.flatMap((h) => (h.titleId !== undefined && h.titleId > 0 ? [h.titleId] : [])))];
     if (ids.length === 0) return;
-    const mine = generation;
     availabilityLoading.value = true;
     availabilityError.value = undefined;
-    const result = await useSessionStore().call(deskApi().liveAvailability({ libraryId: shown.value.libraryId, contentIds: ids.slice(0, 500) }));
-    if (mine !== generation) return;
+    const result = await requests.alongside('liveAvailability', { libraryId: shown.value.libraryId, contentIds: ids.slice(0, 500) });
+    if (!result) return;
     availabilityLoading.value = false;
     if (!result.ok) {
       availabilityError.value = result.error;
@@ -87,7 +86,7 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   }
 
   function $reset(): void {
-    generation++;
+    requests.reset();
     lastRequest = undefined;
     query.value = '';
     kidsMode.value = false;
@@ -101,6 +100,8 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     availabilityLoading.value = false;
     availabilityError.value = undefined;
   }
+
+  useLifecycle().on(LIBRARY_GONE, $reset);
 
   return {
     query, kidsMode, format, purchaseModel, page, shown, loading, error, availability, availabilityLoading, availabilityError,

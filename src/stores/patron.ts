@@ -5,9 +5,9 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PatronView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
-import { deskApi } from '../api.ts';
 import { maskCard } from '../components/patron/mask.ts';
-import { useSessionStore } from './session.ts';
+import { useGateway } from '../gateway/gateway.ts';
+import { SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 
 export interface RecentPatron {
   libraryId: number;
@@ -19,6 +19,9 @@ export interface RecentPatron {
 const MAX_RECENT = 6;
 
 export const usePatronStore = defineStore('patron', () => {
+  const lifecycle = useLifecycle();
+  // An answer that arrives after a reset (lock, clear, another lookup, another library) must not show.
+  const requests = useGateway().scope();
   const card = ref('');
   const view = ref<PatronView>();
   /** The card the view belongs to, trimmed (the field may change after the lookup). */
@@ -29,19 +32,17 @@ export const usePatronStore = defineStore('patron', () => {
   const selectedLoanId = ref<number>();
   const selectedHoldId = ref<number>();
   const recent = ref<RecentPatron[]>([]);
-  // An answer that arrives after a reset (lock, clear, another lookup) must not show.
-  let generation = 0;
   let lastLookup: { libraryId: number; card: string } | undefined;
 
   /** Looks up the card in the field, or `cardOverride` (a recent patron) without putting it in the field. */
   async function lookup(libraryId: number, cardOverride?: string): Promise<boolean> {
     const trimmed = (cardOverride ?? card.value).trim();
-    const mine = ++generation;
+    if (trimmed !== viewCard.value || libraryId !== view.value?.libraryId) lifecycle.publish({ type: 'patronChanged', libraryId });
     lastLookup = { libraryId, card: trimmed };
     loading.value = true;
     error.value = undefined;
-    const result = await useSessionStore().call(deskApi().lookupPatron({ libraryId, card: trimmed }));
-    if (mine !== generation) return false;
+    const result = await requests.latest('lookupPatron', { libraryId, card: trimmed });
+    if (!result) return false;
     loading.value = false;
     if (result.ok) {
       const samePatron = viewCard.value === trimmed;
@@ -70,11 +71,10 @@ export const usePatronStore = defineStore('patron', () => {
   /** After an action: reload the same patron; on failure the view on screen stays. */
   async function refresh(): Promise<boolean> {
     if (!view.value || viewCard.value === '') return false;
-    const mine = generation;
     const { libraryId } = view.value;
     refreshing.value = true;
-    const result = await useSessionStore().call(deskApi().lookupPatron({ libraryId, card: viewCard.value }));
-    if (mine !== generation) return false;
+    const result = await requests.alongside('lookupPatron', { libraryId, card: viewCard.value });
+    if (!result) return false;
     refreshing.value = false;
     if (!result.ok) return false;
     view.value = result.value;
@@ -94,9 +94,9 @@ export const usePatronStore = defineStore('patron', () => {
     recent.value = [{ libraryId, card: fullCard, masked: maskCard(fullCard) }, ...others].slice(0, MAX_RECENT);
   }
 
-  /** Clear patron: the desk is empty again; this shift's recent patrons stay. */
+  /** The desk is empty again; this shift's recent patrons stay. */
   function clear(): void {
-    generation++;
+    requests.reset();
     lastLookup = undefined;
     card.value = '';
     view.value = undefined;
@@ -108,14 +108,17 @@ export const usePatronStore = defineStore('patron', () => {
     selectedHoldId.value = undefined;
   }
 
-  /** Lock, new shift, new connection: everything goes, recent patrons included. */
+  /** Everything goes, recent patrons included. */
   function $reset(): void {
     clear();
     recent.value = [];
   }
 
+  lifecycle.on(SHIFT_OVER, $reset);
+  lifecycle.on(['libraryChanged', 'patronCleared'], clear);
+
   return {
     card, view, viewCard, loading, refreshing, error, selectedLoanId, selectedHoldId, recent,
-    lookup, retryLookup, refresh, clear, $reset,
+    lookup, retryLookup, refresh, $reset,
   };
 });

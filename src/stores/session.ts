@@ -3,21 +3,24 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type {
-  AppInfo, ArgsOf, EventPayloads, Preferences, ProfileView, Result, StaffSession,
+  AppInfo, ArgsOf, Preferences, ProfileView, Result, StaffSession,
 } from '../../electron/shared/contract.ts';
-import { deskApi, isSessionLocked } from '../api.ts';
-import { clearLibraryData, clearPatronData } from './patron-data.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
+import { useGateway } from '../gateway/gateway.ts';
+import { useLifecycle, type LockReason } from '../lifecycle.ts';
 
 export type Screen = 'loading' | 'unavailable' | 'first-run' | 'shift-start' | 'locked' | 'desk';
-export type LockReason = EventPayloads['sessionLocked']['reason'];
+export type { LockReason };
 
 export interface DeskLibrary { libraryId: number; name?: string; demoCards: string[] }
 
 const DEFAULT_PREFERENCES: Preferences = { idleLockMinutes: 5, language: 'en' };
 
 export const useSessionStore = defineStore('session', () => {
+  const gateway = useGateway();
+  const lifecycle = useLifecycle();
   const appInfo = ref<AppInfo>();
-  const loadError = ref<string>();
+  const loadError = ref<ErrorInfo>();
   const profiles = ref<ProfileView[]>([]);
   const selectedLibraryId = ref<number>();
   /** Set while the lock screen shows; remembers who was on shift. */
@@ -53,50 +56,47 @@ export const useSessionStore = defineStore('session', () => {
   function applyAppInfo(info: AppInfo): void {
     const profileChanged = info.activeProfile?.id !== appInfo.value?.activeProfile?.id;
     appInfo.value = info;
-    if (profileChanged) {
-      clearPatronData();
-      clearLibraryData();
-    }
     if (!libraries.value.some((l) => l.libraryId === selectedLibraryId.value)) {
       selectedLibraryId.value = libraries.value[0]?.libraryId;
     }
+    if (profileChanged) lifecycle.publish({ type: 'connectionChanged', profileId: info.activeProfile?.id });
   }
 
-  /** Patron data leaves the screen first; only then does the lock screen show. */
+  /** Whoever locks (idle timer, Lock button, main), the lock screen shows once; the first reason stays. */
+  lifecycle.on('deskLocked', (event) => {
+    if (event.type !== 'deskLocked' || lock.value) return;
+    lock.value = { reason: event.reason, staffName: staffSession.value?.staffName };
+    if (!appInfo.value?.session) return;
+    appInfo.value = { ...appInfo.value, session: undefined };
+    // Main drops the shift when the desk locks, so the shift is over too.
+    lifecycle.publish({ type: 'shiftEnded' });
+  });
+
+  /** The lock screen shows; every store holding patron data clears itself on the event first. */
   function showLocked(reason: LockReason): void {
-    clearPatronData();
-    lock.value = { reason, staffName: staffSession.value?.staffName ?? lock.value?.staffName };
-    if (appInfo.value) appInfo.value = { ...appInfo.value, session: undefined };
-  }
-
-  /** Every call goes through here: main saying no shift is open means lock now. */
-  async function call<T>(pending: Promise<Result<T>>): Promise<Result<T>> {
-    const result = await pending;
-    if (!result.ok && isSessionLocked(result.error)) showLocked('system');
-    return result;
+    lifecycle.publish({ type: 'deskLocked', reason });
   }
 
   async function load(): Promise<void> {
     loadError.value = undefined;
-    const result = await deskApi().appInfo();
+    const result = await gateway.call('appInfo');
     if (result.ok) applyAppInfo(result.value);
-    else loadError.value = result.error.message;
+    else loadError.value = result.error;
   }
 
   async function applying(pending: Promise<Result<AppInfo>>): Promise<Result<AppInfo>> {
-    const result = await call(pending);
+    const result = await pending;
     if (result.ok) applyAppInfo(result.value);
     return result;
   }
 
-  const useSandbox = () => applying(deskApi().useSandbox());
-  const savePartnerProfile = (args: ArgsOf<'savePartnerProfile'>) => applying(deskApi().savePartnerProfile(args));
-  const testPartnerConnection = (args: ArgsOf<'testPartnerConnection'>) => call(deskApi().testPartnerConnection(args));
+  const useSandbox = () => applying(gateway.call('useSandbox'));
+  const savePartnerProfile = (args: ArgsOf<'savePartnerProfile'>) => applying(gateway.call('savePartnerProfile', args));
+  const testPartnerConnection = (args: ArgsOf<'testPartnerConnection'>) => gateway.call('testPartnerConnection', args);
 
   async function startShift(staffName: string): Promise<Result<StaffSession>> {
-    const result = await call(deskApi().startShift({ staffName }));
+    const result = await gateway.call('startShift', { staffName });
     if (result.ok && appInfo.value) {
-      clearPatronData(); // a new shift starts on an empty desk
       appInfo.value = { ...appInfo.value, session: result.value };
       lock.value = undefined;
     }
@@ -105,43 +105,43 @@ export const useSessionStore = defineStore('session', () => {
 
   async function lockDesk(reason: 'idle' | 'staff'): Promise<Result<null>> {
     showLocked(reason);
-    return deskApi().lockSession({ reason });
+    return gateway.call('lockSession', { reason });
   }
 
   async function updatePreferences(changes: ArgsOf<'updatePreferences'>): Promise<Result<Preferences>> {
-    const result = await call(deskApi().updatePreferences(changes));
+    const result = await gateway.call('updatePreferences', changes);
     if (result.ok && appInfo.value) appInfo.value = { ...appInfo.value, preferences: result.value };
     return result;
   }
 
   async function loadProfiles(): Promise<Result<ProfileView[]>> {
-    const result = await call(deskApi().listProfiles());
+    const result = await gateway.call('listProfiles');
     if (result.ok) profiles.value = result.value;
     return result;
   }
 
   async function afterProfileChange<T>(pending: Promise<Result<T>>): Promise<Result<T>> {
-    const result = await call(pending);
+    const result = await pending;
     if (result.ok) await loadProfiles();
     return result;
   }
 
-  const activateProfile = (profileId: string) => afterProfileChange(applying(deskApi().activateProfile({ profileId })));
-  const removeProfile = (profileId: string) => afterProfileChange(applying(deskApi().removeProfile({ profileId })));
-  const replaceCredentials = (args: ArgsOf<'replaceCredentials'>) => afterProfileChange(deskApi().replaceCredentials(args));
-  const forgetCredentials = (profileId: string) => afterProfileChange(deskApi().forgetCredentials({ profileId }));
+  const activateProfile = (profileId: string) => afterProfileChange(applying(gateway.call('activateProfile', { profileId })));
+  const removeProfile = (profileId: string) => afterProfileChange(applying(gateway.call('removeProfile', { profileId })));
+  const replaceCredentials = (args: ArgsOf<'replaceCredentials'>) => afterProfileChange(gateway.call('replaceCredentials', args));
+  const forgetCredentials = (profileId: string) => afterProfileChange(gateway.call('forgetCredentials', { profileId }));
 
   function selectLibrary(libraryId: number): void {
     if (libraryId === selectedLibraryId.value) return;
-    clearLibraryData(); // a card belongs to one library; recent patrons remember theirs
     selectedLibraryId.value = libraryId;
+    lifecycle.publish({ type: 'libraryChanged', libraryId }); // a card belongs to one library; recent patrons remember theirs
   }
 
   return {
     appInfo, loadError, profiles, selectedLibraryId, lock,
     profile, staffSession, preferences, isSandbox, libraries, selectedLibrary, screen,
     managed, sandboxAvailable, isLockedProfile,
-    load, call, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift,
+    load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift,
     lockDesk, updatePreferences, loadProfiles, activateProfile, removeProfile, replaceCredentials,
     forgetCredentials, selectLibrary,
   };

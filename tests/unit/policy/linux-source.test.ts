@@ -155,9 +155,9 @@ describe('loading the machine policy on Linux', () => {
 
   it('ignores a file with a field it does not know, or a credential', () => {
     writeFileSync(file, JSON.stringify({ ...POLICY, idleMinutes: 3 }));
-    expect(load().problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, field: 'idleMinutes' } });
+    expect(load().problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, setting: 'idleMinutes' } });
     writeFileSync(file, JSON.stringify({ ...POLICY, profiles: [{ id: 'a', name: 'A', baseUrl: 'https://a.example.org', libraries: [{ libraryId: 1 }], country: 'US', password: 'x' }] }));
-    expect(load().problems.ignored).toEqual({ reason: 'policy.credential-field', params: { source: file, field: 'profiles[0].password' } });
+    expect(load().problems.ignored).toEqual({ reason: 'policy.credential-field', params: { source: file, setting: 'profiles[0].password' } });
   });
 
   it('refuses auto updates on Linux but keeps the rest of the policy', () => {

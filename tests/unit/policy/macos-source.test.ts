@@ -110,7 +110,7 @@ describe('macOS managed preferences', () => {
     expect(load(run).problems).toEqual({});
     const withUnknown = `${PLUTIL_JSON.slice(0, -1)},"IdleLockMinutes":3}`;
     const unknown = recordedPlutil(new Map([[PLIST, { status: 0, stdout: Buffer.from(withUnknown), stderr: Buffer.alloc(0) }]]));
-    expect(load(unknown).problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, field: 'IdleLockMinutes' } });
+    expect(load(unknown).problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, setting: 'IdleLockMinutes' } });
   });
 
   it('may turn on auto updates (Squirrel.Mac checks the team signature)', () => {

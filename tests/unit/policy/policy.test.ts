@@ -63,7 +63,7 @@ describe('checking a policy', () => {
   ])('ignores a wrong value, naming its field (%#)', (raw, field, rule) => {
     const { policy, problems } = check(raw);
     expect(policy).toBeUndefined();
-    expect(problems.ignored).toEqual({ reason: 'policy.invalid-value', params: { source: SOURCE, field, rule: typeof rule === 'string' ? rule : expect.stringMatching(rule) } });
+    expect(problems.ignored).toEqual({ reason: 'policy.invalid-value', params: { source: SOURCE, setting: field, rule: typeof rule === 'string' ? rule : expect.stringMatching(rule) } });
   });
 
   it.each([
@@ -73,7 +73,7 @@ describe('checking a policy', () => {
     [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], password: 'hunter2' }] }, 'policy.credential-field', 'profiles[0].password'],
     [{ ...EXAMPLE, apiKey: 'k' }, 'policy.credential-field', 'apiKey'],
   ])('ignores an unknown field, and calls a credential one by its name (%#)', (raw, reason, field) => {
-    expect(check(raw)).toEqual({ problems: { ignored: { reason, params: { source: SOURCE, field } } }, source: SOURCE });
+    expect(check(raw)).toEqual({ problems: { ignored: { reason, params: { source: SOURCE, setting: field } } }, source: SOURCE });
   });
 });
 

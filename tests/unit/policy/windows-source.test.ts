@@ -76,7 +76,7 @@ describe('the Windows policy key', () => {
   it('reads sandboxOffered 1 as true and refuses any other number', () => {
     expect(load({ values: [dword('sandboxOffered', 1)] }).policy?.sandboxOffered).toBe(true);
     expect(load({ values: [dword('sandboxOffered', 2)] }).problems.ignored).toEqual({
-      reason: 'policy.invalid-value', params: { source: SOURCE, field: 'sandboxOffered', rule: 'sandboxOffered must be true or false.' },
+      reason: 'policy.invalid-value', params: { source: SOURCE, setting: 'sandboxOffered', rule: 'sandboxOffered must be true or false.' },
     });
   });
 
@@ -101,11 +101,11 @@ describe('a Windows policy key that is refused (the desk fails closed)', () => {
     ['REG_BINARY', { values: [binary('idleLockMinutes')] }, SOURCE, 'idleLockMinutes', 'REG_BINARY'],
     ['REG_QWORD', { values: [qword('idleLockMinutes', 3)] }, SOURCE, 'idleLockMinutes', 'REG_QWORD'],
   ])('refuses a value of type %s', (_type, tree, source, field, type) => {
-    expect(load(tree).problems.ignored).toEqual({ reason: 'policy.registry-type', params: { source, field, type } });
+    expect(load(tree).problems.ignored).toEqual({ reason: 'policy.registry-type', params: { source, setting: field, type } });
   });
 
   it('refuses a number written as text', () => {
-    expect(load({ values: [sz('idleLockMinutes', '3')] }).problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { field: 'idleLockMinutes' } });
+    expect(load({ values: [sz('idleLockMinutes', '3')] }).problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { setting: 'idleLockMinutes' } });
   });
 
   it.each([
@@ -114,12 +114,12 @@ describe('a Windows policy key that is refused (the desk fails closed)', () => {
     ['an unknown subkey', { subkeys: { extras: { values: [sz('colour', 'red')] } } }, 'extras'],
     ['an unknown value under updates', { subkeys: { updates: { values: [sz('mode', 'off'), sz('channel', 'beta')] } } }, 'updates.channel'],
   ])('refuses %s as an unknown field', (_what, tree, field) => {
-    expect(load(tree).problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: SOURCE, field } });
+    expect(load(tree).problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: SOURCE, setting: field } });
   });
 
   it('refuses a credential put in the registry', () => {
     const profiles = sz('profiles', JSON.stringify([{ ...PROFILES[0], password: 'hunter2' }]));
-    expect(load(fullTree(profiles)).problems.ignored).toEqual({ reason: 'policy.credential-field', params: { source: SOURCE, field: 'profiles[0].password' } });
+    expect(load(fullTree(profiles)).problems.ignored).toEqual({ reason: 'policy.credential-field', params: { source: SOURCE, setting: 'profiles[0].password' } });
   });
 
   it('refuses a profile list that is not JSON, naming the value', () => {
@@ -145,12 +145,12 @@ describe('a Windows policy key that is refused (the desk fails closed)', () => {
 
   it('refuses a name that is both a value and a subkey', () => {
     const tree: Tree = { values: [sz('updates', 'auto')], subkeys: { updates: { values: [sz('mode', 'off')] } } };
-    expect(load(tree).problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { field: 'updates' } });
+    expect(load(tree).problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { setting: 'updates' } });
   });
 
   it('does not descend past the depth the policy has', () => {
     const reader = registry({ subkeys: { updates: { values: [sz('mode', 'off')], subkeys: { deeper: { subkeys: { deepest: {} } } } } } });
-    expect(loadMachinePolicy({ platform: 'win32', registry: reader }).problems.ignored).toMatchObject({ reason: 'policy.unknown-field', params: { field: 'updates.deeper' } });
+    expect(loadMachinePolicy({ platform: 'win32', registry: reader }).problems.ignored).toMatchObject({ reason: 'policy.unknown-field', params: { setting: 'updates.deeper' } });
     expect(reader.opened).toEqual([KEY, `${KEY}\\updates`]);
   });
 });

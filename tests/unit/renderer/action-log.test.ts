@@ -28,7 +28,7 @@ describe('action log', () => {
     const rows = [...log.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent?.trim()));
     expect(rows).toHaveLength(20);
     expect(rows[0]).toEqual([new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(entry(1).time), 'JD', '101', '••••0002', 'Borrow', 'Book 1 (#301)', 'Done']);
-    expect(rows[1]!.slice(4)).toEqual(['Place hold', '#302', 'Refused: unavailable']);
+    expect(rows[1]!.slice(4)).toEqual(['Place hold', '#302', 'Refused: no copy free']);
     expect(rows[2]![6]).toBe('Done (confirmed by re-reading the account)');
     expect(log.textContent).toContain('Entries 1–20 of 25');
     expectNoJunk(log.textContent ?? '');

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { announced, buttonNamed, fail, inputLabelled, mountApp, ok, partnerInfo, PATRON, sandboxInfo } from './fake-desk.ts';
+import { announced, buttonNamed, fail, inputLabelled, mountApp, ok, partnerInfo, PATRON, sandboxInfo, serviceFail } from './fake-desk.ts';
 
 async function scan(card: string): Promise<void> {
   const input = inputLabelled('Library card') as HTMLInputElement;
@@ -104,13 +104,13 @@ describe('desk', () => {
 
   it("says the card is unknown to this library, with the service's message, keeping the card typed", async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
-    desk.lookupPatron.mockResolvedValueOnce(fail('invalid-patron', 'No account with the service for this card.'));
+    desk.lookupPatron.mockResolvedValueOnce(serviceFail('invalid-patron', 'No account with the service for this card.'));
     await scan('99999');
     // What to say (the issue: plain sentences staff can read out), with the service's words as detail.
     const alerts = announced('alert');
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toContain('This card is not known to Library 101.');
-    expect(alerts[0]).toContain('Service message: No account with the service for this card.');
+    expect(alerts[0]).toContain('Service message: “No account with the service for this card.”');
     expect((inputLabelled('Library card') as HTMLInputElement).value).toBe('99999');
     expect(wrapper.text()).not.toContain('Card ••••');
   });

@@ -11,7 +11,10 @@ import App from '../../../src/App.vue';
 import { createDeskI18n } from '../../../src/i18n/index.ts';
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (code: string, message: string): Result<never> => ({ ok: false, error: { code, message } as ErrorInfo });
+/** A refusal with main's English message only (for the log: staff never see it). */
+export const fail = (code: string, message: string, detail: Partial<ErrorInfo> = {}): Result<never> => ({ ok: false, error: { code, message, ...detail } as ErrorInfo });
+/** A refusal in the service's own words, as main passes them on (the English message for the log, the words apart). */
+export const serviceFail = (code: string, words: string): Result<never> => fail(code, words, { serviceMessage: words });
 
 export const SANDBOX_PROFILE: ProfileView = {
   id: 'sandbox', name: 'Built-in sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:4000',

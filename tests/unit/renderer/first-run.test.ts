@@ -77,14 +77,14 @@ describe('first run', () => {
     expect(announced('status')).toContain('The connection works: the service issued a token in 42 ms.');
   });
 
-  it('shows the service message on a failed save and keeps every typed value', async () => {
+  it("says the credentials were refused (in the desk's words, not main's English) and keeps every typed value", async () => {
     const { wrapper, desk } = await mountApp(unconfigured());
     desk.savePartnerProfile.mockResolvedValueOnce(fail('unauthorized', 'The partner service refused these credentials.'));
     await fillPartnerForm();
     await buttonNamed(wrapper, 'Save and connect').trigger('click');
     await flushPromises();
     expect(document.querySelectorAll('[role="alert"]')).toHaveLength(1);
-    expect(announced('alert')).toEqual(['The partner service refused these credentials.']);
+    expect(announced('alert')).toEqual(['The lending service refused this username or password. Check them and try again.']);
     expect(inputLabelled('Profile name').value).toBe(' Metro Library ');
     expect(inputLabelled('Password').value).toBe('s3cret pass');
     expect(inputLabelled('Library ids').value).toBe('7, 8 8');

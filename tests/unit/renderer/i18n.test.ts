@@ -40,6 +40,16 @@ describe("main's reasons", () => {
     expect(Object.keys(frCA.reasons).sort()).toEqual(Object.keys(REASONS).sort());
   });
 
+  it('are translated, not left in English, and so are the field names a refusal gives', async () => {
+    const { REASONS } = await import('../../../electron/shared/reasons.ts');
+    const { FIELD_NAMES } = await import('../../../electron/shared/field-names.ts');
+    expect(en.fields).toBe(FIELD_NAMES);
+    const untranslated = Object.entries(REASONS).filter(([key, text]) => (frCA.reasons as Record<string, string>)[key] === text).map(([key]) => key);
+    expect(untranslated).toEqual([]);
+    const sameNames = Object.entries(FIELD_NAMES).filter(([key, text]) => (frCA.fields as Record<string, string>)[key] === text).map(([key]) => key);
+    expect(sameNames.filter((key) => !['formats'].includes(key))).toEqual([]);
+  });
+
   it('fill their parameters into the English sentence for the log', async () => {
     const { reasonText } = await import('../../../electron/shared/reasons.ts');
     expect(reasonText('profile.not-found', { id: 'main' })).toBe('There is no connection profile "main".');

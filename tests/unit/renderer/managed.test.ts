@@ -17,7 +17,7 @@ const MANAGED: ManagedView = {
 
 describe('a managed desk', () => {
   it('does not offer a sandbox that IT turned off, and says why a policy was ignored', async () => {
-    const policyIgnored = { reason: 'policy.invalid-value', params: { source: '/etc/lending-desk/policy.json', field: 'profiles[0].baseUrl', rule: 'must be https' } } as const;
+    const policyIgnored = { reason: 'policy.invalid-value', params: { source: '/etc/lending-desk/policy.json', setting: 'profiles[0].baseUrl', rule: 'must be https' } } as const;
     const info: AppInfo = { ...unconfigured(), managed: { ...MANAGED, policyIgnored } };
     const { wrapper } = await mountApp(info);
     expect(hasButton(wrapper, 'Use the built-in sandbox')).toBe(false);

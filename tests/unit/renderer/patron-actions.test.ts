@@ -3,7 +3,7 @@ import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { ActionOutcome, Result } from '../../../electron/shared/contract.ts';
 import type { Loan } from '../../../electron/shared/model.ts';
-import { announced, fail, mountApp, ok, PATRON, sandboxInfo } from './fake-desk.ts';
+import { announced, fail, mountApp, ok, PATRON, sandboxInfo, serviceFail } from './fake-desk.ts';
 import { button, click, dialog, hasButton, hit, press, scan, searchFor, text } from './patron-desk-helpers.ts';
 
 const INSTANT = hit({ titleId: 301, title: 'Paper Moons', format: 'EBOOK', purchaseModel: 'INSTANT' });
@@ -123,14 +123,14 @@ describe('borrow and hold from search results', () => {
 
   it('no copy free: says how many wait and offers the hold, which places it', async () => {
     const { desk } = await deskWithResults();
-    desk.borrow.mockResolvedValueOnce(fail('unavailable', 'No copy is free to borrow right now; place a hold instead'));
+    desk.borrow.mockResolvedValueOnce(serviceFail('unavailable', 'No copy is free to borrow right now; place a hold instead'));
     desk.liveAvailability.mockResolvedValueOnce(ok([{ contentId: 302, status: 'HOLD', availableCopies: 0, totalCopies: 2, holdsQueueSize: 3 }]));
     desk.placeHold.mockResolvedValueOnce(ok({ value: { contentId: 302, title: 'Glass Rivers', status: 'WAITING', queuePosition: 4 }, confirmedByReread: false }));
     await click(button('Borrow Glass Rivers'));
     await flushPromises();
     const [alert] = announced('alert');
     expect(alert).toContain('No copy of Glass Rivers is free right now — 3 waiting. Place a hold?');
-    expect(alert).toContain('Service message: No copy is free to borrow right now; place a hold instead');
+    expect(alert).toContain('Service message: “No copy is free to borrow right now; place a hold instead”');
     expect(hasButton('Retry')).toBe(false);
     expect(document.activeElement).toBe(button('Place a hold'));
     await click(button('Place a hold'));
@@ -164,12 +164,12 @@ describe('borrow and hold from search results', () => {
     ['rate-limited', 'Borrow Paper Moons', 'The lending service is busy.', true],
   ] as const)('%s: a sentence to read out, the service message as detail, Retry only where it can help', async (code, name, sentence, retry) => {
     const { desk } = await deskWithResults();
-    desk.borrow.mockResolvedValueOnce(fail(code, `service says ${code}`));
+    desk.borrow.mockResolvedValueOnce(serviceFail(code, `service says ${code}`));
     await click(button(name));
     const alerts = announced('alert');
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toContain(sentence);
-    expect(alerts[0]).toContain(`Service message: service says ${code}`);
+    expect(alerts[0]).toContain(`Service message: “service says ${code}”`);
     expect(hasButton('Retry')).toBe(retry);
   });
 

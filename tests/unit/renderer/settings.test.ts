@@ -49,11 +49,12 @@ describe('settings', () => {
     expect(desk.updatePreferences).not.toHaveBeenCalled();
     expect(wrapper.text()).toContain('Enter a whole number from 1 to 240.');
 
-    desk.updatePreferences.mockResolvedValueOnce(fail('invalid-input', 'Settings could not be written.'));
+    desk.updatePreferences.mockResolvedValueOnce(fail('invalid-input', 'Settings could not be written.', { reason: 'settings.idle-lock', params: {} }));
     setValue('Lock the desk after this many minutes without activity', '30');
     await wrapper.get('#settings-preferences + form').trigger('submit');
     await flushPromises();
-    expect(announced('alert')).toContain('Settings could not be written.');
+    expect(announced('alert')).toContain('Idle lock must be a whole number of minutes from 1 to 240.');
+    expect(document.body.textContent).not.toContain('Settings could not be written.'); // main's English is for the log
     expect(inputLabelled('Lock the desk after this many minutes without activity').value).toBe('30');
   });
 

@@ -1,0 +1,158 @@
+// The layers, checked. The type check step (npm run typecheck) compiles each process as a
+// composite project that lists only the files that process may import (tsconfig.renderer.json,
+// tsconfig.shared.json, tsconfig.node.json, tsconfig.main.json); an import of any other file is
+// refused by the compiler (TS6307). This test proves each of those projects refuses what it must
+// and accepts what it may — a deliberate violation is compiled beside the real files and must be
+// reported on exactly its line — and checks what a compiler cannot: the renderer's modules import
+// one another without a cycle, and only the gateway touches window.lendingDesk.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** The lines of `probe` (1-based) the project reports as importing a file outside it. */
+function refusedLines(config: string, probePath: string, lines: string[]): number[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, config), {}, {
+    ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
+  });
+  if (!parsed) throw new Error(`${config} could not be read`);
+  expect(parsed.options.composite, `${config} must be composite: only a composite project refuses files outside its list`).toBe(true);
+  const probe = join(ROOT, probePath);
+  const text = lines.join('\n');
+  const host = ts.createCompilerHost(parsed.options);
+  const { fileExists, readFile, getSourceFile } = host;
+  host.fileExists = (file) => file === probe || fileExists.call(host, file);
+  host.readFile = (file) => (file === probe ? text : readFile.call(host, file));
+  host.getSourceFile = (file, language, ...rest) => (file === probe ? ts.createSourceFile(file, text, language) : getSourceFile.call(host, file, language, ...rest));
+  const program = ts.createProgram({ rootNames: [...parsed.fileNames, probe], options: parsed.options, host });
+  const source = program.getSourceFile(probe)!;
+  return program.getSemanticDiagnostics(source)
+    .filter((d) => d.code === 6307 && d.file === source)
+    .map((d) => source.getLineAndCharacterOfPosition(d.start!).line + 1);
+}
+
+// The compiler reports a file outside the project once, at its first import: each kind of
+// import gets a file of its own, and each forbidden package a program of its own (they share
+// the file they are mapped to).
+describe('each process compiles only what it may import', () => {
+  it('the renderer: electron/shared and nothing else of electron/, however it is imported', () => {
+    expect(refusedLines('tsconfig.renderer.json', 'src/layering-probe.ts', [
+      "import { METHODS } from '../electron/shared/contract.ts';",
+      "import { backoffMs } from '../electron/partner/retry.ts';",
+      "export type Words = typeof import('../electron/sandbox/words.ts');",
+      "export const later = () => import('../electron/sandbox/random.ts');",
+      "export { maskCard } from '../electron/shared/card-mask.ts';",
+      "export * from '../electron/policy/location.ts';",
+      'export const used = [METHODS, backoffMs];',
+    ])).toEqual([2, 3, 4, 6]);
+  });
+
+  it('electron/shared: itself and zod only', () => {
+    expect(refusedLines('tsconfig.shared.json', 'electron/shared/layering-probe.ts', [
+      "import { z } from 'zod';",
+      "import { REASONS } from './reasons.ts';",
+      "import { PartnerError } from '../partner/errors.ts';",
+      "import type { LifecycleEvent } from '../../src/lifecycle.ts';",
+      'export const used = [z, REASONS, PartnerError];',
+      'export type Used = LifecycleEvent;',
+    ])).toEqual([3, 4]);
+  });
+
+  it("electron/ outside main and preload: neither Electron's packages nor src/", () => {
+    expect(refusedLines('tsconfig.node.json', 'electron/desk/layering-probe.ts', [
+      "import { readFileSync } from 'node:fs';",
+      "import { PartnerError } from '../partner/errors.ts';",
+      "import { app } from 'electron';",
+      "import { useGateway } from '../../src/gateway/gateway.ts';",
+      'export const used = [readFileSync, PartnerError, app, useGateway];',
+    ])).toEqual([3, 4]);
+    expect(refusedLines('tsconfig.node.json', 'electron/settings/layering-probe.ts', ["export type { default as Store } from 'electron-store';"])).toEqual([1]);
+    expect(refusedLines('tsconfig.node.json', 'electron/policy/layering-probe.ts', ["export const updater = () => import('electron-updater');"])).toEqual([1]);
+  });
+
+  it('electron/main and electron/preload: Electron, all of electron/, never src/', () => {
+    expect(refusedLines('tsconfig.main.json', 'electron/main/layering-probe.ts', [
+      "import { app } from 'electron';",
+      "import { DeskService } from '../desk/desk-service.ts';",
+      "import { en } from '../../src/i18n/en.ts';",
+      'export const used = [app, DeskService, en];',
+    ])).toEqual([3]);
+  });
+});
+
+// ---- what the compiler does not check ----
+
+function filesUnder(dir: string, pattern: RegExp): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => pattern.test(file))
+    .map((file) => join(dir, file));
+}
+
+/** A .vue file's imports are in its script blocks. */
+function scriptOf(file: string): string {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  if (!file.endsWith('.vue')) return text;
+  return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+}
+
+/** Every module of src/ to the src/ modules it imports (type-only imports included: a cycle of types is a cycle of ideas). */
+function rendererImportGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of filesUnder('src', /\.(ts|vue)$/)) {
+    const imports = ts.preProcessFile(scriptOf(file), true, true).importedFiles
+      .map((ref) => ref.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => relative(ROOT, resolve(ROOT, file, '..', name)))
+      .filter((target) => target.startsWith('src'));
+    graph.set(file, imports);
+  }
+  return graph;
+}
+
+/** The first import cycle found, as the path around it, or undefined. */
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  function visit(node: string): string[] | undefined {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, 'done');
+    return undefined;
+  }
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('the renderer depends downward only', () => {
+  it('has no import cycle among its modules (the stores once imported a reset list that imported them back)', () => {
+    const graph = rendererImportGraph();
+    expect(graph.get(join('src', 'stores', 'session.ts'))).toContain(join('src', 'lifecycle.ts'));
+    expect(findCycle(graph)).toBeUndefined();
+  });
+
+  it('finds a cycle when there is one', () => {
+    const graph = new Map([
+      ['session', ['gateway', 'patron-data']], ['patron-data', ['patron']], ['patron', ['gateway', 'session']], ['gateway', ['lifecycle']], ['lifecycle', []],
+    ]);
+    expect(findCycle(graph)).toEqual(['session', 'patron-data', 'patron', 'session']);
+    graph.set('patron', ['gateway']);
+    expect(findCycle(graph)).toBeUndefined();
+  });
+
+  it('lets only the gateway touch window.lendingDesk (env.d.ts only declares its type)', () => {
+    const touching = filesUnder('src', /\.(ts|vue)$/).filter((file) => /\blendingDesk\b/.test(scriptOf(file)));
+    expect(touching.sort()).toEqual([join('src', 'env.d.ts'), join('src', 'gateway', 'gateway.ts')]);
+  });
+});
