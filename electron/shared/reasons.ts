@@ -16,6 +16,8 @@ export const REASONS = {
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',
   'profile.sandbox-needs-no-credentials': 'The built-in sandbox needs no credentials.',
   'session.locked': 'The desk is locked. Enter your name to start a shift.',
+  // The desk as it ships (main's start-up)
+  'start.debugging-refused': 'Lending Desk does not start with debugging options ({flags}). Start it from its usual shortcut, without extra options.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -12,6 +12,8 @@ export const frCA: Messages = {
     'profile.sandbox-name-reserved': 'Ce nom de profil est réservé au bac à sable intégré.',
     'profile.sandbox-needs-no-credentials': 'Le bac à sable intégré n’a besoin d’aucun identifiant.',
     'session.locked': 'Le poste est verrouillé. Entrez votre nom pour commencer un quart.',
+    // The desk as it ships (main's start-up)
+    'start.debugging-refused': 'Lending Desk ne démarre pas avec des options de débogage ({flags}). Lancez-le à partir de son raccourci habituel, sans autre option.',
   },
   app: {
     name: 'Lending Desk',
