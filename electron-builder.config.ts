@@ -174,6 +174,10 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     directories: { output: variant === 'e2e' ? 'dist/e2e' : 'dist/${version}', buildResources: 'resources' },
     // electron-vite's output only; dependencies are added by electron-builder from package.json.
     files: ['out/**/*', 'package.json', '!**/*.map'],
+    // A production dependency electron-builder cannot find fails the build: electron-builder 26
+    // only warns, and ships an app.asar that cannot start (main imports electron-store, which
+    // imports conf).
+    allowMissingDependencies: false,
     asar: true,
     // A native module cannot be loaded from inside an ASAR.
     asarUnpack: ['**/node_modules/keytar/**/*.node'],

@@ -99,6 +99,10 @@ describe('targets', () => {
     expect(config.files).toEqual(expect.arrayContaining(['out/**/*', 'package.json']));
   });
 
+  it('fails the build when a production dependency cannot be found, instead of shipping an app that cannot start', () => {
+    expect(config.allowMissingDependencies).toBe(false);
+  });
+
   it('publishes update metadata for the generic provider', () => {
     expect(config.publish).toEqual([expect.objectContaining({ provider: 'generic' })]);
   });
