@@ -135,6 +135,15 @@ const PLATFORM_NAMES: Record<TargetPlatform, string> = { win: 'Windows', mac: 'm
 
 // ---------------------------------------------------------------- the configuration
 
+/** electron-vite's output only; dependencies are added by electron-builder from package.json. */
+const APP_FILES = ['out/**/*', 'package.json', '!**/*.map'];
+/**
+ * A platform's `files` replaces the list above, so it repeats it: the same app without the
+ * dependencies only the Windows build loads (native-reg reads the policy from the registry and
+ * ships Windows binaries only).
+ */
+const APP_FILES_OUTSIDE_WINDOWS = [...APP_FILES, '!**/node_modules/native-reg/**'];
+
 export function createBuilderConfig(options: BuilderOptions): Configuration {
   const { env, platforms, release, variant, log } = options;
   if (release && variant === 'e2e') {
@@ -172,8 +181,11 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     productName: PRODUCT_NAME,
     copyright: 'Copyright © Lending Desk contributors',
     directories: { output: variant === 'e2e' ? 'dist/e2e' : 'dist/${version}', buildResources: 'resources' },
-    // electron-vite's output only; dependencies are added by electron-builder from package.json.
-    files: ['out/**/*', 'package.json', '!**/*.map'],
+    files: APP_FILES,
+    // A production dependency electron-builder cannot find fails the build: electron-builder 26
+    // only warns, and ships an app.asar that cannot start (main imports electron-store, which
+    // imports conf).
+    allowMissingDependencies: false,
     asar: true,
     // A native module cannot be loaded from inside an ASAR.
     asarUnpack: ['**/node_modules/keytar/**/*.node'],
@@ -218,6 +230,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
 
     mac: {
       target: [{ target: 'dmg', arch: ['arm64', 'x64'] }, { target: 'zip', arch: ['arm64', 'x64'] }],
+      files: APP_FILES_OUTSIDE_WINDOWS,
       category: 'public.app-category.productivity',
       icon: 'resources/icon.png',
       hardenedRuntime: true,
@@ -232,6 +245,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     dmg: { artifactName: '${productName}-${version}-${arch}.${ext}' },
 
     linux: {
+      files: APP_FILES_OUTSIDE_WINDOWS,
       target: [{ target: 'AppImage', arch: ['x64'] }, { target: 'deb', arch: ['x64'] }],
       icon: 'resources/icons',
       category: 'Office',

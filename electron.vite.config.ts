@@ -1,19 +1,6 @@
 import { resolve } from 'node:path';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
-import { contentSecurityPolicy } from './electron/main/security.ts';
-
-/**
- * The renderer loads from file://, where no response header can carry a CSP, so the policy
- * goes into index.html's meta tag at build time, from the same function main uses.
- */
-function contentSecurityPolicyMeta(): Plugin {
-  return {
-    name: 'lending-desk-csp',
-    transformIndexHtml: (html) => html.replace('%CONTENT_SECURITY_POLICY%', contentSecurityPolicy(undefined, 'meta')),
-  };
-}
 
 // Main and preload bundle our own code; the preload runs with `sandbox: true`, so it must be
 // one CommonJS file with nothing left to require at run time.
@@ -37,7 +24,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src'),
-    plugins: [vue(), contentSecurityPolicyMeta()],
+    // The CSP is a response header of the app:// handler (electron/main/app-protocol.ts).
+    plugins: [vue()],
     // vue-i18n's compile-time flags: Composition API only, no devtools hooks, no eval.
     define: {
       __VUE_I18N_FULL_INSTALL__: true,

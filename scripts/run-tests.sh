@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command (npm test): type check, every Vitest suite (talking HTTP to the sandbox),
-# then a build and the Playwright specs on both hosts. keytar needs a real Secret Service, so
+# The test command (npm test): type check, a build, every Vitest suite (talking HTTP to the
+# sandbox), then the Playwright specs on both hosts. keytar needs a real Secret Service, so
 # on Linux we start a private D-Bus session with an unlocked gnome-keyring and run inside it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,18 +24,24 @@ status=0
 echo "== type check (each process on its own, refusing imports across layers; then everything)"
 npm run --silent typecheck || status=1
 
+# Built before Vitest: main's start-up and the packaged-layout tests read out/.
+echo "== build (electron-vite)"
+if npx electron-vite build >test-results/build.log 2>&1; then
+  built=1
+  echo "built out/main, out/preload, out/renderer"
+else
+  built=0
+  cat test-results/build.log
+  echo "build failed: end-to-end tests will not run"
+  status=1
+fi
+
 echo "== unit tests (Vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=1
 
-echo "== build (electron-vite)"
-if npx electron-vite build >test-results/build.log 2>&1; then
-  echo "built out/main, out/preload, out/renderer"
+if [ "$built" = 1 ]; then
   echo "== end-to-end tests (Playwright: Electron host and Chromium host)"
   npx playwright test -c tests/e2e/playwright.config.ts || status=1
-else
-  cat test-results/build.log
-  echo "build failed: end-to-end tests not run"
-  status=1
 fi
 
 node scripts/test-summary.ts test-results/unit.json test-results/e2e.json

@@ -29,14 +29,18 @@ export function registerContract(ipcMain: IpcMainLike, handlers: DeskHandlers, i
   return () => { for (const name of METHOD_NAMES) ipcMain.removeHandler(channelOf(name)); };
 }
 
-/** Our window's frames only, loaded from the app's own origin; a null frame (gone or navigated) is refused. */
+/**
+ * Our window's frames only, loaded from the app's own origin (app://desk, or the dev server's); a
+ * null frame (gone or navigated) is refused. Scheme and host are compared rather than URL#origin,
+ * which is "null" for a custom scheme such as app:.
+ */
 export function senderCheck(isOurWebContents: (sender: unknown) => boolean, appOrigins: readonly string[]): SenderCheck {
   return (event) => {
     const frame = event.senderFrame;
     if (frame === null || !isOurWebContents(event.sender)) return false;
     try {
       const url = new URL(frame.url);
-      return appOrigins.includes(url.protocol === 'file:' ? 'file:' : url.origin);
+      return appOrigins.includes(`${url.protocol}//${url.host}`);
     } catch {
       return false;
     }

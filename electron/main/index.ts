@@ -1,64 +1,64 @@
-// Electron entry: wires DeskService to Electron (settings in electron-store, credentials in
-// the keychain, logs in the user data folder, net.fetch for the system proxy), registers
-// the contract behind the sender check and opens one locked-down window.
+// Electron entry: refuses debugging switches in a packaged build, serves the renderer from
+// app://desk, wires DeskService to Electron (desk-assembly.ts), registers the contract behind a
+// sender check pinned to that origin and opens one locked-down window. Runs in Vitest under a
+// recording Electron stand-in (tests/unit/main/startup.test.ts).
+import fs from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, ipcMain, net, powerMonitor, session, shell } from 'electron';
-import Store from 'electron-store';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, net, powerMonitor, protocol, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
 import { channelOf } from '../shared/contract.ts';
-import { ActionLog } from '../action-log/action-log.ts';
-import { createKeytarVault } from '../credentials/index.ts';
-import { DeskService } from '../desk/desk-service.ts';
+import { reasonText } from '../shared/reasons.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
 import { loadMachinePolicy, logMachinePolicy } from '../policy/index.ts';
-import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
-import { readSettingsFile, Settings } from '../settings/index.ts';
+import { appFiles, rendererEntry } from './app-files.ts';
+import { applicationMenuTemplate } from './app-menu.ts';
+import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-protocol.ts';
+import { createDesk } from './desk-assembly.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
+import { refusedStartFlags } from './start-flags.ts';
 import { configureUpdates, scheduleUpdateChecks, windowsPublisherVerified } from './updates.ts';
 
+const files = appFiles(import.meta.dirname);
 let window: BrowserWindow | undefined;
 
-// A separate data folder and keychain entry name, for end-to-end tests and for IT staff who
-// run a second, isolated copy (e.g. a training desk).
-if (process.env.LENDING_DESK_USER_DATA_DIR) app.setPath('userData', process.env.LENDING_DESK_USER_DATA_DIR);
-const keychainService = process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined;
-
-function rendererEntry(): { url?: string; file?: string } {
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl && !app.isPackaged) return { url: devUrl };
-  return { file: join(import.meta.dirname, '../renderer/index.html') };
-}
-
 async function start(): Promise<void> {
-  const logger = createFileLogger({ dir: join(app.getPath('userData'), 'logs') });
-  const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
+  const packaged = app.isPackaged;
+  const userData = app.getPath('userData');
+  const logger = createFileLogger({ dir: join(userData, 'logs') });
   // The machine policy, only from where IT alone can write (never from an environment variable);
   // whether `auto` updates are allowed depends on this build's signing (app-update.yml).
   const policy = loadMachinePolicy({ windowsPublisherVerified: process.platform === 'win32' && windowsPublisherVerified(process.resourcesPath) });
   logMachinePolicy(policy, logger);
-  const desk = new DeskService({
-    settings,
-    policy: policy.policy,
-    policyProblem: policy.problems,
-    vault: createKeytarVault(keychainService ? { service: keychainService } : {}),
-    fetch: (input, init) => net.fetch(input, init),
-    sandbox: async () => inProcessSandbox(),
-    clipboard,
+  const { desk, settings } = createDesk({
+    userData,
+    syncWorker: files.syncWorker,
+    // A separate keychain entry name, for end-to-end tests and for IT staff who run a second,
+    // isolated copy (e.g. a training desk).
+    keychainService: process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined,
+    policy,
     logger,
-    actionLog: new ActionLog(join(app.getPath('userData'), 'action-log.jsonl')),
-    // The sync worker is bundled beside this file (electron.vite.config.ts).
-    mirrors: { dir: join(app.getPath('userData'), 'catalog'), workerUrl: join(import.meta.dirname, 'sync-worker.js') },
-    now: Date.now,
-    version: app.getVersion(),
+    fetch: (input, init) => net.fetch(input, init),
+    clipboard,
     emit: (event, payload) => window?.webContents.send(channelOf(event), payload),
+    version: app.getVersion(),
   });
+
+  // Electron's fs reads inside app.asar; plain Node's could not.
+  protocol.handle(APP_SCHEME, createRendererHandler({
+    root: files.renderer,
+    readFile: (file) => fs.promises.readFile(file),
+    onError: (file, error) => logger.error('renderer.file-unreadable', { file, error }),
+  }));
+  const entry = rendererEntry(packaged, process.env);
+  if (entry.devServer) {
+    session.defaultSession.webRequest.onHeadersReceived({ urls: [`${entry.origin}/*`] }, (details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
+    });
+  }
+  Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate({ packaged, platform: process.platform })));
+
   const state = settings.read().window;
-
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
-  });
-
   window = new BrowserWindow({
     ...(state.x === undefined || state.y === undefined ? {} : { x: state.x, y: state.y }),
     width: state.width,
@@ -67,17 +67,15 @@ async function start(): Promise<void> {
     minHeight: 700,
     title: 'Lending Desk',
     show: false,
-    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+    webPreferences: secureWebPreferences(files.preload, { devTools: !packaged }),
   });
   if (state.maximized) window.maximize();
   guardContents(window.webContents, window.webContents.session, (url) => {
     if (isAllowedExternalUrl(url)) void shell.openExternal(url);
   });
 
-  const entry = rendererEntry();
-  const origins = entry.url ? [new URL(entry.url).origin] : ['file:'];
   const ours = window.webContents;
-  registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, origins), logger);
+  registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, [entry.origin]), logger);
 
   powerMonitor.on('lock-screen', () => void desk.lock('system'));
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
@@ -98,17 +96,30 @@ async function start(): Promise<void> {
   app.on('will-quit', () => {
     updateChecks?.stop();
     stopAvailabilityRefresh();
-    void desk.close();
+    void desk.close().finally(() => logger.close());
   });
 
-  if (entry.url) await window.loadURL(entry.url);
-  else await window.loadFile(entry.file as string);
-  logger.info('app.start', { version: app.getVersion(), settingsProblem: settings.lastLoadProblem });
+  await window.loadURL(entry.url);
+  logger.info('app.start', { version: app.getVersion(), packaged, settingsProblem: settings.lastLoadProblem });
 }
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+function refuseToStart(flags: string[]): void {
+  const message = reasonText('start.debugging-refused', { flags: flags.join(', ') });
+  console.error(message);
+  // Before `ready` this is a dialog on Windows and macOS, and stderr on Linux.
+  dialog.showErrorBox('Lending Desk', message);
+  app.exit(1);
+}
+
+function boot(): void {
+  // A separate data folder, for end-to-end tests and for a second, isolated copy.
+  if (process.env.LENDING_DESK_USER_DATA_DIR) app.setPath('userData', process.env.LENDING_DESK_USER_DATA_DIR);
+  // Must happen before `ready`.
+  protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
   app.on('second-instance', () => {
     if (window?.isMinimized()) window.restore();
     window?.focus();
@@ -119,3 +130,7 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(start);
 }
+
+const refused = app.isPackaged ? refusedStartFlags(process.argv.slice(1), (name) => app.commandLine.hasSwitch(name), process.platform) : [];
+if (refused.length > 0) refuseToStart(refused);
+else boot();

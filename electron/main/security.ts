@@ -5,9 +5,11 @@
 export const TITLE_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
 export const COVER_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
 
-export function secureWebPreferences(preloadPath: string): Record<string, unknown> {
+/** `devTools` is false in a packaged build: no inspector for whoever stands at the desk. */
+export function secureWebPreferences(preloadPath: string, options: { devTools: boolean }): Record<string, unknown> {
   return {
     preload: preloadPath,
+    devTools: options.devTools,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -23,10 +25,10 @@ export function secureWebPreferences(preloadPath: string): Record<string, unknow
 }
 
 /**
- * script-src 'self' and nothing inline; images only from our files and the cover hosts.
- * `frame-ancestors` only works as a header: browsers ignore it (noisily) in a meta tag.
+ * script-src 'self' and nothing inline; images only from our files and the cover hosts. Sent as
+ * a response header by the app:// handler (app-protocol.ts), the one way it reaches the page.
  */
-export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOSTS, delivery: 'header' | 'meta' = 'header'): string {
+export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOSTS): string {
   const covers = coverHosts.map((h) => `https://${h}`).join(' ');
   return [
     "default-src 'none'",
@@ -37,7 +39,7 @@ export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOST
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    ...(delivery === 'header' ? ["frame-ancestors 'none'"] : []),
+    "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; ');
 }

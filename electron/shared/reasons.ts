@@ -115,6 +115,8 @@ export const REASONS = {
   'credentials.username-control': 'The partner username must not contain control characters (tabs, line breaks).',
   'credentials.password-length': 'The partner password must be 1 to {max} characters.',
   'keychain.unavailable': 'The system keychain is not available, so the partner password cannot be stored or read safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
+  // The desk as it ships (main's start-up)
+  'start.debugging-refused': 'Lending Desk does not start with debugging options ({flags}). Start it from its usual shortcut, without extra options.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -107,6 +107,8 @@ export const frCA: Messages = {
     'credentials.username-length': 'Le nom d’utilisateur partenaire doit compter de 1 à {max} caractères.',
     'credentials.username-control': 'Le nom d’utilisateur partenaire ne doit contenir aucun caractère de contrôle (tabulation, saut de ligne).',
     'credentials.password-length': 'Le mot de passe partenaire doit compter de 1 à {max} caractères.',
+    // The desk as it ships (main's start-up)
+    'start.debugging-refused': 'Lending Desk ne démarre pas avec des options de débogage ({flags}). Lancez-le à partir de son raccourci habituel, sans autre option.',
     'keychain.unavailable': 'Le trousseau du système n’est pas disponible : le mot de passe partenaire ne peut donc pas être enregistré ni lu en toute sécurité. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
   },
   /** The contract's argument fields, as a refusal names them. */

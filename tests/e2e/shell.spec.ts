@@ -44,7 +44,8 @@ test('first run: choose the sandbox, start a shift, the desk is ready', async ({
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'desk-1024x700.png') });
   expect(cspViolations).toEqual([]);
-  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  // The CSP comes as a header of the app:// handler (on both hosts), read back from the page's own URL.
+  const csp = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
   expect(csp).toContain("script-src 'self'");
 });
 

@@ -1,15 +1,17 @@
-// The Chromium host (test-only, never packaged): serves the built renderer on 127.0.0.1 and
-// answers the contract with the same DeskService main uses — real keychain through keytar,
+// The Chromium host (test-only, never packaged): serves the built renderer on 127.0.0.1 through
+// main's own app:// handler (electron/main/app-protocol.ts, so every e2e page load exercises
+// it) and answers the contract with the same DeskService main uses — real keychain through keytar,
 // real settings file through conf, real sandbox over HTTP. The page gets a bridge of the
 // same shape as the preload's (bridge-script.ts), so the same e2e specs run here and in
 // Electron.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import type { EventName, EventPayloads } from '../../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../../electron/credentials/index.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { contentSecurityPolicy } from '../../../electron/main/security.ts';
+import { APP_ORIGIN, createRendererHandler } from '../../../electron/main/app-protocol.ts';
 import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../electron/policy/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
@@ -32,11 +34,6 @@ export interface DeskHost {
   desk: DeskService;
   close(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2', '.ico': 'image/x-icon',
-};
 
 export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost> {
   const rendererDir = options.rendererDir ?? join(import.meta.dirname, '..', '..', '..', 'out', 'renderer');
@@ -62,6 +59,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     emit,
   });
 
+  const serveRenderer = createRendererHandler({ root: rendererDir, readFile: (file) => readFile(file) });
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       res.writeHead(500).end(String(error));
@@ -101,7 +99,9 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       req.on('close', () => listeners.delete(res));
       return;
     }
-    serveFile(rendererDir, url.pathname, res);
+    // The request target exactly as sent (not normalised), under the app's origin.
+    const response = await serveRenderer({ url: `${APP_ORIGIN}${req.url ?? '/'}`, method: req.method ?? 'GET' });
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,17 +118,6 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       logger.close();
     },
   };
-}
-
-function serveFile(root: string, pathname: string, res: ServerResponse): void {
-  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
-  const file = join(root, relative);
-  if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': contentSecurityPolicy() });
-  createReadStream(file).pipe(res);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

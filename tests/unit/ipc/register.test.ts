@@ -12,9 +12,9 @@ function standIns() {
   const registered = new Map<string, Listener>();
   const ipcMain = { handle: (channel: string, listener: Listener) => { registered.set(channel, listener); }, removeHandler: (channel: string) => { registered.delete(channel); } };
   const ours = { id: 'our webContents' };
-  const unregister = registerContract(ipcMain, handlers, senderCheck((sender) => sender === ours, ['file:']));
+  const unregister = registerContract(ipcMain, handlers, senderCheck((sender) => sender === ours, ['app://desk']));
   const call = (name: string, args: unknown, event: Partial<InvokeEvent> = {}) =>
-    registered.get(channelOf(name as never))!({ senderFrame: { url: 'file:///app/out/renderer/index.html' }, sender: ours, ...event }, args);
+    registered.get(channelOf(name as never))!({ senderFrame: { url: 'app://desk/index.html' }, sender: ours, ...event }, args);
   return { handlers, registered, unregister, call, ours };
 }
 
@@ -33,6 +33,10 @@ describe('registerContract', () => {
     await expect(call('appInfo', undefined, { sender: { id: 'other' } })).resolves.toMatchObject(refused);
     await expect(call('appInfo', undefined, { senderFrame: { url: 'https://evil.example/' } })).resolves.toMatchObject(refused);
     await expect(call('appInfo', undefined, { senderFrame: { url: 'not a url' } })).resolves.toMatchObject(refused);
+    // Pinned to app://desk: no file: page, and no look-alike host of the same scheme.
+    for (const url of ['file:///app/out/renderer/index.html', 'app://desk.evil/index.html', 'app://evil@desk.example/', 'blob:app://desk/1']) {
+      await expect(call('appInfo', undefined, { senderFrame: { url } }), url).resolves.toMatchObject(refused);
+    }
     expect(handlers.appInfo).not.toHaveBeenCalled();
   });
 

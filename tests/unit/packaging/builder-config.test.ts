@@ -1,7 +1,7 @@
 // The electron-builder configuration, loaded as code: once through electron-builder's own
 // loader and schema check (exactly what `electron-builder --config` does), and once through
 // createBuilderConfig() with chosen environments. No Electron binary is needed for any of it.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import type { AfterPackContext, Configuration } from 'electron-builder';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APP_ID, createBuilderConfig, fuseConfig, fusesHook, type BuilderOptions } from '../../../electron-builder.config.ts';
+import { writeStandInElectronDist } from '../../../scripts/dist.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
@@ -60,6 +61,17 @@ describe('the config file as electron-builder loads it', () => {
 describe('targets', () => {
   const { config } = configWith();
 
+  it('ships the registry reader (native-reg, Windows binaries only) in the Windows build alone', () => {
+    const { config } = configWith();
+    const files = (patterns: unknown) => (patterns as string[]).join(' ');
+    expect(files(config.files)).not.toContain('native-reg');
+    expect(config.win?.files).toBeUndefined();
+    for (const platform of [config.mac, config.linux]) {
+      expect(files(platform?.files)).toContain('!**/node_modules/native-reg/**');
+      for (const pattern of config.files as string[]) expect(platform?.files).toContain(pattern); // the same app otherwise
+    }
+  });
+
   it('names the app', () => {
     expect(config.appId).toBe('org.lendingdesk.console');
     expect(config.productName).toBe('Lending Desk');
@@ -97,6 +109,10 @@ describe('targets', () => {
 
   it('packs only the electron-vite output', () => {
     expect(config.files).toEqual(expect.arrayContaining(['out/**/*', 'package.json']));
+  });
+
+  it('fails the build when a production dependency cannot be found, instead of shipping an app that cannot start', () => {
+    expect(config.allowMissingDependencies).toBe(false);
   });
 
   it('publishes update metadata for the generic provider', () => {
@@ -147,12 +163,10 @@ describe('fuses', () => {
 
     it('writes the wire with @electron/fuses itself', async () => {
       dir = mkdtempSync(join(tmpdir(), 'lending-desk-fuses-'));
-      // Electron's layout: sentinel, wire version 1, wire length, one byte per fuse ('1' on,
-      // '0' off), as a stock Electron 45 ships it (RunAsNode and friends on).
-      const stock = Buffer.from('101100011', 'latin1');
-      const binary = Buffer.concat([Buffer.alloc(4096, 7), Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX', 'latin1'), Buffer.from([1, stock.length]), stock, Buffer.alloc(4096, 7)]);
-      mkdirSync(join(dir, 'app'));
-      writeFileSync(join(dir, 'app', 'lending-desk'), binary);
+      // The stand-in Electron dist npm run dist packs the layout with: a stock fuse wire (RunAsNode and friends on).
+      writeStandInElectronDist(join(dir, 'app'));
+      renameSync(join(dir, 'app', 'electron'), join(dir, 'app', 'lending-desk'));
+      expect((await getCurrentFuseWire(join(dir, 'app', 'lending-desk')))[FuseV1Options.RunAsNode]).toBe(FuseState.ENABLE);
       const context = { appOutDir: join(dir, 'app'), electronPlatformName: 'linux', packager: { appInfo: { productFilename: 'Lending Desk' }, executableName: 'lending-desk' } } as unknown as AfterPackContext;
       await fusesHook('production')(context);
       const wire = await getCurrentFuseWire(join(dir, 'app', 'lending-desk'));

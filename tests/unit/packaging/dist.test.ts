@@ -25,7 +25,7 @@ describe('the Electron binary check', () => {
   it('skips with a reason when the electron package left no binary', () => {
     root = mkdtempSync(join(tmpdir(), 'lending-desk-dist-'));
     mkdirSync(join(root, 'node_modules', 'electron'), { recursive: true });
-    expect(electronUnavailableReason(root, {})).toMatch(/Packaging skipped: no Electron binary/);
+    expect(electronUnavailableReason(root, {})).toMatch(/Installers skipped: no Electron binary/);
     writeFileSync(join(root, 'node_modules', 'electron', 'path.txt'), 'electron');
     expect(electronUnavailableReason(root, {})).toMatch(/dist is incomplete/);
     mkdirSync(join(root, 'node_modules', 'electron', 'dist'));

@@ -1,0 +1,36 @@
+// Where the parts of the built app are, seen from main's own folder (out/main, inside app.asar
+// when packaged), and which page the window opens.
+import { join } from 'node:path';
+import { APP_INDEX_URL, APP_ORIGIN } from './app-protocol.ts';
+
+export interface AppFiles {
+  /** The sandboxed preload, one CommonJS file (electron.vite.config.ts). */
+  preload: string;
+  /** The catalog sync's worker thread. */
+  syncWorker: string;
+  /** The folder index.html is in, served as app://desk/. */
+  renderer: string;
+}
+
+export function appFiles(mainDir: string): AppFiles {
+  return {
+    preload: join(mainDir, '..', 'preload', 'index.cjs'),
+    syncWorker: join(mainDir, 'sync-worker.js'),
+    renderer: join(mainDir, '..', 'renderer'),
+  };
+}
+
+export interface RendererEntry {
+  url: string;
+  /** The one origin whose frames may call the contract. */
+  origin: string;
+  /** The electron-vite dev server, which sends no CSP of its own. */
+  devServer: boolean;
+}
+
+/** The dev server's URL only for an unpackaged app: an installed one never loads anything but its own files. */
+export function rendererEntry(packaged: boolean, env: Record<string, string | undefined>): RendererEntry {
+  const devUrl = env.ELECTRON_RENDERER_URL;
+  if (devUrl && !packaged) return { url: devUrl, origin: new URL(devUrl).origin, devServer: true };
+  return { url: APP_INDEX_URL, origin: APP_ORIGIN, devServer: false };
+}

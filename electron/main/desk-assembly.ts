@@ -1,0 +1,49 @@
+// DeskService as main assembles it: settings in electron-store, credentials in the keychain,
+// the action log and catalog mirrors in the user data folder, the network through Electron's
+// net.fetch (the system proxy and certificate store), the built-in sandbox in-process, and the
+// system clipboard. The one place that knows DeskService's constructor, so a change to its
+// dependencies is made here and nowhere else in main.
+import { join } from 'node:path';
+import Store from 'electron-store';
+import { ActionLog } from '../action-log/action-log.ts';
+import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
+import { createKeytarVault } from '../credentials/index.ts';
+import type { ClipboardPort } from '../desk/clipboard.ts';
+import { DeskService, type DeskServiceDeps } from '../desk/desk-service.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { MachinePolicy } from '../policy/index.ts';
+import { readSettingsFile, Settings } from '../settings/index.ts';
+
+export interface DeskAssembly {
+  userData: string;
+  /** The bundled sync worker (app-files.ts): the mirror's writer thread. */
+  syncWorker: string;
+  /** A keychain service name of its own (a training desk, tests); the default otherwise. */
+  keychainService: string | undefined;
+  policy: MachinePolicy;
+  logger: Logger;
+  fetch: DeskServiceDeps['fetch'];
+  clipboard: ClipboardPort;
+  emit: DeskServiceDeps['emit'];
+  version: string;
+}
+
+export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: Settings } {
+  const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
+  const desk = new DeskService({
+    settings,
+    policy: parts.policy.policy,
+    policyProblem: parts.policy.problems,
+    vault: createKeytarVault(parts.keychainService ? { service: parts.keychainService } : {}),
+    fetch: parts.fetch,
+    sandbox: async () => inProcessSandbox(),
+    clipboard: parts.clipboard,
+    logger: parts.logger,
+    actionLog: new ActionLog(join(parts.userData, 'action-log.jsonl')),
+    mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.syncWorker },
+    now: Date.now,
+    version: parts.version,
+    emit: parts.emit,
+  });
+  return { desk, settings };
+}

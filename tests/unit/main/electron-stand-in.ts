@@ -1,0 +1,231 @@
+// A recording stand-in for the `electron` module, for running main's start-up in Vitest. It
+// models the calls main makes, with Electron's own rules about `ready` (protocol schemes only
+// before it; protocol.handle, sessions, windows, net and powerMonitor only after), records them
+// in order, and throws on anything it does not model, so main cannot lean on an API the test
+// never sees.
+import type { CustomScheme, MenuItemConstructorOptions } from 'electron';
+
+const INSPECTION_KEYS = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'constructor', 'prototype', '@@__IMMUTABLE_ITERABLE__@@', '@@__IMMUTABLE_RECORD__@@']);
+
+/** The object, refusing every property it does not have (symbols and the keys test tools probe pass). */
+export function strict<T extends object>(name: string, target: T): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      if (typeof key === 'symbol' || key in object || INSPECTION_KEYS.has(key)) return Reflect.get(object, key, receiver);
+      throw new Error(`Electron stand-in: ${name}.${key} is not modelled`);
+    },
+  });
+}
+
+type Listener = (...args: never[]) => unknown;
+type IpcListener = (event: unknown, ...args: unknown[]) => Promise<unknown>;
+type ProtocolHandler = (request: Request) => Response | Promise<Response>;
+type HeadersListener = (details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => void;
+
+class Emitter {
+  readonly listeners = new Map<string, Listener[]>();
+  add(event: string, listener: Listener): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  }
+  emit(event: string, ...args: unknown[]): void {
+    for (const listener of this.listeners.get(event) ?? []) (listener as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
+export interface StandInOptions {
+  packaged: boolean;
+  /** The command line after the executable, as Chromium parses it for app.commandLine. */
+  args?: string[];
+  /** Where app.getPath('userData') points until main moves it. */
+  userData: string;
+  version?: string;
+  singleInstance?: boolean;
+}
+
+export interface RecordedWindow {
+  options: { webPreferences: Record<string, unknown> } & Record<string, unknown>;
+  webContents: { sent: Array<{ channel: string; payload: unknown }> };
+  /** The webContents object main holds (the IPC sender of this window's frames). */
+  contents: object;
+  events: Emitter;
+  loadedUrl?: string;
+  bounds: { x: number; y: number; width: number; height: number };
+  maximized: boolean;
+}
+
+export function createElectronStandIn(options: StandInOptions) {
+  const calls: string[] = [];
+  const record = (call: string): void => { calls.push(call); };
+  let isReady = false;
+  let becomeReady!: () => void;
+  const ready = new Promise<void>((resolve) => { becomeReady = resolve; });
+  let signalLoaded!: (url: string) => void;
+  const loaded = new Promise<string>((resolve) => { signalLoaded = resolve; });
+  const requireReady = (api: string): void => {
+    if (!isReady) throw new Error(`Electron stand-in: ${api} cannot be used before the app is ready (as in Electron)`);
+  };
+
+  const paths = new Map<string, string>([['userData', options.userData]]);
+  const appEvents = new Emitter();
+  const powerEvents = new Emitter();
+  const privileged: CustomScheme[] = [];
+  const protocolHandlers = new Map<string, ProtocolHandler>();
+  const ipcHandlers = new Map<string, IpcListener>();
+  const headerHooks: Array<{ filter: { urls: string[] }; listener: HeadersListener }> = [];
+  const errorBoxes: Array<{ title: string; content: string }> = [];
+  const openedExternally: string[] = [];
+  /** The system clipboard's text (Electron 45's clipboard is promise-based). */
+  const clipboard = { text: '' };
+  const windows: RecordedWindow[] = [];
+  const menus: { built: MenuItemConstructorOptions[][]; applied: unknown[] } = { built: [], applied: [] };
+  const permissions: { request?: (...args: unknown[]) => void; check?: (...args: unknown[]) => boolean } = {};
+  let exitCode: number | undefined;
+
+  const switches = new Set((options.args ?? []).flatMap((arg) => {
+    const match = /^--?([^=]+)/.exec(arg);
+    return match ? [match[1]!] : [];
+  }));
+
+  const app = strict('app', {
+    get isPackaged() { return options.packaged; },
+    commandLine: strict('app.commandLine', { hasSwitch: (name: string) => switches.has(name) }),
+    setPath(name: string, value: string) { record(`app.setPath ${name}`); paths.set(name, value); },
+    getPath(name: string) {
+      const path = paths.get(name);
+      if (path === undefined) throw new Error(`Electron stand-in: app.getPath('${name}') is not modelled`);
+      return path;
+    },
+    getVersion: () => options.version ?? '0.1.0',
+    requestSingleInstanceLock() { record('app.requestSingleInstanceLock'); return options.singleInstance ?? true; },
+    on(event: string, listener: Listener) { record(`app.on ${event}`); appEvents.add(event, listener); return app; },
+    quit() { record('app.quit'); },
+    exit(code = 0) { record(`app.exit ${code}`); exitCode = code; },
+    whenReady() { record('app.whenReady'); return ready; },
+  });
+
+  const defaultSession = strict('session.defaultSession', {
+    webRequest: strict('session.defaultSession.webRequest', {
+      onHeadersReceived(filter: { urls: string[] }, listener: HeadersListener) { record('webRequest.onHeadersReceived'); headerHooks.push({ filter, listener }); },
+    }),
+    setPermissionRequestHandler(handler: (...args: unknown[]) => void) { permissions.request = handler; },
+    setPermissionCheckHandler(handler: (...args: unknown[]) => boolean) { permissions.check = handler; },
+  });
+
+  class BrowserWindow {
+    readonly recorded: RecordedWindow;
+    readonly webContents: object;
+
+    constructor(windowOptions: RecordedWindow['options']) {
+      requireReady('new BrowserWindow');
+      record('new BrowserWindow');
+      const events = new Emitter();
+      const sent: RecordedWindow['webContents']['sent'] = [];
+      const contentEvents = new Emitter();
+      const recorded: RecordedWindow = { options: windowOptions, webContents: { sent }, contents: {}, events, bounds: { x: 10, y: 20, width: 1280, height: 800 }, maximized: false };
+      this.recorded = recorded;
+      windows.push(recorded);
+      this.webContents = strict('webContents', {
+        session: defaultSession,
+        on(event: string, listener: Listener) { contentEvents.add(event, listener); },
+        setWindowOpenHandler(handler: (details: { url: string }) => unknown) { contentEvents.add('window-open-handler', handler as Listener); },
+        send(channel: string, payload: unknown) { sent.push({ channel, payload }); },
+        loadURL(url: string) { record(`webContents.loadURL ${url}`); recorded.loadedUrl = url; signalLoaded(url); return Promise.resolve(); },
+        contentEvents,
+      });
+      recorded.contents = this.webContents;
+      return strict('BrowserWindow', this);
+    }
+
+    maximize() { this.recorded.maximized = true; }
+    isMaximized() { return this.recorded.maximized; }
+    isMinimized() { return false; }
+    restore() {}
+    focus() {}
+    show() { record('BrowserWindow.show'); }
+    getNormalBounds() { return { ...this.recorded.bounds }; }
+    on(event: string, listener: Listener) { this.recorded.events.add(event, listener); return this; }
+    once(event: string, listener: Listener) { this.recorded.events.add(event, listener); return this; }
+    loadURL(url: string) { return (this.webContents as { loadURL(url: string): Promise<void> }).loadURL(url); }
+  }
+
+  const autoUpdater = strict('electron-updater autoUpdater', {
+    feeds: [] as unknown[],
+    checks: 0,
+    autoDownload: false,
+    autoInstallOnAppQuit: false,
+    allowDowngrade: true,
+    allowPrerelease: true,
+    disableWebInstaller: false,
+    setFeedURL(feed: unknown) { record('autoUpdater.setFeedURL'); autoUpdater.feeds.push(feed); },
+    checkForUpdates() { record('autoUpdater.checkForUpdates'); autoUpdater.checks += 1; return Promise.resolve(null); },
+  });
+
+  const module = {
+    app,
+    BrowserWindow: strict('BrowserWindow (class)', BrowserWindow),
+    dialog: strict('dialog', {
+      showErrorBox(title: string, content: string) { record('dialog.showErrorBox'); errorBoxes.push({ title, content }); },
+    }),
+    ipcMain: strict('ipcMain', {
+      handle(channel: string, listener: IpcListener) { ipcHandlers.set(channel, listener); },
+      removeHandler(channel: string) { ipcHandlers.delete(channel); },
+    }),
+    Menu: strict('Menu', {
+      buildFromTemplate(template: MenuItemConstructorOptions[]) { record('Menu.buildFromTemplate'); menus.built.push(template); return { template }; },
+      setApplicationMenu(menu: unknown) { record('Menu.setApplicationMenu'); menus.applied.push(menu); },
+    }),
+    net: strict('net', {
+      fetch(input: string | URL | Request, init?: RequestInit) { requireReady('net.fetch'); return fetch(input, init); },
+    }),
+    powerMonitor: strict('powerMonitor', {
+      on(event: string, listener: Listener) { requireReady('powerMonitor'); powerEvents.add(event, listener); },
+    }),
+    protocol: strict('protocol', {
+      registerSchemesAsPrivileged(schemes: CustomScheme[]) {
+        if (isReady) throw new Error('Electron stand-in: protocol.registerSchemesAsPrivileged must be called before the app is ready (as in Electron)');
+        record('protocol.registerSchemesAsPrivileged');
+        privileged.push(...schemes);
+      },
+      handle(scheme: string, handler: ProtocolHandler) { requireReady('protocol.handle'); record(`protocol.handle ${scheme}`); protocolHandlers.set(scheme, handler); },
+    }),
+    session: strict('session', {
+      get defaultSession() { requireReady('session.defaultSession'); return defaultSession; },
+    }),
+    shell: strict('shell', {
+      openExternal(url: string) { openedExternally.push(url); return Promise.resolve(); },
+    }),
+    clipboard: strict('clipboard', {
+      async readText() { return clipboard.text; },
+      async writeText(text: string) { record('clipboard.writeText'); clipboard.text = text; },
+    }),
+  };
+
+  return {
+    module,
+    autoUpdater,
+    calls,
+    privileged,
+    protocolHandlers,
+    ipcHandlers,
+    headerHooks,
+    errorBoxes,
+    openedExternally,
+    clipboard,
+    windows,
+    menus,
+    permissions,
+    appEvents,
+    powerEvents,
+    paths,
+    get exitCode() { return exitCode; },
+    /** Fires `ready` and resolves once main has loaded its page. */
+    async startUp(): Promise<string> {
+      record('ready');
+      isReady = true;
+      becomeReady();
+      return loaded;
+    },
+  };
+}
+
+export type ElectronStandIn = ReturnType<typeof createElectronStandIn>;
