@@ -100,7 +100,7 @@ export class DeskService implements DeskHandlers {
     }
     if (this.session) info.session = { ...this.session };
     const problem = this.settings.lastLoadProblem;
-    if (problem) info.settingsProblem = problem;
+    if (problem) info.settingsProblem = { reason: problem.reason, params: problem.params };
     return info;
   }
 
@@ -110,7 +110,7 @@ export class DeskService implements DeskHandlers {
 
   async useSandbox(): Promise<AppInfo> {
     if (!this.settings.outcome().sandboxOffered) {
-      throw new PartnerError('invalid-input', "The sandbox is turned off on this computer by your library's IT.");
+      throw PartnerError.because('invalid-input', 'policy.sandbox-off');
     }
     const profile: ConnectionProfile = { id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries: [], wsApi: '2.1', country: 'US' };
     const existing = this.settings.read().profiles.find((p) => p.id === SANDBOX_PROFILE_ID);

@@ -100,7 +100,7 @@ async function start(): Promise<void> {
   });
 
   await window.loadURL(entry.url);
-  logger.info('app.start', { version: app.getVersion(), packaged, settingsProblem: settings.lastLoadProblem });
+  logger.info('app.start', { version: app.getVersion(), packaged, settingsProblem: settings.lastLoadProblem?.message });
 }
 
 function refuseToStart(flags: string[]): void {

@@ -297,11 +297,11 @@ export class PartnerClient {
         try {
           outcome = await reread();
         } catch {
-          throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { reason: 'action.outcome-unknown' });
+          throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { ...error.detail, reason: 'action.outcome-unknown', params: {} });
         }
         if (outcome.done) return { value: outcome.value, confirmedByReread: true };
         if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
-        throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { reason: notDone });
+        throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { ...error.detail, reason: notDone, params: {} });
       }
     }
   }

@@ -72,8 +72,10 @@ export class TokenSource {
         throw PartnerError.because('invalid-input', 'connection.not-a-lending-service', { status: error.status }, error.status);
       }
       if (error instanceof HttpStatusError) {
+        // Staff read the code's sentence; the service's own words travel apart, quoted as its.
         throw new PartnerError(error.status === 429 ? 'rate-limited' : 'server',
-          error.serverMessage ?? `The lending service could not issue a token (HTTP ${error.status}).`, error.status);
+          error.serverMessage ?? `The lending service could not issue a token (HTTP ${error.status}).`, error.status,
+          error.serverMessage === undefined ? {} : { serviceMessage: error.serverMessage });
       }
       throw error;
     }

@@ -22,7 +22,7 @@ export class PolicySettings implements SettingsPort {
     this.#problems = problems;
   }
 
-  get lastLoadProblem(): string | undefined {
+  get lastLoadProblem(): Settings['lastLoadProblem'] {
     return this.#inner.lastLoadProblem;
   }
 

@@ -1,7 +1,8 @@
 // Settings files written by earlier versions are brought forward by a numbered list of pure
 // steps, each from version N to N+1. The file itself is only rewritten when the user next
 // changes something, so an older app reading a newer file never destroys it.
-import { PartnerError } from '../partner/errors.ts';
+import { PartnerError, type ErrorParams } from '../partner/errors.ts';
+import { isReason, reasonText, type Reason } from '../shared/reasons.ts';
 import { deskSettingsSchema, describeIssue, DEFAULT_WINDOW, reasonOfIssue, type DeskSettings } from './schema.ts';
 
 type RawSettings = Record<string, unknown>;
@@ -54,23 +55,33 @@ export function defaultSettings(): DeskSettings {
 
 const USING_DEFAULTS = 'Default settings are in use; the file is left as it is until a setting is changed.';
 
-export function migrate(raw: unknown): { settings: DeskSettings; problem?: string } {
-  const fallBack = (why: string): { settings: DeskSettings; problem: string } => ({ settings: defaultSettings(), problem: `${why} ${USING_DEFAULTS}` });
+/** Why the settings file was not used: a reason the renderer words, and the English for the log. */
+export interface LoadProblem {
+  reason: Reason;
+  params: ErrorParams;
+  message: string;
+}
+
+export function loadProblem(reason: Reason, params: ErrorParams = {}, detail?: string): LoadProblem {
+  return { reason, params, message: `${detail ?? reasonText(reason, params)} ${USING_DEFAULTS}` };
+}
+
+export function migrate(raw: unknown): { settings: DeskSettings; problem?: LoadProblem } {
+  const fallBack = (reason: Reason, params: ErrorParams = {}, detail?: string): { settings: DeskSettings; problem: LoadProblem } => ({
+    settings: defaultSettings(), problem: loadProblem(reason, params, detail),
+  });
 
   if (raw === undefined || raw === null) return { settings: defaultSettings() };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return fallBack('The settings file does not hold a settings object.');
+  if (typeof raw !== 'object' || Array.isArray(raw)) return fallBack('settings-file.not-object');
   const file = raw as RawSettings;
-  if (typeof file[UNREADABLE_FILE_KEY] === 'string') return fallBack(file[UNREADABLE_FILE_KEY]);
+  const unreadable = file[UNREADABLE_FILE_KEY];
+  if (typeof unreadable === 'string') return fallBack(isReason(unreadable) ? unreadable : 'settings-file.not-json');
   if (Object.keys(file).length === 0) return { settings: defaultSettings() };
 
   // The first format carried no version number.
   const version = file.version ?? 1;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return fallBack('The settings file has no valid version number.');
-  }
-  if (version > SETTINGS_VERSION) {
-    return fallBack(`The settings file was written by a newer Lending Desk (settings version ${version}; this one reads up to ${SETTINGS_VERSION}).`);
-  }
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return fallBack('settings-file.no-version');
+  if (version > SETTINGS_VERSION) return fallBack('settings-file.newer', { version, supported: SETTINGS_VERSION });
 
   let current: RawSettings = { ...file };
   try {
@@ -79,11 +90,11 @@ export function migrate(raw: unknown): { settings: DeskSettings; problem?: strin
       current = { ...step(current), version: from + 1 };
     }
   } catch {
-    return fallBack(`The settings file (version ${version}) could not be brought up to date.`);
+    return fallBack('settings-file.not-migrated', { version });
   }
 
   const parsed = deskSettingsSchema.safeParse(current);
-  if (!parsed.success) return fallBack(`The settings file is not valid: ${describeIssue(parsed.error)}`);
+  if (!parsed.success) return fallBack(reasonOfIssue(parsed.error), {}, `The settings file is not valid: ${describeIssue(parsed.error)}`);
   return { settings: parsed.data };
 }
 

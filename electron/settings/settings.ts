@@ -2,7 +2,7 @@
 // tests). Every change is validated as a whole before a single byte is written, and the
 // store writes the file atomically, so the file is always either the old or the new state.
 import { PartnerError } from '../partner/errors.ts';
-import { defaultSettings, migrate, SETTINGS_VERSION, validateSettings } from './migrations.ts';
+import { defaultSettings, loadProblem, migrate, SETTINGS_VERSION, validateSettings, type LoadProblem } from './migrations.ts';
 import type { ConnectionProfile, DeskSettings } from './schema.ts';
 import { removeInterruptedWrites } from './store-file.ts';
 
@@ -19,7 +19,7 @@ export type SettingsPatch = Partial<Omit<DeskSettings, 'version' | 'profiles'>>;
 
 export class Settings {
   readonly #store: SettingsStore;
-  #lastLoadProblem: string | undefined;
+  #lastLoadProblem: LoadProblem | undefined;
 
   constructor(store: SettingsStore) {
     this.#store = store;
@@ -27,7 +27,7 @@ export class Settings {
   }
 
   /** Why the last read fell back to defaults, if it did. */
-  get lastLoadProblem(): string | undefined {
+  get lastLoadProblem(): LoadProblem | undefined {
     return this.#lastLoadProblem;
   }
 
@@ -37,7 +37,7 @@ export class Settings {
       raw = this.#store.store;
     } catch (error) {
       // A store built without readSettingsFile throws on a damaged file; same outcome.
-      this.#lastLoadProblem = `The settings file could not be read (${error instanceof Error ? error.name : 'error'}). Default settings are in use.`;
+      this.#lastLoadProblem = loadProblem('settings-file.unreadable', { cause: error instanceof Error ? error.name : 'error' });
       return defaultSettings();
     }
     const { settings, problem } = migrate(raw);

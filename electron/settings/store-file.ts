@@ -4,20 +4,21 @@
 // defaults, tells the user why, and leaves the file for library IT to look at.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { Reason } from '../shared/reasons.ts';
 import { UNREADABLE_FILE_KEY } from './migrations.ts';
 
 export function readSettingsFile(text: string): Record<string, unknown> {
-  const unreadable = (why: string): Record<string, unknown> => ({ [UNREADABLE_FILE_KEY]: why });
+  const unreadable = (why: Reason): Record<string, unknown> => ({ [UNREADABLE_FILE_KEY]: why });
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return unreadable('The settings file does not hold a settings object.');
+      return unreadable('settings-file.not-object');
     }
     return value as Record<string, unknown>;
   } catch {
     // JSON.parse's own message quotes the file around the error, which is not for a log.
-    return unreadable('The settings file is not valid JSON.');
+    return unreadable('settings-file.not-json');
   }
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ActionEntry } from './action-log.ts';
 import type { BrowseRow, SourceState, SyncProgress, TitleDetail } from './collection.ts';
-import type { ErrorInfo } from './errors.ts';
+import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
 import type { Reason } from './reasons.ts';
@@ -98,7 +98,7 @@ export interface AppInfo {
   preferences: Preferences;
   session?: StaffSession;
   /** Why the settings file was not used, when it was not. */
-  settingsProblem?: string;
+  settingsProblem?: { reason: Reason; params?: ErrorParams };
   /** What the machine-wide policy file decides; shown as "set by your library's IT". */
   managed?: ManagedView;
 }

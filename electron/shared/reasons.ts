@@ -96,6 +96,13 @@ export const REASONS = {
   'address.scheme': 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).',
   'address.query': 'The service address must not carry a query or fragment (? or #).',
   'address.credentials': 'The service address must not carry a user name or password; enter those in their own fields.',
+  // Why the settings file was not used at start (the desk runs on defaults and leaves the file as it is).
+  'settings-file.not-object': 'The settings file does not hold a settings object.',
+  'settings-file.not-json': 'The settings file is not valid JSON.',
+  'settings-file.unreadable': 'The settings file could not be read ({cause}).',
+  'settings-file.no-version': 'The settings file has no valid version number.',
+  'settings-file.newer': 'The settings file was written by a newer Lending Desk (settings version {version}; this one reads up to {supported}).',
+  'settings-file.not-migrated': 'The settings file (version {version}) could not be brought up to date.',
   'settings.not-valid': 'The settings could not be saved: a value is not valid.',
   'settings.profile-id': 'Profile id must be 1 to 40 lowercase letters, digits or hyphens.',
   'settings.profile-name-empty': 'Profile name must not be empty.',

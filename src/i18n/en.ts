@@ -12,7 +12,7 @@ export const en = {
     loading: 'Loading Lending Desk…',
     unavailable: 'Lending Desk could not start',
     retry: 'Try again',
-    settingsProblem: 'The saved settings could not be used: {problem}',
+    settingsProblem: 'The saved settings could not be used: {problem} Default settings are in use; the file is left as it is until a setting is changed.',
   },
   sandbox: {
     banner: 'SANDBOX — training data, no real patrons',

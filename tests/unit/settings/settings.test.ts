@@ -209,7 +209,7 @@ describe('loading older, newer and damaged files', () => {
     const before = fileBytes();
     const settings = open();
     expect(settings.read()).toEqual(defaultSettings());
-    expect(settings.lastLoadProblem).toMatch(/newer Lending Desk \(settings version 3/);
+    expect(settings.lastLoadProblem?.message).toMatch(/newer Lending Desk \(settings version 3/);
     expect(fileBytes().equals(before)).toBe(true);
   });
 
@@ -218,8 +218,8 @@ describe('loading older, newer and damaged files', () => {
     const before = fileBytes();
     const settings = open();
     expect(settings.read()).toEqual(defaultSettings());
-    expect(settings.lastLoadProblem).toMatch(/not valid JSON/);
-    expect(settings.lastLoadProblem).not.toContain('passw');
+    expect(settings.lastLoadProblem?.message).toMatch(/not valid JSON/);
+    expect(settings.lastLoadProblem?.message).not.toContain('passw');
     expect(fileBytes().equals(before)).toBe(true);
 
     // The next change replaces the damaged file with a valid one.
@@ -232,15 +232,15 @@ describe('loading older, newer and damaged files', () => {
     writeFile({ version: 2, profiles: [], activeProfileId: null, idleLockMinutes: 999 });
     const settings = open();
     expect(settings.read()).toEqual(defaultSettings());
-    expect(settings.lastLoadProblem).toMatch(/Idle lock must be a whole number/);
+    expect(settings.lastLoadProblem?.message).toMatch(/Idle lock must be a whole number/);
   });
 
   it('refuses a file holding a password in a profile', () => {
     writeFile({ version: 2, profiles: [{ ...branch, password: 'hunter22' }], activeProfileId: 'main-branch' });
     const settings = open();
     expect(settings.read()).toEqual(defaultSettings());
-    expect(settings.lastLoadProblem).toMatch(/cannot hold "password"/);
-    expect(settings.lastLoadProblem).not.toContain('hunter22');
+    expect(settings.lastLoadProblem?.message).toMatch(/cannot hold "password"/);
+    expect(settings.lastLoadProblem?.message).not.toContain('hunter22');
   });
 
   it('uses defaults when the store itself cannot be read', () => {
@@ -249,6 +249,6 @@ describe('loading older, newer and damaged files', () => {
       set store(_value: Record<string, unknown>) { throw new Error('not written in this test'); },
     });
     expect(settings.read()).toEqual(defaultSettings());
-    expect(settings.lastLoadProblem).toMatch(/could not be read/);
+    expect(settings.lastLoadProblem?.message).toMatch(/could not be read/);
   });
 });
