@@ -142,7 +142,7 @@ describe('borrow and hold are never blindly repeated', () => {
     h.sandbox.control.resetRequestCounts();
     h.sandbox.control.addFault({ route: 'borrow', kind: 'server-error', times: 2 });
     await expect(client.borrow(libraryId, card, other)).rejects.toMatchObject({
-      code: 'server', detail: { reason: 'action.not-borrowed', serviceMessage: 'The service is temporarily unavailable' }, message: expect.stringMatching(/\. The lending service did not confirm the borrow, and the patron’s loans show the title was not borrowed: it is safe to try again\.$/),
+      code: 'server', detail: { reason: 'action.not-borrowed', serviceMessage: 'The service is temporarily unavailable (Injected server error).' }, message: expect.stringMatching(/\. The lending service did not confirm the borrow, and the patron’s loans show the title was not borrowed: it is safe to try again\.$/),
     });
     expect(count('borrow')).toBe(2);
     expect(count('checkouts')).toBe(2);
