@@ -1,6 +1,7 @@
 // English strings. vue-i18n message syntax: `{name}` interpolates; avoid bare @ { } | $.
 import { FIELD_NAMES, type FieldName } from '../../electron/shared/field-names.ts';
 import { REASONS, type Reason } from '../../electron/shared/reasons.ts';
+import type { LocaleMessage } from './elision.ts';
 
 export const en = {
   /** Main's reasons (shared/reasons.ts): the English is written once, there. */
@@ -414,4 +415,7 @@ export const en = {
   },
 };
 
-export type Messages = typeof en;
+/** Another language's messages: the same keys, each text or a message function (see elision.ts). */
+type Localized<T> = { [K in keyof T]: T[K] extends string ? LocaleMessage : Localized<T[K]> };
+/** Main's reasons and field names stay plain text (main's English is the template for the log). */
+export type Messages = Omit<Localized<typeof en>, 'reasons' | 'fields'> & Pick<typeof en, 'reasons' | 'fields'>;

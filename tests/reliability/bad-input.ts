@@ -21,7 +21,7 @@ const SYNC: RouteName[] = ['token', 'globalContents', 'entitlements', 'libraryCo
 const INTENDED: Record<MethodName, readonly RouteName[]> = {
   appInfo: [], listProfiles: [], useSandbox: [], testPartnerConnection: ['token'], savePartnerProfile: ['token'],
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
-  startShift: [], lockSession: [], copyText: [], lookupPatron: PATRON_READ,
+  startShift: [], lockSession: [], copyText: [], lookupPatron: PATRON_READ, findCardElsewhere: ['token', 'status'],
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
   placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
@@ -199,7 +199,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     forgetCredentials: { profileId: FIXTURE_ID }, activateProfile: { profileId: FIXTURE_ID }, removeProfile: { profileId: FIXTURE_ID },
     updatePreferences: { ...PREFERENCES }, startShift: { staffName: STAFF }, lockSession: { reason: 'staff' },
     copyText: { text: 'A title — due 1 December', purpose: 'slip' },
-    lookupPatron: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
+    lookupPatron: { libraryId, card: f.cards[0] }, findCardElsewhere: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
     liveSearch: { libraryId, q: 'the', limit: 5, offset: 0, kidsMode: false, formats: ['EBOOK'], purchaseModel: 'FLEX' },
     listActions: { offset: 0, limit: 10 },
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
