@@ -145,13 +145,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * Screenshots of the screen as it is, at both sizes (the page at its top), each followed by
- * `check` at that size; nothing may overflow sideways.
+ * Screenshots of the screen as it is, at both sizes (the page at its top, or scrolled just enough
+ * to `show` something), each followed by `check` at that size; nothing may overflow sideways.
  */
-export async function screenshots(page: Page, name: string, language: Language, check?: (size: { width: number; height: number }) => Promise<void>): Promise<void> {
+export async function screenshots(
+  page: Page, name: string, language: Language, check?: (size: { width: number; height: number }) => Promise<void>, show?: Locator,
+): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
+    await show?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${language}-${size.width}x${size.height}.png`) });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await check?.(size);
