@@ -30,6 +30,9 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
 };
 
+/** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
+const ASKS_OTHER_LIBRARIES = new Set<MethodName>(['findCardElsewhere']);
+
 /** Methods whose calls may change what the desk is connected to, its shift or its preferences: checked and put back after each call. */
 const SIDE_EFFECTS = new Set<MethodName>([
   'lockSession', 'activateProfile', 'removeProfile', 'savePartnerProfile', 'useSandbox', 'updatePreferences',
@@ -259,7 +262,7 @@ function misrouted(method: MethodName, argument: unknown, requests: LoggedReques
     if (request.route === undefined) wrong.push({ request, why: 'no route (404/405)' });
     else if (!intended.includes(request.route)) wrong.push({ request, why: `route ${request.route} is not for ${method}` });
     else if (request.params.card !== undefined && request.params.card !== (typeof arg.card === 'string' ? arg.card.trim() : undefined)) wrong.push({ request, why: 'another card' });
-    else if (request.params.libraryId !== undefined && 'libraryId' in arg && request.params.libraryId !== String(arg.libraryId)) wrong.push({ request, why: 'another library' });
+    else if (request.params.libraryId !== undefined && 'libraryId' in arg && (request.params.libraryId === String(arg.libraryId)) === ASKS_OTHER_LIBRARIES.has(method)) wrong.push({ request, why: 'another library' });
     else if (request.params.contentId !== undefined && typeof arg.contentId === 'number' && request.params.contentId !== String(arg.contentId)) wrong.push({ request, why: 'another title' });
   }
   return wrong;
