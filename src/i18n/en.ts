@@ -338,7 +338,7 @@ export const en = {
   },
   help: {
     title: 'Keyboard shortcuts',
-    intro: 'Letter shortcuts do not work while typing in a field; Esc and the F keys always do.',
+    intro: 'Alt shortcuts, the F keys, Esc and Ctrl+L work from every field, the card field included; ? and / only outside one.',
     close: 'Close',
     keys: 'Keys',
     does: 'What it does',
@@ -356,7 +356,7 @@ export const en = {
       arrows: 'Move through loans, holds, search results or the Collection',
       returnLoan: 'Return the selected loan early (asks first)',
       removeHold: 'Remove the selected hold (asks first)',
-      enter: 'Look up the card, search, or confirm a dialog',
+      enter: 'Look up the card, search, open a result or Collection row, or confirm a dialog',
       views: 'Patron desk, Collection, Sync',
     },
     or: 'or',

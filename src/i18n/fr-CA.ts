@@ -451,7 +451,7 @@ export const frCA: Messages = {
   },
   help: {
     title: 'Raccourcis clavier',
-    intro: 'Les raccourcis avec une lettre ne fonctionnent pas pendant la saisie dans un champ; Échap et les touches F fonctionnent toujours.',
+    intro: 'Les raccourcis Alt, les touches F, Échap et Ctrl+L fonctionnent depuis tous les champs, y compris celui de la carte; ? et / seulement hors d’un champ.',
     close: 'Fermer',
     keys: 'Touches',
     does: 'Effet',
@@ -469,7 +469,7 @@ export const frCA: Messages = {
       arrows: 'Parcourir les prêts, les réservations, les résultats de recherche ou la Collection',
       returnLoan: 'Retourner le prêt sélectionné (avec confirmation)',
       removeHold: 'Annuler la réservation sélectionnée (avec confirmation)',
-      enter: 'Rechercher la carte, lancer la recherche ou confirmer',
+      enter: 'Rechercher la carte, lancer la recherche, ouvrir un résultat ou une ligne de la Collection, ou confirmer',
       views: 'Comptoir usager, Collection, Synchronisation',
     },
     or: 'ou',

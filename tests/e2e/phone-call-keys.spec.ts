@@ -119,6 +119,7 @@ test('Alt shortcuts from the card field, Esc empties a field first, Ctrl+L locks
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   for (const key of ['F4', 'Alt+B', 'Alt+O', 'Alt+D', 'Ctrl+L']) await expect(help.getByText(key, { exact: true })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
+  await screenshots(page, 'keys-help', 'en');
   await page.keyboard.press('Escape');
 
   await page.keyboard.press('Control+L');
@@ -155,8 +156,9 @@ for (const language of LANGUAGES) {
     await expect(dialog).toHaveCount(0);
     await expect(results.nth(0)).toBeFocused();
     await page.keyboard.press('ArrowDown');
+    await expect(results.nth(1)).toBeFocused();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshots(page, 'keys-search-results', language);
+    await screenshots(page, 'keys-search-results', language, undefined, results.nth(1));
     await expect(page.getByText(say(language, 'catalog.resultKeys'))).toHaveCount(1); // said to screen readers
   });
 }
