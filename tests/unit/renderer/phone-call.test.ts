@@ -190,6 +190,27 @@ describe('the desk on a fake contract', () => {
     expect(document.getElementById(borrow.getAttribute('aria-describedby')!)?.textContent).toBe('Monthly limit reached: can be borrowed from April 1');
   });
 
+  it('a refusal puts focus on its offer once: the queue size that comes later does not pull focus back', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.liveSearch.mockResolvedValue(ok({ found: 1, hits: [hit({ titleId: 302, title: 'Glass Rivers', purchaseModel: 'FLEX' })] }));
+    desk.liveAvailability.mockResolvedValue(ok([{ contentId: 302, status: 'BORROW', purchaseModel: 'FLEX', availableCopies: 1, totalCopies: 1 }]));
+    await scan('0012345');
+    await searchFor('glass');
+    let queueKnown!: (value: Awaited<ReturnType<typeof desk.liveAvailability>>) => void;
+    desk.liveAvailability.mockImplementationOnce(() => new Promise((resolve) => { queueKnown = resolve; }));
+    desk.borrow.mockResolvedValueOnce(serviceFail('unavailable', 'No copy is free'));
+    button('Borrow Glass Rivers').click();
+    await flushPromises();
+    expect(document.activeElement).toBe(button('Place a hold'));
+    await press('F2');
+    const card = document.getElementById('card-entry-input');
+    expect(document.activeElement).toBe(card);
+    queueKnown(ok([{ contentId: 302, status: 'HOLD', holdsQueueSize: 4 }]));
+    await flushPromises();
+    expect(announced('alert')[0]).toContain('4 waiting');
+    expect(document.activeElement).toBe(card);
+  });
+
   it('Ctrl+L locks the desk from the card field', async () => {
     const { desk } = await mountApp(sandboxInfo());
     await scan('0012345');
