@@ -114,6 +114,9 @@ test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm 
   await grille.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog').getByText('vérifiée il y a 3 min')).toBeVisible();
+  await expect(page.getByRole('dialog').locator('dt', { hasText: 'Langue' }).locator('xpath=following-sibling::dd[1]')).toHaveText(/^(Anglais|Français|Espagnol)$/);
+  expect(await axeViolations(page)).toEqual([]);
+  await screenshots(page, 'collection-title', 'fr-CA');
   await page.keyboard.press('Escape');
 });
 

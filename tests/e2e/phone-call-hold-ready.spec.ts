@@ -43,37 +43,41 @@ for (const language of LANGUAGES) {
   });
 }
 
-test('search results and title details say a title is set aside for this patron and offer Borrow, which borrows it', async ({ desk }, testInfo) => {
-  test.skip(testInfo.project.name === 'electron', STEERS_SANDBOX);
-  const { page } = desk;
-  await openDesk(page);
-  const before = await page.evaluate(async ({ libraryId, card }) => window.lendingDesk.lookupPatron({ libraryId, card }), { libraryId: LIBRARY, card: CARD });
-  if (!before.ok) throw new Error(before.error.message);
-  const ready = before.value.holds.find((h) => h.status === 'RESERVED')!;
-  const title = ready.title!;
-  await scan(page, CARD);
-  // Straight on to the search, as staff do while the lookup runs: the keys stay in the search field.
-  await page.keyboard.press('F3');
-  await page.keyboard.type(title);
-  await page.keyboard.press('Enter');
-  // (Another edition may share the title: the one the patron holds is the one set aside.)
-  const hit = result(page, title).filter({ hasText: 'Set aside for this patron' });
-  await expect(hit).toHaveCount(1);
-  await expect(hit.getByText(/^Set aside for this patron until /)).toBeVisible();
-  await expect(hit.getByText('On hold for this patron')).toHaveCount(0);
-  await expect(hit.getByText('No copy free', { exact: false })).toHaveCount(0); // true for everyone else, misleading here
-  await expect(hit.getByRole('button', { name: `Borrow now: ${title}` })).toHaveText('Borrow now');
+for (const language of LANGUAGES) {
+  test(`search results and title details say a title is set aside for this patron and offer Borrow, which borrows it (${language})`, async ({ desk }, testInfo) => {
+    test.skip(testInfo.project.name === 'electron', STEERS_SANDBOX);
+    const { page } = desk;
+    await openDesk(page, language);
+    const before = await page.evaluate(async ({ libraryId, card }) => window.lendingDesk.lookupPatron({ libraryId, card }), { libraryId: LIBRARY, card: CARD });
+    if (!before.ok) throw new Error(before.error.message);
+    const ready = before.value.holds.find((h) => h.status === 'RESERVED')!;
+    const title = ready.title!;
+    const setAside = say(language, 'catalog.ready');
+    await scan(page, CARD);
+    // Straight on to the search, as staff do while the lookup runs: the keys stay in the search field.
+    await page.keyboard.press('F3');
+    await page.keyboard.type(title);
+    await page.keyboard.press('Enter');
+    // (Another edition may share the title: the one the patron holds is the one set aside.)
+    const hit = result(page, title).filter({ hasText: setAside });
+    await expect(hit).toHaveCount(1);
+    await expect(hit.getByText(say(language, 'catalog.readyUntil', { date: '' }).trim())).toBeVisible();
+    await expect(hit.getByText(say(language, 'catalog.onHold'))).toHaveCount(0);
+    await expect(hit.getByText(say(language, 'catalog.availability.HOLD'), { exact: false })).toHaveCount(0); // true for everyone else, misleading here
+    const borrowNow = say(language, 'patron.borrowNowFor', { title });
+    await expect(hit.getByRole('button', { name: borrowNow })).toHaveText(say(language, 'catalog.borrowNow'));
 
-  await hit.getByRole('button', { name: `Details for ${title}` }).click();
-  const dialog = page.getByRole('dialog', { name: title });
-  await expect(dialog.getByText(/^Set aside for this patron until /)).toBeVisible();
-  expect(await axeViolations(page)).toEqual([]);
-  await screenshots(page, 'hold-ready-details', 'en');
-  await dialog.getByRole('button', { name: `Borrow now: ${title}` }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(row(page, 'loans', title)).toBeVisible();
-  await expect(row(page, 'holds', title)).toHaveCount(0);
-  await expect(result(page, title).filter({ hasText: 'On loan to this patron' })).toHaveCount(1);
-  await expect(result(page, title).filter({ hasText: 'Set aside for this patron' })).toHaveCount(0);
-  expect((await patronState(page, CARD)).loans).toContain(ready.contentId);
-});
+    await hit.getByRole('button', { name: say(language, 'catalog.detailsFor', { title }) }).click();
+    const dialog = page.getByRole('dialog', { name: title });
+    await expect(dialog.getByText(say(language, 'catalog.readyUntil', { date: '' }).trim())).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshots(page, 'hold-ready-details', language);
+    await dialog.getByRole('button', { name: borrowNow }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(row(page, 'loans', title)).toBeVisible();
+    await expect(row(page, 'holds', title)).toHaveCount(0);
+    await expect(result(page, title).filter({ hasText: say(language, 'catalog.onLoan') })).toHaveCount(1);
+    await expect(result(page, title).filter({ hasText: setAside })).toHaveCount(0);
+    expect((await patronState(page, CARD)).loans).toContain(ready.contentId);
+  });
+}

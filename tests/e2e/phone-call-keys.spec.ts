@@ -119,7 +119,6 @@ test('Alt shortcuts from the card field, Esc empties a field first, Ctrl+L locks
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   for (const key of ['F4', 'Alt+B', 'Alt+O', 'Alt+D', 'Ctrl+L']) await expect(help.getByText(key, { exact: true })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
-  await screenshots(page, 'keys-help', 'en');
   await page.keyboard.press('Escape');
 
   await page.keyboard.press('Control+L');
@@ -160,5 +159,10 @@ for (const language of LANGUAGES) {
     expect(await axeViolations(page)).toEqual([]);
     await screenshots(page, 'keys-search-results', language, undefined, results.nth(1));
     await expect(page.getByText(say(language, 'catalog.resultKeys'))).toHaveCount(1); // said to screen readers
+
+    await page.keyboard.press('F1'); // from a search result
+    await expect(page.getByRole('dialog', { name: say(language, 'help.title') })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshots(page, 'keys-help', language);
   });
 }
