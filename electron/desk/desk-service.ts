@@ -3,7 +3,7 @@
 // the same object runs in Electron's main process, in Vitest and in the Chromium test host.
 
 import type {
-  ActionOutcome, ActionPage, AppInfo, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
+  ActionOutcome, ActionPage, AppInfo, CardElsewhere, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
   StaffSession,
 } from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
@@ -13,7 +13,7 @@ import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
 import type { CredentialVault } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PartnerClientOptions } from '../partner/client.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { isPartnerError, PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
@@ -235,6 +235,21 @@ export class DeskService implements DeskHandlers {
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
     const { desk } = await this.connectionForWork(args.libraryId);
     return patronView(desk, args.libraryId, args.card);
+  }
+
+  /** A card this library does not know, tried at the profile's other libraries at once: staff switch to one that knows it. */
+  async findCardElsewhere(args: ParsedArgsOf<'findCardElsewhere'>): Promise<CardElsewhere[]> {
+    const { desk, libraries } = await this.connectionForWork(args.libraryId);
+    const others = libraries.map((l) => l.libraryId).filter((libraryId) => libraryId !== args.libraryId);
+    return Promise.all(others.map(async (libraryId): Promise<CardElsewhere> => {
+      try {
+        await desk.patronStatus(libraryId, args.card);
+        return { libraryId, known: true };
+      } catch (error) {
+        if (!isPartnerError(error)) throw error;
+        return error.code === 'invalid-patron' ? { libraryId, known: false } : { libraryId, known: false, error: error.toInfo() };
+      }
+    }));
   }
 
   async borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {

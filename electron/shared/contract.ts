@@ -138,6 +138,9 @@ export type { BrowseRow, SourceState, TitleDetail };
 
 export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 
+/** A card not known at one library, tried at another of the profile's: known there, not known, or not checked (why). */
+export interface CardElsewhere { libraryId: number; known: boolean; error?: ErrorInfo }
+
 /** The action log as staff see it: newest first; cards masked. */
 export interface ActionPage { total: number; entries: ActionEntry[] }
 
@@ -169,6 +172,8 @@ export const METHODS = {
   /** Puts text staff asked for (a due-date slip, a card) on the system clipboard; the lock clears it if still there. */
   copyText: method<null>()(z.strictObject({ text: z.string().min(1).max(20_000), purpose: z.enum(['slip', 'card']) })),
   lookupPatron: method<PatronView>()(patronArgs),
+  /** The card at every other library of the active profile, in parallel (`libraryId` is where it was not known). */
+  findCardElsewhere: method<CardElsewhere[]>()(patronArgs),
   borrow: method<ActionOutcome<Loan>>()(titleArgs),
   returnTitle: method<ActionOutcome<null>>()(titleArgs),
   placeHold: method<ActionOutcome<Hold>>()(titleArgs),

@@ -22,12 +22,24 @@ export function daysFrom(now: number, ms: number): number {
   return Math.round((endDay - startDay) / DAY_MS);
 }
 
+/** The first day of the month after `now`, local time: when the monthly allowance comes back. */
+export function firstOfNextMonth(now: number): number {
+  const date = new Date(now);
+  return new Date(date.getFullYear(), date.getMonth() + 1, 1).getTime();
+}
+
 export function useDeskFormat() {
   const { locale } = useI18n();
   return {
     date: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium' }).format(ms),
     dateTime: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
     number: (value: number) => new Intl.NumberFormat(locale.value).format(value),
+    /** "Nov 28" / "28 nov.", with the year only when it is not this year's: a due date read out. */
+    dayMonth: (ms: number, now = Date.now()) => new Intl.DateTimeFormat(locale.value, {
+      month: 'short', day: 'numeric', ...(new Date(ms).getFullYear() === new Date(now).getFullYear() ? {} : { year: 'numeric' }),
+    }).format(ms),
+    /** "April" / "avril". */
+    monthName: (ms: number) => new Intl.DateTimeFormat(locale.value, { month: 'long' }).format(ms),
     /** "in 3 days", "tomorrow", "today" in the chosen language. */
     relativeDays: (ms: number, now = Date.now()) =>
       new Intl.RelativeTimeFormat(locale.value, { numeric: 'auto' }).format(daysFrom(now, ms), 'day'),

@@ -1,12 +1,13 @@
 // Borrow, return, place and remove holds for the patron on screen. One action per title and
 // kind at a time (a double click or a repeated Enter sends once), the last outcome for the
 // feedback line, and Retry of the last failed request. Every action refreshes the patron view
-// and the availability of the titles on screen.
+// and the availability of the titles on screen; `settled` then says the account on screen
+// shows the change, which is when focus can move to the new loan or the next one.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ActionOutcome, PatronView, Result } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
-import type { Hold, PatronStatus } from '../../electron/shared/model.ts';
+import type { Hold, Loan, PatronStatus } from '../../electron/shared/model.ts';
 import { isRetryable } from '../gateway/error-text.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { PATRON_GONE, useLifecycle } from '../lifecycle.ts';
@@ -25,7 +26,11 @@ export interface ActionRequest {
 
 export type ActionState =
   | { state: 'pending'; request: ActionRequest }
-  | { state: 'done'; request: ActionRequest; queuePosition?: number }
+  | {
+    state: 'done'; request: ActionRequest; queuePosition?: number;
+    /** A borrow's loan as the service answered it: the due date and the service's own message. */
+    loan?: Loan;
+  }
   | {
     state: 'failed'; request: ActionRequest; error: ErrorInfo;
     /** For `unavailable`: the queue the hold would join. */
@@ -42,6 +47,9 @@ export const useCirculationStore = defineStore('circulation', () => {
   const requests = useGateway().scope();
   const inFlight = ref<string[]>([]);
   const outcome = ref<ActionState>();
+  /** The last action whose answer and refresh are both in: the account on screen shows its result. */
+  const settled = ref<{ request: ActionRequest; ok: boolean; count: number }>();
+  let settledCount = 0;
 
   const busyTitles = computed(() => new Set(inFlight.value.map((key) => Number(key.split('|')[1]))));
   const isPending = (kind: ActionKind, contentId: number) => inFlight.value.includes(keyOf(kind, contentId));
@@ -77,7 +85,12 @@ export const useCirculationStore = defineStore('circulation', () => {
     if (!result) return false; // reset while it ran: the in-flight list and the outcome went with it
     if (result.ok) {
       const hold = request.kind === 'place-hold' ? (result.value.value as Hold | null) : undefined;
-      outcome.value = { state: 'done', request, ...(hold?.queuePosition !== undefined ? { queuePosition: hold.queuePosition } : {}) };
+      const loan = request.kind === 'borrow' ? (result.value.value as Loan | null) : undefined;
+      outcome.value = {
+        state: 'done', request,
+        ...(hold?.queuePosition !== undefined ? { queuePosition: hold.queuePosition } : {}),
+        ...(loan ? { loan } : {}),
+      };
     } else {
       outcome.value = { state: 'failed', request, error: result.error, ...(statusBefore ? { status: statusBefore } : {}) };
       if (result.error.code === 'unavailable') void learnQueue(request);
@@ -85,7 +98,9 @@ export const useCirculationStore = defineStore('circulation', () => {
     // A connection failure would fail the refresh too; everything else may have changed the account.
     // The title stays busy until the account on screen shows the change: a second click meanwhile would send again.
     if (result.ok || !isRetryable(result.error)) await refreshAfter();
-    if (live()) inFlight.value = inFlight.value.filter((k) => k !== key);
+    if (!live()) return result.ok;
+    inFlight.value = inFlight.value.filter((k) => k !== key);
+    settled.value = { request, ok: result.ok, count: ++settledCount };
     return result.ok;
   }
 
@@ -125,9 +140,10 @@ export const useCirculationStore = defineStore('circulation', () => {
     requests.reset();
     inFlight.value = [];
     outcome.value = undefined;
+    settled.value = undefined;
   }
 
   useLifecycle().on(PATRON_GONE, $reset);
 
-  return { inFlight, outcome, isPending, isBusy, run, retry, switchTo, dismiss, $reset };
+  return { inFlight, outcome, settled, isPending, isBusy, run, retry, switchTo, dismiss, $reset };
 });

@@ -28,7 +28,8 @@ export const useCollectionStore = defineStore('collection', () => {
   const gateway = useGateway();
   // Pages of one filter, sort and library: a restart or another library drops the rest.
   const requests = gateway.scope();
-  const filters = ref<CollectionFilters>({ text: '', format: '', model: '', active: 'all', availableNow: false, kids: false });
+  // Active titles by default: an inactive one is not shown to patrons, so it is rarely what a call is about.
+  const filters = ref<CollectionFilters>({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
   const sort = ref<SortKey>('title');
   const direction = ref<'asc' | 'desc'>('asc');
   const total = ref<number>();

@@ -1,9 +1,10 @@
 // The patron on screen: the card typed, the patron view, the lookup's progress and error, the
-// selection in the loans and holds lists, and this shift's recent patrons. The full card of a
-// recent patron stays in memory only (to look it up again); the screen shows it masked.
+// selection in the loans and holds lists, this shift's recent patrons, and where else a card
+// this library does not know was found. The full card of a recent patron stays in memory only
+// (to look it up again); the screen shows it masked.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PatronView } from '../../electron/shared/contract.ts';
+import type { CardElsewhere, PatronView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import { maskCard } from '../components/patron/mask.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -17,6 +18,16 @@ export interface RecentPatron {
 }
 
 const MAX_RECENT = 6;
+
+/** The other libraries asked about a card this library does not know. */
+export interface CardSearch {
+  card: string;
+  /** Where the card was not known. */
+  libraryId: number;
+  /** Undefined while the libraries are being asked. */
+  results?: CardElsewhere[];
+  error?: ErrorInfo;
+}
 
 export const usePatronStore = defineStore('patron', () => {
   const lifecycle = useLifecycle();
@@ -32,6 +43,7 @@ export const usePatronStore = defineStore('patron', () => {
   const selectedLoanId = ref<number>();
   const selectedHoldId = ref<number>();
   const recent = ref<RecentPatron[]>([]);
+  const elsewhere = ref<CardSearch>();
   let lastLookup: { libraryId: number; card: string } | undefined;
 
   /** Looks up the card in the field, or `cardOverride` (a recent patron) without putting it in the field. */
@@ -41,6 +53,7 @@ export const usePatronStore = defineStore('patron', () => {
     lastLookup = { libraryId, card: trimmed };
     loading.value = true;
     error.value = undefined;
+    elsewhere.value = undefined;
     const result = await requests.latest('lookupPatron', { libraryId, card: trimmed });
     if (!result) return false;
     loading.value = false;
@@ -66,6 +79,18 @@ export const usePatronStore = defineStore('patron', () => {
   async function retryLookup(): Promise<boolean> {
     if (!lastLookup) return false;
     return lookup(lastLookup.libraryId, lastLookup.card);
+  }
+
+  /** The card the last lookup could not find here, tried at the connection's other libraries at once. */
+  async function findElsewhere(): Promise<boolean> {
+    const failed = lastLookup;
+    if (!failed || error.value?.code !== 'invalid-patron') return false;
+    if (elsewhere.value && !elsewhere.value.error) return false; // asked already, or being asked
+    elsewhere.value = { ...failed };
+    const result = await requests.alongside('findCardElsewhere', failed);
+    if (!result) return false;
+    elsewhere.value = result.ok ? { ...failed, results: result.value } : { ...failed, error: result.error };
+    return result.ok;
   }
 
   /** After an action: reload the same patron; on failure the view on screen stays. */
@@ -96,9 +121,18 @@ export const usePatronStore = defineStore('patron', () => {
 
   /** The desk is empty again; this shift's recent patrons stay. */
   function clear(): void {
+    card.value = '';
+    clearPatron();
+  }
+
+  /**
+   * Another library: the patron and what was found go, the text in the card field stays (the
+   * card may belong to the library just chosen: Enter looks it up there).
+   */
+  function clearPatron(): void {
     requests.reset();
     lastLookup = undefined;
-    card.value = '';
+    elsewhere.value = undefined;
     view.value = undefined;
     viewCard.value = '';
     loading.value = false;
@@ -115,10 +149,11 @@ export const usePatronStore = defineStore('patron', () => {
   }
 
   lifecycle.on(SHIFT_OVER, $reset);
-  lifecycle.on(['libraryChanged', 'patronCleared'], clear);
+  lifecycle.on('patronCleared', clear);
+  lifecycle.on('libraryChanged', clearPatron);
 
   return {
-    card, view, viewCard, loading, refreshing, error, selectedLoanId, selectedHoldId, recent,
-    lookup, retryLookup, refresh, $reset,
+    card, view, viewCard, loading, refreshing, error, selectedLoanId, selectedHoldId, recent, elsewhere,
+    lookup, retryLookup, findElsewhere, refresh, $reset,
   };
 });

@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { elidedDe } from '../../src/i18n/elision.ts';
+import { firstOfNextMonth } from '../../src/i18n/format.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
@@ -167,16 +169,29 @@ test('the desk in French: a card unknown, malformed or too long, the allowance u
   }
   await screenshots(page, 'error-bad-card');
 
-  // The allowance used up: the desk's sentence in French, the service's words quoted as its own.
+  // The allowance used up: told before the attempt, in French, with the day borrows come back (#14, item 5)…
   const instant = await pickTitle(page, 'INSTANT');
+  const back = fr('allowance.resetDate', { month: new Intl.DateTimeFormat('fr-CA', { month: 'long' }).format(firstOfNextMonth(Date.now())) });
   await scan(page, '2110100004');
-  await expect(page.getByText(fr('patron.noneLeftOf', { allowed: 10 }))).toBeVisible();
+  await expect(page.getByText(fr('patron.noneLeftOf', { allowed: 10, date: back }))).toBeVisible();
   await search(page, instant.title, 'INSTANT');
-  await page.getByRole('button', { name: fr('catalog.borrowTitle', { title: instant.title }) }).click();
-  await expectFrench(alert, fr('errors.limitReached', { allowed: 10, remaining: 0 }));
-  await expect(alert).toContainText('Message du service : « ');
-  await expect(alert.getByRole('button', { name: fr('actions.retry') })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: fr('catalog.borrowTitle', { title: instant.title }) })).toBeDisabled();
+  await expect(page.getByText(fr('catalog.limitReached', { date: back }))).toBeVisible();
   await screenshots(page, 'error-allowance-used');
+  // …and refused in French when another desk spent the last borrow after the search: the desk's sentence says all the service's words would.
+  await scan(page, '2110100005');
+  await search(page, instant.title, 'INSTANT');
+  const spent = await page.evaluate(async (skip) => {
+    const found = await window.lendingDesk.liveSearch({ libraryId: 101, q: 'e', limit: 20, purchaseModel: 'INSTANT' });
+    const other = found.ok ? found.value.hits.find((h) => h.titleId !== undefined && h.titleId !== skip) : undefined;
+    return other ? window.lendingDesk.borrow({ libraryId: 101, card: '2110100005', contentId: other.titleId! }) : undefined;
+  }, instant.contentId);
+  expect(spent?.ok).toBe(true);
+  await page.getByRole('button', { name: fr('catalog.borrowTitle', { title: instant.title }) }).click();
+  await expectFrench(alert, fr('errors.limitReached', { allowed: 10 }));
+  await expect(alert).toContainText(fr('actions.allowanceBack', { date: back }));
+  await expect(alert).not.toContainText('Message du service');
+  await expect(alert.getByRole('button', { name: fr('actions.retry') })).toHaveCount(0);
 
   // No free copy: another desk takes the last copy between the search and the click.
   const flex = await pickTitle(page, 'FLEX', 1);
@@ -185,7 +200,7 @@ test('the desk in French: a card unknown, malformed or too long, the allowance u
   const taken = await page.evaluate(async (contentId) => window.lendingDesk.borrow({ libraryId: 101, card: '2110100005', contentId }), flex.contentId);
   expect(taken.ok).toBe(true);
   await page.getByRole('button', { name: fr('catalog.borrowTitle', { title: flex.title }) }).click();
-  await expectFrench(alert, `Aucun exemplaire de ${flex.title} n’est libre pour l’instant`);
+  await expectFrench(alert, `Aucun exemplaire ${elidedDe('de', flex.title)} n’est libre pour l’instant`);
   await expect(alert.getByRole('button', { name: fr('actions.placeHoldInstead') })).toBeFocused();
   await screenshots(page, 'error-no-free-copy');
 });

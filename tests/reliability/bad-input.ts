@@ -21,7 +21,7 @@ const SYNC: RouteName[] = ['token', 'globalContents', 'entitlements', 'libraryCo
 const INTENDED: Record<MethodName, readonly RouteName[]> = {
   appInfo: [], listProfiles: [], useSandbox: [], testPartnerConnection: ['token'], savePartnerProfile: ['token'],
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
-  startShift: [], lockSession: [], copyText: [], lookupPatron: PATRON_READ,
+  startShift: [], lockSession: [], copyText: [], lookupPatron: PATRON_READ, findCardElsewhere: ['token', 'status'],
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
   placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
@@ -29,6 +29,9 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
 };
+
+/** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
+const ASKS_OTHER_LIBRARIES = new Set<MethodName>(['findCardElsewhere']);
 
 /** Methods whose calls may change what the desk is connected to, its shift or its preferences: checked and put back after each call. */
 const SIDE_EFFECTS = new Set<MethodName>([
@@ -199,7 +202,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     forgetCredentials: { profileId: FIXTURE_ID }, activateProfile: { profileId: FIXTURE_ID }, removeProfile: { profileId: FIXTURE_ID },
     updatePreferences: { ...PREFERENCES }, startShift: { staffName: STAFF }, lockSession: { reason: 'staff' },
     copyText: { text: 'A title — due 1 December', purpose: 'slip' },
-    lookupPatron: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
+    lookupPatron: { libraryId, card: f.cards[0] }, findCardElsewhere: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
     liveSearch: { libraryId, q: 'the', limit: 5, offset: 0, kidsMode: false, formats: ['EBOOK'], purchaseModel: 'FLEX' },
     listActions: { offset: 0, limit: 10 },
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
@@ -259,7 +262,7 @@ function misrouted(method: MethodName, argument: unknown, requests: LoggedReques
     if (request.route === undefined) wrong.push({ request, why: 'no route (404/405)' });
     else if (!intended.includes(request.route)) wrong.push({ request, why: `route ${request.route} is not for ${method}` });
     else if (request.params.card !== undefined && request.params.card !== (typeof arg.card === 'string' ? arg.card.trim() : undefined)) wrong.push({ request, why: 'another card' });
-    else if (request.params.libraryId !== undefined && 'libraryId' in arg && request.params.libraryId !== String(arg.libraryId)) wrong.push({ request, why: 'another library' });
+    else if (request.params.libraryId !== undefined && 'libraryId' in arg && (request.params.libraryId === String(arg.libraryId)) === ASKS_OTHER_LIBRARIES.has(method)) wrong.push({ request, why: 'another library' });
     else if (request.params.contentId !== undefined && typeof arg.contentId === 'number' && request.params.contentId !== String(arg.contentId)) wrong.push({ request, why: 'another title' });
   }
   return wrong;

@@ -193,6 +193,7 @@ describe('secrets', () => {
     await drive('appInfo');
     await drive('listProfiles');
     await drive('lookupPatron', { libraryId, card });
+    await drive('findCardElsewhere', { libraryId, card });
     await drive('lookupPatron', { libraryId, card: '99999999999999' });
     await drive('liveSearch', { libraryId, q: 'the' });
     await drive('liveAvailability', { libraryId, contentIds });

@@ -58,6 +58,7 @@ describe('registerContract', () => {
       startShift: [{ staffName: '   ' }, { staffName: 'x'.repeat(61) }], lockSession: [{ reason: 'bored' }],
       copyText: [{ text: '', purpose: 'slip' }, { text: 'x', purpose: 'password' }, { text: 'x'.repeat(20_001), purpose: 'card' }],
       lookupPatron: [{ libraryId: -1, card: '1' }, { libraryId: 101, card: '' }, { libraryId: 101, card: '..' }, { libraryId: 101, card: 'a\nb' }],
+      findCardElsewhere: [{ libraryId: 101 }, { libraryId: 101, card: '1', extra: true }],
       borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '7' }],
       returnTitle: [{ libraryId: 101, card: '1' }], placeHold: [{ libraryId: '101', card: '1', contentId: 1 }],
       removeHold: [{ libraryId: 101, card: '1', contentId: 1, extra: true }],

@@ -11,8 +11,9 @@ async function scan(card: string): Promise<void> {
   await flushPromises();
 }
 
-const dueDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PATRON.loans[0]!.dueAt!);
-const reserveDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PATRON.holds[1]!.reserveUntil!);
+const shortDate = (ms: number) => new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', ...(new Date(ms).getFullYear() === new Date().getFullYear() ? {} : { year: 'numeric' }) }).format(ms);
+const dueDate = shortDate(PATRON.loans[0]!.dueAt!);
+const reserveDate = shortDate(PATRON.holds[1]!.reserveUntil!);
 
 describe('shift start', () => {
   it('asks for a name, focused, and Enter starts the shift', async () => {
@@ -56,7 +57,7 @@ describe('desk', () => {
     const text = wrapper.text();
     expect(text).toContain('Card ••••2345');
     expect(text).not.toContain('0012345 ');
-    expect(text).toContain('3 of 5 Instant borrows left');
+    expect(text).toContain('3 of 5 borrows left this month');
     expect(text).toContain('Currently borrowed: 2');
     expect(text).toContain('The River Road');
     expect(text).toContain('eBook');
@@ -65,8 +66,9 @@ describe('desk', () => {
     expect(text).toContain('Night Garden');
     expect(text).toContain('Waiting');
     expect(text).toContain('Position 4 in the queue');
-    expect(text).toContain('Reserved');
-    expect(text).toContain(`Set aside until ${reserveDate}`);
+    expect(text).toContain('Ready');
+    expect(text).toContain(`until ${reserveDate}`);
+    expect(text).toContain('Borrow now');
     for (const junk of ['undefined', 'NaN', '1970', 'null']) expect(text).not.toContain(junk);
     expect(announced('status')).toContain('Patron loaded.');
     expect(document.querySelectorAll('[role="alert"]')).toHaveLength(0); // alerts exist only with something to say
@@ -80,7 +82,7 @@ describe('desk', () => {
     const text = wrapper.text();
     expect(text).toContain('Card ••••'); // a card this short is not shown at all
     expect(text).not.toContain('A1');
-    expect(text).not.toContain('Instant borrows');
+    expect(text).not.toContain('borrows left');
     expect(text).not.toContain('Currently borrowed');
     expect(text).not.toContain('Due');
     expect(text).toContain('No holds.');

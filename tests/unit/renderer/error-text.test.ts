@@ -58,7 +58,7 @@ describe('error text', () => {
   it("shows the service's words only as quoted detail, apart from the desk's sentence", () => {
     const refused: ErrorInfo = { code: 'limit-reached', message: 'Allowance used up (0 of 10 left).', serviceMessage: 'Allowance used up (0 of 10 left).' };
     const { sentence, serviceWords } = wording('fr-CA')(refused, 'action', { allowed: 10, remaining: 0 });
-    expect(sentence).toBe('L’usager a utilisé ses 10 emprunts Instant de ce mois-ci (0 sur 10 disponibles). Les titres Flex peuvent encore être empruntés; les emprunts Instant reviennent le mois prochain.');
+    expect(sentence).toBe('L’usager a utilisé ses 10 emprunts du mois pour les titres toujours disponibles. Les titres prêtés un exemplaire à la fois peuvent encore être empruntés.');
     expect(serviceWords).toBe('Allowance used up (0 of 10 left).');
   });
 

@@ -82,6 +82,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     startShift: vi.fn(async (args) => ok({ staffName: args.staffName, startedAt: 1_700_000_100_000 })),
     lockSession: vi.fn(async () => ok(null)),
     lookupPatron: vi.fn(async () => ok(PATRON)),
+    findCardElsewhere: vi.fn(async () => ok([])),
     borrow: vi.fn(),
     returnTitle: vi.fn(),
     placeHold: vi.fn(),
