@@ -8,6 +8,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { readAhead } from './read-ahead.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -51,6 +52,8 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
       failures.push(error instanceof Error ? error.message : String(error));
     }
   };
+  // A run that ended between its last page and building the index (a crash) builds it now.
+  if (ctx.mirror.inBulk()) ctx.mirror.finishBulk(TITLE_SOURCES(ctx.mirror));
   if (request.source === 'global+entitlements') {
     await attempt(() => syncGlobal(ctx, request));
     for (const libraryId of request.libraries) {
@@ -64,20 +67,22 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
 
 /**
  * One source, resumable. `pages(startToken, since)` pulls; `apply` stores a page and its next
- * token in one transaction; `sweep` removes what a full run did not see.
+ * token in one transaction; `sweep` removes what a full run did not see. A source of titles
+ * (`titles`) writes a full run in bulk: the search index is built once at its end.
  */
 async function syncSource<T>(
   ctx: SyncContext, source: string, phase: string, full: boolean | undefined, firstSince: number | undefined,
   pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
   apply: (run: number, page: Page<T>) => void,
   sweep: (run: number) => void,
+  titles = false,
 ): Promise<void> {
   const { mirror, now } = ctx;
   let state = mirror.state(source);
   if (!state.inProgress) {
     const base = state.lastSuccessAt ?? firstSince;
     const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
-    mirror.beginRun(source, since, now());
+    mirror.beginRun(source, since, now(), titles);
     state = mirror.state(source);
   }
   const run = state.runStartedAt as number;
@@ -86,7 +91,8 @@ async function syncSource<T>(
   let total: number | undefined;
   try {
     await ctx.limiter.take();
-    for await (const page of pages(state.nextToken, state.runSince)) {
+    // The next page is on its way while this one is written: the service works while we do.
+    for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, () => ctx.limiter.take())) {
       ctx.signal?.throwIfAborted();
       apply(run, page);
       done += page.items.length;
@@ -97,22 +103,29 @@ async function syncSource<T>(
         phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
         ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
       });
-      if (page.next !== undefined) await ctx.limiter.take();
     }
     if (state.runSince === undefined) mirror.transaction(() => sweep(run));
     mirror.finishRun(source);
+    if (titles && mirror.inBulk()) {
+      ctx.onProgress?.({ phase: 'search index', done: 0 });
+      mirror.finishBulk(TITLE_SOURCES(mirror));
+    }
   } catch (error) {
     mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
     throw error;
   }
 }
 
+/** Sources that write titles: bulk ends when none of them has a run left under way. */
+const TITLE_SOURCES = (mirror: CatalogMirror): string[] =>
+  mirror.allStates().map((s) => s.source).filter((s) => s === sourceNames.global || s.startsWith('library-content:'));
+
 function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, 'global catalog', request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items, page.next),
-    (run) => ctx.mirror.sweepTitles(run));
+    (run) => ctx.mirror.sweepTitles(run), true);
 }
 
 function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
@@ -128,7 +141,7 @@ function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: n
   return syncSource(ctx, source, `library content ${libraryId}`, request.full, undefined,
     (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
-    (run) => { ctx.mirror.sweepEntitlements(libraryId, undefined, run); });
+    (run) => { ctx.mirror.sweepEntitlements(libraryId, undefined, run); }, true);
 }
 
 /**

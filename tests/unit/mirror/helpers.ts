@@ -23,15 +23,24 @@ export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sa
 
 const sha = (lines: string[]): string => createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 
-/** Ids and key fields of every mirrored title, and of every entitlement. */
-export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string } {
+/**
+ * Ids and key fields of every mirrored title, and of every entitlement; and what search and the
+ * browser read: every word of the full-text index with the title it points to, and the columns
+ * each entitlement row copies from its title.
+ */
+export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
   const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
+  const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
+  const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
     titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${t.record}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
+    searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),
+    shelfSum: sha(shelves.map((row) => JSON.stringify(Object.values(row)))),
   };
 }
 

@@ -75,6 +75,14 @@ describe('catalog mirror', () => {
     expect(title(12)).toMatch(/revised/);
     expect(title(remove)).toBeUndefined();
     for (const id of added) expect(title(id), `added ${id}`).toBeDefined();
+    // Kept page by page, the search index and each library's copied columns end as a full sync builds them.
+    const fresh = service('delta-fresh');
+    await fresh.syncNow(request());
+    fresh.close();
+    const rebuilt = new CatalogMirror(join(dir, 'delta-fresh.db'));
+    const [kept, built] = [mirrorFingerprint(db.db), mirrorFingerprint(rebuilt.db)];
+    expect({ search: kept.searchSum, shelves: kept.shelfSum }).toEqual({ search: built.searchSum, shelves: built.shelfSum });
+    rebuilt.close();
     db.close();
     expect(catalog.detail(libraryId, deactivate)).toMatchObject({ active: false });
     expect(catalog.detail(libraryId, remove)).toBeUndefined();
