@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CatalogMirror } from '../electron/mirror/mirror.ts';
 import { browse } from '../electron/mirror/queries.ts';
+import { ShelfCache } from '../electron/mirror/shelf-cache.ts';
 import { RateLimiter } from '../electron/mirror/rate-limiter.ts';
 import { runSync, type SyncContext } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
@@ -85,20 +86,21 @@ export async function benchCatalogMirror(): Promise<void> {
     console.log(`  1% delta (${changed.length.toLocaleString('en')} titles changed on the service): ${((performance.now() - started) / 1000).toFixed(2)} s, ${mirror.state('global').items.toLocaleString('en')} records applied`);
 
     // 5. Local search (FTS5) and filter latency over the mirrored million.
+    const shelves = new ShelfCache(mirror);
     const words = (mirror.db.prepare('SELECT title FROM titles WHERE title IS NOT NULL LIMIT 2000').all() as { title: string }[])
       .flatMap((r) => r.title.split(/\s+/).filter((w) => w.length > 3));
     const searchMs: number[] = [];
     for (let i = 0; i < QUERIES; i++) {
       const word = words[(i * 7919) % words.length]!.slice(0, 5);
       const t = performance.now();
-      browse(mirror.db, { libraryId, text: word, offset: 0, limit: 100 });
+      browse(mirror.db, shelves, { libraryId, text: word, offset: 0, limit: 100 });
       searchMs.push(performance.now() - t);
     }
     const formats: Format[] = ['EBOOK', 'AUDIOBOOK', 'MOVIE', 'TELEVISION', 'MUSIC', 'COMIC'];
     const filterMs: number[] = [];
     for (let i = 0; i < QUERIES; i++) {
       const t = performance.now();
-      browse(mirror.db, { libraryId, model: i % 2 ? 'FLEX' : 'INSTANT', formats: [formats[i % 6]!], active: true, sort: 'title', offset: (i * 37) % 2000, limit: 100 });
+      browse(mirror.db, shelves, { libraryId, model: i % 2 ? 'FLEX' : 'INSTANT', formats: [formats[i % 6]!], active: true, sort: 'title', offset: (i * 37) % 2000, limit: 100 });
       filterMs.push(performance.now() - t);
     }
     console.log(`  local search (FTS5 prefix, total count + first 100), ${QUERIES} queries: median ${quantile(searchMs, 0.5).toFixed(1)} ms, p95 ${quantile(searchMs, 0.95).toFixed(1)} ms`);

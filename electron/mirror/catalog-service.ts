@@ -2,7 +2,8 @@
 // worker), the entitlements browser's queries, and availability read on demand.
 import type { PartnerClient } from '../partner/client.ts';
 import { CatalogMirror, type SourceState } from './mirror.ts';
-import { browse, counts, detail, type BrowseQuery, type BrowseRow, type TitleDetail } from './queries.ts';
+import { browse, counts, detail, type BrowseQuery, type CatalogPage, type BrowseRow, type TitleDetail } from './queries.ts';
+import { ShelfCache } from './shelf-cache.ts';
 import { runJob, type ConnectionSpec, type JobSpec, type SyncJob } from './sync-job.ts';
 import type { SyncProgress, SyncRequest } from './sync.ts';
 import { DEFAULT_WORKER_URL, runJobInWorker } from './worker-runner.ts';
@@ -31,8 +32,8 @@ export class CatalogService {
   private readonly mirror: CatalogMirror;
   private running: Promise<SyncStatus> | undefined;
   private progress: SyncProgress | undefined;
-  /** Totals per filter set: a virtual table asks page after page with the same filters. Cleared on every write. */
-  private readonly totals = new Map<string, number>();
+  /** The browser's in-memory index of each library, made on first browse. */
+  private shelves: ShelfCache | undefined;
 
   constructor(options: CatalogServiceOptions) {
     this.options = options;
@@ -62,20 +63,15 @@ export class CatalogService {
     const client = await this.options.client();
     const now = this.options.now ?? Date.now;
     this.mirror.storeAvailability(libraryId, await client.contentInfo(libraryId, contentIds), now());
-    this.totals.clear();
     return contentIds.flatMap((id) => {
       const d = detail(this.mirror.db, libraryId, id);
       return d ? [{ contentId: id, purchaseModel: d.purchaseModel, active: d.active, ...(d.availability ? { availability: d.availability } : {}) }] : [];
     });
   }
 
-  browse(query: BrowseQuery): { total: number; rows: BrowseRow[] } {
-    const { offset: _offset, limit: _limit, sort: _sort, direction: _direction, ...filters } = query;
-    const key = JSON.stringify(filters);
-    const result = browse(this.mirror.db, query, this.totals.get(key));
-    if (this.totals.size > 100) this.totals.clear();
-    this.totals.set(key, result.total);
-    return result;
+  browse(query: BrowseQuery): CatalogPage {
+    this.shelves ??= new ShelfCache(this.mirror, this.options.now);
+    return browse(this.mirror.db, this.shelves, query);
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
@@ -93,15 +89,10 @@ export class CatalogService {
     };
     const report = (p: SyncProgress): void => {
       this.progress = p;
-      this.totals.clear(); // the worker has just written a page
       onProgress(p);
     };
-    try {
-      if (this.options.runner === 'in-process') await runJob(spec, report);
-      else await runJobInWorker(this.options.workerUrl ?? DEFAULT_WORKER_URL, spec, report);
-    } finally {
-      this.totals.clear();
-    }
+    if (this.options.runner === 'in-process') await runJob(spec, report);
+    else await runJobInWorker(this.options.workerUrl ?? DEFAULT_WORKER_URL, spec, report);
     return this.status();
   }
 }

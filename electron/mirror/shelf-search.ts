@@ -1,0 +1,273 @@
+// Search within one library's index (shelf-index.ts), in any sort, with any filters: the rows
+// whose words (search-text.ts) have every search word as the beginning of one of theirs.
+// Two ways to the same rows, chosen per search:
+// - a walk along the order, testing each row's words, stopping once enough are found: the
+//   first page and a count up to the cap cost little when matches are common;
+// - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
+//   complete answer, put in the order's positions.
+// The walk reads a "lane": the rows' words laid out in the order being walked, each word as a
+// 32-bit code of its first four characters, so a row is tested with a few integer compares
+// against memory read front to back. A code match is exact for search words of up to four
+// characters that are Latin-1; longer ones (and others) are confirmed in the row's words.
+// A search's progress is kept, so the next page or the exact count carries on from there.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { ftsMatch } from './search-text.ts';
+import { acceptTable, filterKey, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
+
+/** Common searches stop walking here; the count shows as "1,000+". */
+export const COUNT_CAP = 1000;
+/** Rows the walk tries before asking the full-text index whether matches are few. */
+const WALK_FIRST = 25_000;
+/** At most this many full-text matches are few enough to read out. */
+const FEW_MATCHES = 30_000;
+const SEARCHES_KEPT = 6;
+const LANES_KEPT = 2;
+
+/** A character's byte in a word code: Latin-1 as itself, anything else folded into 1–31, which no Latin-1 letter or digit uses. */
+const codeByte = (c: number): number => (c <= 0xff ? c : 1 + ((Math.imul(c, 0x9e3779b1) >>> 0) % 31));
+
+interface WordTest { word: string; code: number; mask: number; confirm: boolean }
+
+function wordTest(word: string): WordTest {
+  const length = Math.min(4, word.length);
+  let code = 0;
+  let latin1 = true;
+  for (let i = 0; i < length; i++) {
+    const c = word.charCodeAt(i);
+    if (c > 0xff) latin1 = false;
+    code = (code << 8) | codeByte(c);
+  }
+  const shift = 8 * (4 - length);
+  return { word, code: (code << shift) | 0, mask: shift === 32 ? 0 : (-1 << shift) | 0, confirm: !latin1 || word.length > 4 };
+}
+
+/** The rows' words, once per index: text for confirming, codes for walking (both in row order). */
+interface RowWords { text: string; textStarts: Int32Array; codes: Int32Array; codeStarts: Int32Array }
+
+function readRowWords(index: ShelfIndex): RowWords {
+  const text = index.reader.words();
+  const n = index.size;
+  const textStarts = new Int32Array(n + 1);
+  const codeStarts = new Int32Array(n + 1);
+  let codes = new Int32Array(Math.max(16, n * 8));
+  let count = 0;
+  let row = 0;
+  let code = 0;
+  let length = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 10;
+    if (c === 32 || c === 10) {
+      if (length > 0) {
+        if (count === codes.length) {
+          const grown = new Int32Array(codes.length * 2);
+          grown.set(codes);
+          codes = grown;
+        }
+        codes[count++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
+      }
+      code = 0;
+      length = 0;
+      if (c === 10) {
+        row++;
+        textStarts[row] = i + 1;
+        codeStarts[row] = count;
+      }
+    } else {
+      if (length < 4) code = (code << 8) | codeByte(c);
+      length++;
+    }
+  }
+  if (row !== n) throw new Error('the mirror changed while the index was read');
+  return { text, textStarts, codes: codes.slice(0, count), codeStarts };
+}
+
+/** The rows' codes and facets in one order's sequence. */
+interface Lane { rows: Int32Array; facets: Uint8Array; codes: Int32Array; codeStarts: Int32Array }
+
+function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
+  const n = rows.length;
+  const facets = new Uint8Array(n);
+  const codeStarts = new Int32Array(n + 1);
+  const codes = new Int32Array(words.codes.length);
+  let k = 0;
+  for (let p = 0; p < n; p++) {
+    const row = rows[p] as number;
+    facets[p] = index.facets[row] as number;
+    const end = words.codeStarts[row + 1] as number;
+    for (let i = words.codeStarts[row] as number; i < end; i++) codes[k++] = words.codes[i] as number;
+    codeStarts[p + 1] = k;
+  }
+  return { rows, facets, codes, codeStarts };
+}
+
+/** A search under way: rows found so far, in order, and where the walk goes on. */
+interface Progress { found: number[]; walkedTo: number; complete: boolean; checkedIndex: boolean }
+
+export interface SearchResult {
+  /** Rows in order, at least up to the asked `need` when there are that many. */
+  rows: readonly number[];
+  /** Every match is in `rows`: its length is the exact count. */
+  complete: boolean;
+}
+
+export class ShelfSearch {
+  private readonly index: ShelfIndex;
+  private readonly db: DatabaseSync;
+  private words: RowWords | undefined;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly searches = new Map<string, Progress>();
+  private readonly matchStatement: StatementSync;
+
+  constructor(index: ShelfIndex, db: DatabaseSync) {
+    this.index = index;
+    this.db = db;
+    this.matchStatement = db.prepare('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
+  }
+
+  /** Matches of `words` in this order, at least `need` of them (all with Infinity). */
+  find(words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): SearchResult {
+    const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
+    let progress = this.searches.get(key);
+    if (progress) this.searches.delete(key);
+    else progress = { found: [], walkedTo: 0, complete: false, checkedIndex: false };
+    if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
+    this.searches.set(key, progress);
+    if (!progress.complete && progress.found.length < need) this.advance(progress, words, filters, sort, direction, need);
+    return { rows: progress.found, complete: progress.complete };
+  }
+
+  /** Availability changed some rows' facets: lanes and searches that read them are rebuilt. */
+  forgetFacets(): void {
+    this.lanes.clear();
+    this.searches.clear();
+  }
+
+  /** For measurements: forget searches under way, as if each were new. */
+  forgetSearches(): void {
+    this.searches.clear();
+  }
+
+  private advance(progress: Progress, words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): void {
+    const lane = this.lane(sort, direction);
+    const tests = words.map(wordTest);
+    const accept = acceptTable(filters);
+    if (!progress.checkedIndex) {
+      this.walk(progress, lane, tests, accept, need, progress.walkedTo + WALK_FIRST);
+      if (progress.complete || progress.found.length >= need) return;
+      progress.checkedIndex = true;
+      const few = this.fewMatches(words);
+      if (few) {
+        this.placeMatches(progress, few, accept, sort, direction);
+        return;
+      }
+    }
+    this.walk(progress, lane, tests, accept, need, Infinity);
+  }
+
+  private walk(progress: Progress, lane: Lane, tests: WordTest[], accept: Uint8Array, need: number, until: number): void {
+    const { rows, facets, codes, codeStarts } = lane;
+    const end = Math.min(rows.length, until);
+    const found = progress.found;
+    let p = progress.walkedTo;
+    rows: for (; p < end && found.length < need; p++) {
+      if (!accept[facets[p] as number]) continue;
+      const start = codeStarts[p] as number;
+      const stop = codeStarts[p + 1] as number;
+      let confirm = false;
+      for (const test of tests) {
+        let hit = false;
+        for (let k = start; k < stop; k++) {
+          if (((codes[k] as number) & test.mask) === test.code) {
+            hit = true;
+            break;
+          }
+        }
+        if (!hit) continue rows;
+        confirm ||= test.confirm;
+      }
+      const row = rows[p] as number;
+      if (confirm && !this.confirm(row, tests)) continue;
+      found.push(row);
+    }
+    progress.walkedTo = p;
+    if (p >= rows.length) progress.complete = true;
+  }
+
+  /** Whether every word begins one of the row's words, read in its text. */
+  private confirm(row: number, tests: WordTest[]): boolean {
+    const words = this.rowWords();
+    const text = words.text;
+    const start = words.textStarts[row] as number;
+    const end = (words.textStarts[row + 1] as number) - 1;
+    for (const { word, confirm } of tests) {
+      if (!confirm) continue;
+      let at = start;
+      let hit = false;
+      while (at <= end - word.length) {
+        if (text.startsWith(word, at)) {
+          hit = true;
+          break;
+        }
+        const space = text.indexOf(' ', at);
+        if (space < 0 || space >= end) break;
+        at = space + 1;
+      }
+      if (!hit) return false;
+    }
+    return true;
+  }
+
+  /** The content ids the full-text index matches, ascending, when there are few; otherwise undefined. */
+  private fewMatches(words: readonly string[]): Float64Array | undefined {
+    const answer = this.matchStatement.get(ftsMatch(words), FEW_MATCHES + 1) as { n: number; ids: string | null };
+    if (Number(answer.n) > FEW_MATCHES) return undefined;
+    const ids = new Float64Array(Number(answer.n));
+    const text = answer.ids ?? '';
+    let value = 0;
+    let k = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 44) {
+        ids[k++] = value;
+        value = 0;
+      } else value = value * 10 + (c - 48);
+    }
+    if (text.length > 0) ids[k] = value;
+    return ids.sort();
+  }
+
+  /** The complete answer from the full-text index: this library's rows that pass the filters, in order. */
+  private placeMatches(progress: Progress, ids: Float64Array, accept: Uint8Array, sort: SortKey, direction: Direction): void {
+    const index = this.index;
+    const positions = index.order(sort, direction).positions();
+    const placed: number[] = [];
+    let row = 0;
+    for (const id of ids) { // both ascending: one merge
+      while (row < index.size && (index.contentIds[row] as number) < id) row++;
+      if (row >= index.size) break;
+      if (index.contentIds[row] === id && accept[index.facets[row] as number]) placed.push(positions[row] as number);
+    }
+    const ordered = Int32Array.from(placed).sort();
+    const rows = index.order(sort, direction).rows;
+    progress.found = Array.from(ordered, (p) => rows[p] as number);
+    progress.complete = true;
+  }
+
+  private lane(sort: SortKey, direction: Direction): Lane {
+    const key = `${sort} ${direction}`;
+    let lane = this.lanes.get(key);
+    if (lane) {
+      this.lanes.delete(key);
+    } else {
+      lane = buildLane(this.index, this.rowWords(), this.index.order(sort, direction).rows);
+      if (this.lanes.size >= LANES_KEPT) this.lanes.delete(this.lanes.keys().next().value as string);
+    }
+    this.lanes.set(key, lane);
+    return lane;
+  }
+
+  private rowWords(): RowWords {
+    this.words ??= readRowWords(this.index);
+    return this.words;
+  }
+}
