@@ -1,14 +1,18 @@
 // The library's collection as mirrored on this desk: the entitlements browser's filters,
 // pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
-// progress. Holds no patron data, so the lock leaves it be.
+// progress. A search's count comes capped ("1,000+") with its first page; the exact count is
+// asked once typing has paused, so it never holds up the next keystroke's rows. Holds no
+// patron data, so the lock leaves it be.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
+import type { ArgsOf, BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { deskApi } from '../api.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 100;
+/** Typing pauses this long before a search's exact count is asked for. */
+export const EXACT_COUNT_AFTER_MS = 400;
 export type SortKey = 'title' | 'artist' | 'format' | 'availability' | 'year';
 
 export interface CollectionFilters {
@@ -26,6 +30,10 @@ export const useCollectionStore = defineStore('collection', () => {
   const sort = ref<SortKey>('title');
   const direction = ref<'asc' | 'desc'>('asc');
   const total = ref<number>();
+  /** The search matched more than `total` titles and was not counted further yet. */
+  const totalAtLeast = ref(false);
+  /** While titles copied by an earlier version get their search words (0–1). */
+  const searchUpgrade = ref<number>();
   /** Pages by index; a new filter, sort or library starts over. */
   const pages = shallowRef(new Map<number, BrowseRow[]>());
   const problem = ref<string>();
@@ -34,6 +42,7 @@ export const useCollectionStore = defineStore('collection', () => {
   const syncing = ref(false);
   let generation = 0;
   const loading = new Set<number>();
+  let exactCountTimer: ReturnType<typeof setTimeout> | undefined;
 
   function query(offset: number) {
     const f = filters.value;
@@ -52,16 +61,28 @@ export const useCollectionStore = defineStore('collection', () => {
   function restart(): void {
     generation++;
     loading.clear();
+    clearTimeout(exactCountTimer);
     pages.value = new Map();
     total.value = undefined;
+    totalAtLeast.value = false;
     void loadPage(0);
+  }
+
+  const browsePage = (args: ArgsOf<'collectionBrowse'>) => session.call(deskApi().collectionBrowse(args));
+
+  /** A capped count never replaces an exact one of the same search. */
+  function takeCount(page: CatalogPage): void {
+    searchUpgrade.value = page.searchUpgrade;
+    if (page.atLeast && total.value !== undefined && !totalAtLeast.value) return;
+    total.value = page.total;
+    totalAtLeast.value = page.atLeast === true;
   }
 
   async function loadPage(index: number): Promise<void> {
     if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
     const mine = generation;
     loading.add(index);
-    const result = await session.call(deskApi().collectionBrowse(query(index * PAGE_SIZE)));
+    const result = await browsePage(query(index * PAGE_SIZE));
     loading.delete(index);
     if (mine !== generation) return;
     if (!result.ok) {
@@ -69,10 +90,21 @@ export const useCollectionStore = defineStore('collection', () => {
       return;
     }
     problem.value = undefined;
-    total.value = result.value.total;
+    takeCount(result.value);
     const next = new Map(pages.value);
     next.set(index, result.value.rows);
     pages.value = next;
+    if (result.value.atLeast && index === 0) {
+      clearTimeout(exactCountTimer);
+      exactCountTimer = setTimeout(() => void loadExactCount(mine), EXACT_COUNT_AFTER_MS);
+    }
+  }
+
+  async function loadExactCount(mine: number): Promise<void> {
+    if (mine !== generation || session.selectedLibraryId === undefined) return;
+    const result = await browsePage({ ...query(0), limit: 1, exactCount: true });
+    if (mine !== generation || !result.ok) return;
+    takeCount(result.value);
   }
 
   function rowAt(index: number): BrowseRow | undefined {
@@ -123,5 +155,8 @@ export const useCollectionStore = defineStore('collection', () => {
 
   deskApi().on('syncProgress', (p) => { progress.value = p; });
 
-  return { filters, sort, direction, total, pages, problem, status, progress, syncing, restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow };
+  return {
+    filters, sort, direction, total, totalAtLeast, searchUpgrade, pages, problem, status, progress, syncing,
+    restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
+  };
 });
