@@ -9,7 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { CatalogMirror } from './mirror.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
 import { FACETS_SQL, ShelfIndex, type Direction, type ShelfReader } from './shelf-index.ts';
-import { ShelfSearch } from './shelf-search.ts';
+import { ShelfSearch, type SearchTuning } from './shelf-search.ts';
 
 const LIBRARIES_KEPT = 2;
 /** While a sync is under way, an index this young is served even though the mirror has moved on. */
@@ -30,10 +30,14 @@ export class ShelfCache {
   private upgrading: Promise<void> | undefined;
   private readonly now: () => number;
 
-  constructor(mirror: CatalogMirror, now: () => number = Date.now) {
+  private readonly tuning: SearchTuning | undefined;
+
+  /** `tuning` is for tests that prove each way of searching on its own. */
+  constructor(mirror: CatalogMirror, now: () => number = Date.now, tuning?: SearchTuning) {
     this.mirror = mirror;
     this.db = mirror.db;
     this.now = now;
+    this.tuning = tuning;
     this.upgrade = new SearchUpgrade(mirror);
     mirror.onAvailabilityStored((libraryId, contentIds) => this.patchAvailability(libraryId, contentIds));
   }
@@ -93,7 +97,7 @@ export class ShelfCache {
     this.entries.delete(libraryId);
     const { rows, dataVersion } = this.snapshot(() => readRows(this.db, libraryId));
     const index = new ShelfIndex(libraryId, rows, this.reader(libraryId, dataVersion));
-    const entry: Entry = { index, search: new ShelfSearch(index, this.db), dataVersion, builtAt: this.now() };
+    const entry: Entry = { index, search: new ShelfSearch(index, this.db, this.tuning), dataVersion, builtAt: this.now() };
     if (this.entries.size >= LIBRARIES_KEPT) this.entries.delete(this.entries.keys().next().value as number);
     this.entries.set(libraryId, entry);
     return entry;
@@ -146,30 +150,52 @@ function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Arr
   const contentIds = new Float64Array(n);
   const facets = new Uint8Array(n);
   const years = new Float64Array(n);
-  const list = answer.list ?? '';
-  let row = 0;
-  let field = 0;
-  let start = 0;
-  for (let i = 0; i <= list.length; i++) {
-    const c = i < list.length ? list.charCodeAt(i) : 44;
-    if (c !== 32 && c !== 44) continue;
-    const text = list.slice(start, i);
-    if (field === 0) contentIds[row] = Number(text);
-    else if (field === 1) facets[row] = Number(text);
-    else years[row] = text === '' ? NaN : Number(text);
-    start = i + 1;
-    field = c === 44 ? 0 : field + 1;
-    if (c === 44) row++;
+  const fields = [contentIds, facets, years];
+  const numbers = new IntegerReader(answer.list ?? '');
+  for (let row = 0; row < n; row++) {
+    for (const field of fields) field[row] = numbers.next();
   }
-  if (list.length > 0 && row !== n) throw new Error(`the library's rows were misread (${row} of ${n})`);
   return { contentIds, facets, years };
 }
 
 function numbers(answer: { list: string | null }): Float64Array {
   const list = answer.list ?? '';
-  if (list === '') return new Float64Array(0);
-  const parts = list.split(',');
-  const out = new Float64Array(parts.length);
-  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
+  const reader = new IntegerReader(list);
+  const out = new Float64Array(list === '' ? 0 : reader.count(44) + 1);
+  for (let i = 0; i < out.length; i++) out[i] = reader.next();
   return out;
+}
+
+/** Integers out of a list separated by spaces or commas, without a string per number; an empty one is NaN (NULL). */
+class IntegerReader {
+  private readonly text: string;
+  private at = 0;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  count(separator: number): number {
+    let n = 0;
+    for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === separator) n++;
+    return n;
+  }
+
+  next(): number {
+    const text = this.text;
+    let value = 0;
+    let digits = 0;
+    let sign = 1;
+    for (; this.at < text.length; this.at++) {
+      const c = text.charCodeAt(this.at);
+      if (c === 32 || c === 44) break;
+      if (c === 45) sign = -1;
+      else {
+        value = value * 10 + (c - 48);
+        digits++;
+      }
+    }
+    this.at++;
+    return digits === 0 ? NaN : sign * value;
+  }
 }

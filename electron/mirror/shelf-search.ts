@@ -6,8 +6,9 @@
 // - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
 //   complete answer, put in the order's positions.
 // The walk reads a "lane": the rows' words laid out in the order being walked, each word as a
-// 32-bit code of its first four characters, so a row is tested with a few integer compares
-// against memory read front to back. A code match is exact for search words of up to four
+// 32-bit code of its first four characters, and a row's initials as bits, so most rows are
+// ruled out by one AND and the rest tested with a few integer compares, reading memory front
+// to back. A code match is exact for search words of up to four
 // characters that are Latin-1; longer ones (and others) are confirmed in the row's words.
 // A search's progress is kept, so the next page or the exact count carries on from there.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -16,17 +17,27 @@ import { acceptTable, filterKey, type Direction, type ShelfFilters, type ShelfIn
 
 /** Common searches stop walking here; the count shows as "1,000+". */
 export const COUNT_CAP = 1000;
-/** Rows the walk tries before asking the full-text index whether matches are few. */
-const WALK_FIRST = 25_000;
-/** At most this many full-text matches are few enough to read out. */
-const FEW_MATCHES = 30_000;
+export interface SearchTuning {
+  /** Rows the walk tries before asking the full-text index whether matches are few. */
+  walkFirst: number;
+  /** At most this many full-text matches are few enough to read out. */
+  fewMatches: number;
+}
+export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, fewMatches: 8000 };
 const SEARCHES_KEPT = 6;
 const LANES_KEPT = 2;
 
 /** A character's byte in a word code: Latin-1 as itself, anything else folded into 1–31, which no Latin-1 letter or digit uses. */
 const codeByte = (c: number): number => (c <= 0xff ? c : 1 + ((Math.imul(c, 0x9e3779b1) >>> 0) % 31));
 
-interface WordTest { word: string; code: number; mask: number; confirm: boolean }
+/** A row's signature has a bit for the first character of each of its words (letters, digit groups, the rest). */
+function initialBit(firstByte: number): number {
+  if (firstByte >= 97 && firstByte <= 122) return 1 << (firstByte - 97);
+  if (firstByte >= 48 && firstByte <= 57) return 1 << (26 + ((firstByte - 48) % 5));
+  return 1 << 31;
+}
+
+interface WordTest { word: string; code: number; mask: number; confirm: boolean; bit: number }
 
 function wordTest(word: string): WordTest {
   const length = Math.min(4, word.length);
@@ -38,18 +49,29 @@ function wordTest(word: string): WordTest {
     code = (code << 8) | codeByte(c);
   }
   const shift = 8 * (4 - length);
-  return { word, code: (code << shift) | 0, mask: shift === 32 ? 0 : (-1 << shift) | 0, confirm: !latin1 || word.length > 4 };
+  return {
+    word, code: (code << shift) | 0, mask: shift === 32 ? 0 : (-1 << shift) | 0, confirm: !latin1 || word.length > 4,
+    bit: initialBit(codeByte(word.charCodeAt(0))),
+  };
 }
 
-/** The rows' words, once per index: text for confirming, codes for walking (both in row order). */
-interface RowWords { text: string; textStarts: Int32Array; codes: Int32Array; codeStarts: Int32Array }
+/** The rows' words, once per index: text for confirming, codes and initials for walking (all in row order). */
+interface RowWords { text: string; textStarts: Int32Array; codes: Int32Array; codeStarts: Int32Array; initials: Int32Array }
 
 function readRowWords(index: ShelfIndex): RowWords {
   const text = index.reader.words();
   const n = index.size;
+  let words = 0;
+  for (let i = 0, inWord = false; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const letter = c !== 32 && c !== 10;
+    if (letter && !inWord) words++;
+    inWord = letter;
+  }
   const textStarts = new Int32Array(n + 1);
   const codeStarts = new Int32Array(n + 1);
-  let codes = new Int32Array(Math.max(16, n * 8));
+  const codes = new Int32Array(words);
+  const initials = new Int32Array(n);
   let count = 0;
   let row = 0;
   let code = 0;
@@ -57,14 +79,7 @@ function readRowWords(index: ShelfIndex): RowWords {
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 10;
     if (c === 32 || c === 10) {
-      if (length > 0) {
-        if (count === codes.length) {
-          const grown = new Int32Array(codes.length * 2);
-          grown.set(codes);
-          codes = grown;
-        }
-        codes[count++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
-      }
+      if (length > 0) codes[count++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
       code = 0;
       length = 0;
       if (c === 10) {
@@ -73,31 +88,34 @@ function readRowWords(index: ShelfIndex): RowWords {
         codeStarts[row] = count;
       }
     } else {
+      if (length === 0 && row < n) initials[row] = (initials[row] as number) | initialBit(codeByte(c));
       if (length < 4) code = (code << 8) | codeByte(c);
       length++;
     }
   }
   if (row !== n) throw new Error('the mirror changed while the index was read');
-  return { text, textStarts, codes: codes.slice(0, count), codeStarts };
+  return { text, textStarts, codes, codeStarts, initials };
 }
 
-/** The rows' codes and facets in one order's sequence. */
-interface Lane { rows: Int32Array; facets: Uint8Array; codes: Int32Array; codeStarts: Int32Array }
+/** The rows' codes, initials and facets in one order's sequence. */
+interface Lane { rows: Int32Array; facets: Uint8Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
 
 function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
   const n = rows.length;
   const facets = new Uint8Array(n);
+  const initials = new Int32Array(n);
   const codeStarts = new Int32Array(n + 1);
   const codes = new Int32Array(words.codes.length);
   let k = 0;
   for (let p = 0; p < n; p++) {
     const row = rows[p] as number;
     facets[p] = index.facets[row] as number;
+    initials[p] = words.initials[row] as number;
     const end = words.codeStarts[row + 1] as number;
     for (let i = words.codeStarts[row] as number; i < end; i++) codes[k++] = words.codes[i] as number;
     codeStarts[p + 1] = k;
   }
-  return { rows, facets, codes, codeStarts };
+  return { rows, facets, initials, codes, codeStarts };
 }
 
 /** A search under way: rows found so far, in order, and where the walk goes on. */
@@ -112,15 +130,16 @@ export interface SearchResult {
 
 export class ShelfSearch {
   private readonly index: ShelfIndex;
-  private readonly db: DatabaseSync;
   private words: RowWords | undefined;
   private readonly lanes = new Map<string, Lane>();
   private readonly searches = new Map<string, Progress>();
   private readonly matchStatement: StatementSync;
+  private readonly tuning: SearchTuning;
 
-  constructor(index: ShelfIndex, db: DatabaseSync) {
+  /** `tuning` is for tests that prove each way on its own. */
+  constructor(index: ShelfIndex, db: DatabaseSync, tuning: SearchTuning = DEFAULT_TUNING) {
     this.index = index;
-    this.db = db;
+    this.tuning = tuning;
     this.matchStatement = db.prepare('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
   }
 
@@ -149,15 +168,21 @@ export class ShelfSearch {
 
   private advance(progress: Progress, words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): void {
     const lane = this.lane(sort, direction);
-    const tests = words.map(wordTest);
+    // Longer words first: they rule most rows out with the first test.
+    const tests = words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
     const accept = acceptTable(filters);
     if (!progress.checkedIndex) {
-      this.walk(progress, lane, tests, accept, need, progress.walkedTo + WALK_FIRST);
+      this.walk(progress, lane, tests, accept, need, progress.walkedTo + this.tuning.walkFirst);
       if (progress.complete || progress.found.length >= need) return;
       progress.checkedIndex = true;
-      const few = this.fewMatches(words);
+      // One- and two-letter words barely narrow the full-text answer yet make it slow to compute
+      // (their prefix lists hold most titles): when longer words are there, those are asked of
+      // the index, and the short ones tested on the few rows it returns.
+      const asked = words.some((w) => w.length >= 3) ? words.filter((w) => w.length >= 3) : words;
+      const few = this.fewMatches(asked);
       if (few) {
-        this.placeMatches(progress, few, accept, sort, direction);
+        const rest = asked.length === words.length ? [] : tests.filter((t) => t.word.length < 3);
+        this.placeMatches(progress, few, accept, sort, direction, rest);
         return;
       }
     }
@@ -165,12 +190,14 @@ export class ShelfSearch {
   }
 
   private walk(progress: Progress, lane: Lane, tests: WordTest[], accept: Uint8Array, need: number, until: number): void {
-    const { rows, facets, codes, codeStarts } = lane;
+    const { rows, facets, initials, codes, codeStarts } = lane;
     const end = Math.min(rows.length, until);
     const found = progress.found;
+    let needed = 0;
+    for (const test of tests) needed |= test.bit;
     let p = progress.walkedTo;
     rows: for (; p < end && found.length < need; p++) {
-      if (!accept[facets[p] as number]) continue;
+      if (((initials[p] as number) & needed) !== needed || !accept[facets[p] as number]) continue;
       const start = codeStarts[p] as number;
       const stop = codeStarts[p + 1] as number;
       let confirm = false;
@@ -191,6 +218,20 @@ export class ShelfSearch {
     }
     progress.walkedTo = p;
     if (p >= rows.length) progress.complete = true;
+  }
+
+  /** Whether the row has every word of `tests`, by its codes and, where they cannot tell, its text. */
+  private rowHas(row: number, tests: WordTest[]): boolean {
+    if (tests.length === 0) return true;
+    const { codes, codeStarts } = this.rowWords();
+    const start = codeStarts[row] as number;
+    const stop = codeStarts[row + 1] as number;
+    for (const test of tests) {
+      let hit = false;
+      for (let k = start; k < stop && !hit; k++) hit = ((codes[k] as number) & test.mask) === test.code;
+      if (!hit) return false;
+    }
+    return !tests.some((t) => t.confirm) || this.confirm(row, tests);
   }
 
   /** Whether every word begins one of the row's words, read in its text. */
@@ -219,8 +260,9 @@ export class ShelfSearch {
 
   /** The content ids the full-text index matches, ascending, when there are few; otherwise undefined. */
   private fewMatches(words: readonly string[]): Float64Array | undefined {
-    const answer = this.matchStatement.get(ftsMatch(words), FEW_MATCHES + 1) as { n: number; ids: string | null };
-    if (Number(answer.n) > FEW_MATCHES) return undefined;
+    const few = this.tuning.fewMatches;
+    const answer = this.matchStatement.get(ftsMatch(words), Number.isFinite(few) ? few + 1 : -1) as { n: number; ids: string | null };
+    if (Number(answer.n) > few) return undefined;
     const ids = new Float64Array(Number(answer.n));
     const text = answer.ids ?? '';
     let value = 0;
@@ -236,8 +278,8 @@ export class ShelfSearch {
     return ids.sort();
   }
 
-  /** The complete answer from the full-text index: this library's rows that pass the filters, in order. */
-  private placeMatches(progress: Progress, ids: Float64Array, accept: Uint8Array, sort: SortKey, direction: Direction): void {
+  /** The complete answer from the full-text index: this library's rows that pass the filters (and `rest`), in order. */
+  private placeMatches(progress: Progress, ids: Float64Array, accept: Uint8Array, sort: SortKey, direction: Direction, rest: WordTest[]): void {
     const index = this.index;
     const positions = index.order(sort, direction).positions();
     const placed: number[] = [];
@@ -245,7 +287,7 @@ export class ShelfSearch {
     for (const id of ids) { // both ascending: one merge
       while (row < index.size && (index.contentIds[row] as number) < id) row++;
       if (row >= index.size) break;
-      if (index.contentIds[row] === id && accept[index.facets[row] as number]) placed.push(positions[row] as number);
+      if (index.contentIds[row] === id && accept[index.facets[row] as number] && this.rowHas(row, rest)) placed.push(positions[row] as number);
     }
     const ordered = Int32Array.from(placed).sort();
     const rows = index.order(sort, direction).rows;
