@@ -9,6 +9,7 @@ import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { readAhead } from './read-ahead.ts';
+import { SearchUpgrade } from './search-upgrade.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -52,8 +53,10 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
       failures.push(error instanceof Error ? error.message : String(error));
     }
   };
-  // A run that ended between its last page and building the index (a crash) builds it now.
+  // A run that ended between its last page and building the index (a crash) builds it now; a
+  // mirror from schema 1 gets its titles' search words first, if the desk has not done it yet.
   if (ctx.mirror.inBulk()) ctx.mirror.finishBulk(TITLE_SOURCES(ctx.mirror));
+  await completeSearchUpgrade(ctx);
   if (request.source === 'global+entitlements') {
     await attempt(() => syncGlobal(ctx, request));
     for (const libraryId of request.libraries) {
@@ -113,6 +116,16 @@ async function syncSource<T>(
   } catch (error) {
     mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
     throw error;
+  }
+}
+
+async function completeSearchUpgrade(ctx: SyncContext): Promise<void> {
+  const upgrade = new SearchUpgrade(ctx.mirror);
+  while (upgrade.pending()) {
+    ctx.signal?.throwIfAborted();
+    ctx.onProgress?.({ phase: 'search index', done: Math.round((upgrade.progress() ?? 1) * 100), total: 100 });
+    upgrade.step();
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
