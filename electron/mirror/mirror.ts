@@ -24,8 +24,8 @@ interface StateRow {
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
-/** What a title contributes to search and to its libraries' rows. */
-interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string }
+/** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
+interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
 
 /** Availability this connection stored, for a reader of the same connection (its own writes do not move `data_version`). */
 export type AvailabilityListener = (libraryId: number, contentIds: number[]) => void;
@@ -178,7 +178,7 @@ export class CatalogMirror {
   /** After a complete full run: what the run did not see is gone from the service. */
   sweepTitles(run: number): number {
     if (!this.inBulk()) {
-      this.statement('DELETE FROM title_words WHERE rowid IN (SELECT id FROM titles WHERE seen_run < ?)').run(run);
+      this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);
       this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL)
         WHERE content_id IN (SELECT id FROM titles WHERE seen_run < ?)`).run(run);
     }
@@ -238,7 +238,9 @@ export class CatalogMirror {
       .run(record.id, JSON.stringify(record));
     if (bulk) return;
     if (before?.words !== now.words) {
-      this.statement(`INSERT ${before?.words == null ? '' : 'OR REPLACE '}INTO title_words (rowid, words) VALUES (?, ?)`).run(record.id, now.words);
+      // The index holds no copy of the words: removing the old entry takes the words it was made of.
+      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(record.id, before.words);
+      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(record.id, now.words);
     }
     if (!before || before.title !== now.title || before.artist !== now.artist || before.format !== now.format
       || before.year !== now.year || before.kids !== now.kids || before.words !== now.words) {
@@ -248,10 +250,11 @@ export class CatalogMirror {
   }
 
   private removeTitle(id: number, bulk: boolean): void {
+    if (!bulk) {
+      this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE id = ? AND words IS NOT NULL`).run(id);
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
+    }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
-    if (bulk) return;
-    this.statement('DELETE FROM title_words WHERE rowid = ?').run(id);
-    this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
   }
 
   /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). */

@@ -58,9 +58,9 @@ const MIGRATIONS: string[][] = [
   // 2: the Collection at frame rate. Each library's entitlements carry copies of the columns the
   //    browser filters and sorts on (title, artist, format, year, children's, an availability
   //    rank), so a library is read in one pass and ordered by its own indexes. Search goes by
-  //    `words` (search-text.ts: one normal form for what is stored and what staff type) in a
-  //    contentless FTS5 index with prefix indexes, kept by the write path instead of triggers so a
-  //    full run can build it once at its end. The copies are filled here (plain SQL); the words
+  //    `words` (search-text.ts: one normal form for what is stored and what staff type) in an
+  //    FTS5 index over titles.words (external content: no second copy) with prefix indexes, kept
+  //    by the write path instead of triggers so a full run can build it once at its end. The copies are filled here (plain SQL); the words
   //    of existing titles are computed afterwards in the background (search-upgrade.ts) from
   //    `mirror_state`'s `words_after`.
   [
@@ -73,7 +73,7 @@ const MIGRATIONS: string[][] = [
     'ALTER TABLE titles ADD COLUMN words TEXT', // NULL until computed
     ...['title TEXT', 'artist TEXT', 'format TEXT', 'year INTEGER', 'kids INTEGER NOT NULL DEFAULT 0',
       'avail INTEGER NOT NULL DEFAULT 2', 'words TEXT'].map((column) => `ALTER TABLE entitlements ADD COLUMN ${column}`),
-    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='', contentless_delete=1, tokenize='ascii', prefix='1 2 3 4')`,
+    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='1 2 3 4')`,
     `CREATE TABLE mirror_state (
        key TEXT PRIMARY KEY,            -- 'words_after': titles above this id may still lack words; 'bulk': a full run builds the index at its end
        value INTEGER NOT NULL

@@ -137,8 +137,7 @@ export class ShelfCache {
     const ranks = this.db.prepare(`SELECT content_id AS id, avail FROM entitlements WHERE library_id = ? AND content_id IN (SELECT value FROM json_each(?))`)
       .all(libraryId, JSON.stringify(contentIds)) as { id: number; avail: number }[];
     const changes = ranks.map((r) => ({ row: entry.index.rowOf(r.id), rank: r.avail })).filter((c) => c.row >= 0);
-    entry.index.patchAvailability(changes);
-    entry.search.forgetFacets();
+    entry.search.patchFacets(entry.index.patchAvailability(changes));
   }
 }
 

@@ -71,7 +71,7 @@ export class ShelfIndex {
   readonly reader: ShelfReader;
   private readonly orders = new Map<string, ShelfOrder>();
   /** Filtered views (rows by position), most recently used last. */
-  private readonly views = new Map<string, Int32Array>();
+  private readonly views = new Map<string, { rows: Int32Array; readsAvailability: boolean }>();
 
   constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float64Array }, reader: ShelfReader) {
     this.libraryId = libraryId;
@@ -125,18 +125,24 @@ export class ShelfIndex {
         const row = rows[p] as number;
         if (accept[facets[row] as number]) out[n++] = row;
       }
-      view = n === rows.length ? out : out.slice(0, n);
+      view = { rows: n === rows.length ? out : out.slice(0, n), readsAvailability: readsAvailability(filters, sort) };
       if (this.views.size >= VIEWS_KEPT) this.views.delete(this.views.keys().next().value as string);
     }
     this.views.set(key, view);
-    return view;
+    return view.rows;
   }
 
-  /** Availability read by this process: the rows' ranks change, and what was ordered or filtered by them. */
-  patchAvailability(changes: { row: number; rank: number }[]): void {
-    for (const { row, rank } of changes) this.facets[row] = withAvailability(this.facets[row] as number, rank);
+  /**
+   * Availability read by this process: the rows whose rank changed get it, and only what was
+   * ordered or filtered by availability is computed again. Returns the rows that changed.
+   */
+  patchAvailability(changes: { row: number; rank: number }[]): number[] {
+    const changed = changes.filter(({ row, rank }) => availabilityOf(this.facets[row] as number) !== rank);
+    if (changed.length === 0) return [];
+    for (const { row, rank } of changed) this.facets[row] = withAvailability(this.facets[row] as number, rank);
     for (const key of [...this.orders.keys()]) if (key.startsWith('availability ')) this.orders.delete(key);
-    this.views.clear();
+    for (const [key, view] of [...this.views]) if (view.readsAvailability) this.views.delete(key);
+    return changed.map((c) => c.row);
   }
 
   /** For measurements: forget every filtered view, as if each filter were new. */
@@ -182,6 +188,9 @@ export class ShelfIndex {
     return rows;
   }
 }
+
+/** Whether what these filters and this sort give depends on availability. */
+export const readsAvailability = (filters: ShelfFilters, sort: SortKey): boolean => !!filters.availableNow || sort === 'availability';
 
 export function filterKey(filters: ShelfFilters): string {
   return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids]);

@@ -13,7 +13,7 @@
 // A search's progress is kept, so the next page or the exact count carries on from there.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ftsMatch } from './search-text.ts';
-import { acceptTable, filterKey, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
+import { acceptTable, filterKey, readsAvailability, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
 
 /** Common searches stop walking here; the count shows as "1,000+". */
 export const COUNT_CAP = 1000;
@@ -119,7 +119,7 @@ function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
 }
 
 /** A search under way: rows found so far, in order, and where the walk goes on. */
-interface Progress { found: number[]; walkedTo: number; complete: boolean; checkedIndex: boolean }
+interface Progress { found: number[]; walkedTo: number; complete: boolean; checkedIndex: boolean; readsAvailability: boolean }
 
 export interface SearchResult {
   /** Rows in order, at least up to the asked `need` when there are that many. */
@@ -148,17 +148,26 @@ export class ShelfSearch {
     const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
     let progress = this.searches.get(key);
     if (progress) this.searches.delete(key);
-    else progress = { found: [], walkedTo: 0, complete: false, checkedIndex: false };
+    else progress = { found: [], walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
     if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
     this.searches.set(key, progress);
     if (!progress.complete && progress.found.length < need) this.advance(progress, words, filters, sort, direction, need);
     return { rows: progress.found, complete: progress.complete };
   }
 
-  /** Availability changed some rows' facets: lanes and searches that read them are rebuilt. */
-  forgetFacets(): void {
-    this.lanes.clear();
-    this.searches.clear();
+  /** Availability changed these rows' facets: lanes take them, and what depended on availability is done again. */
+  patchFacets(rows: readonly number[]): void {
+    if (rows.length === 0) return;
+    for (const [key, lane] of [...this.lanes]) {
+      const [sort, direction] = key.split(' ') as [SortKey, Direction];
+      if (sort === 'availability') {
+        this.lanes.delete(key);
+        continue;
+      }
+      const positions = this.index.order(sort, direction).positions();
+      for (const row of rows) lane.facets[positions[row] as number] = this.index.facets[row] as number;
+    }
+    for (const [key, progress] of [...this.searches]) if (progress.readsAvailability) this.searches.delete(key);
   }
 
   /** For measurements: forget searches under way, as if each were new. */

@@ -19,7 +19,7 @@ import { ShelfCache } from '../../../electron/mirror/shelf-cache.ts';
 import { COUNT_CAP, type SearchTuning } from '../../../electron/mirror/shelf-search.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { Format } from '../../../electron/shared/model.ts';
-import { clientOf, connectionOf, countriesOf, tempDir } from './helpers.ts';
+import { clientOf, connectionOf, countriesOf, searchIndexMatchesWords, tempDir } from './helpers.ts';
 import { referenceIds } from './shelf-reference.ts';
 
 let sandbox: SandboxHandle;
@@ -50,8 +50,13 @@ beforeAll(async () => {
   await catalog.syncNow(request);
   const client = clientOf(sandbox);
   for (const { libraryId } of sandbox.libraries) {
-    // The index exists before availability is stored, so the patch path is what gets compared.
+    // The index, its search lanes and cached views exist before availability is stored, so the
+    // patch path is what gets compared.
     const ids = catalog.browse({ libraryId, model: 'FLEX', active: true, offset: 0, limit: 400 }).rows.map((r) => r.contentId);
+    for (const sort of ['title', 'availability'] as const) {
+      catalog.browse({ libraryId, text: 'the', sort, offset: 0, limit: 50 });
+      catalog.browse({ libraryId, availableNow: true, sort, offset: 0, limit: 50 });
+    }
     // Every copy of a few Flex titles out on loan: read as not free (the availability sort's second rank).
     for (let patron = 0; patron < 3; patron++) {
       const card = `99${libraryId}00${patron}`;
@@ -156,6 +161,9 @@ describe('the Collection browser against the plain reference query (20,000-title
     expect(referenceIds(reader, { libraryId, text: 'the' }).length).toBeGreaterThan(COUNT_CAP);
     expect(referenceIds(reader, { libraryId, text: 'revised' }).length).toBeGreaterThan(0);
     expect(referenceIds(reader, { libraryId, text: 'golden riv' }).length).toBeLessThan(COUNT_CAP);
+    const check = new DatabaseSync(join(dir, 'mirror.db'));
+    expect(searchIndexMatchesWords(check)).toBe(true); // kept page by page through the delta and the withdrawals
+    check.close();
   });
 
   it('library 303: every filter × sort × direction × search gives the same rows in the same order and the same counts', () => {
@@ -166,6 +174,30 @@ describe('the Collection browser against the plain reference query (20,000-title
     const texts = ['', 'the', 'gar', 'revised', 'zzqx'];
     expect(compare(101, texts)).toBe(texts.length * FILTERS.length * SORTS.length * DIRECTIONS.length);
   }, 120_000);
+
+  it('availability read while searches and views are held: what depends on it follows, the rest is kept', async () => {
+    const libraryId = 202;
+    const desk = browsers[0]!.browse;
+    const queries: Omit<BrowseQuery, 'offset' | 'limit'>[] = [];
+    for (const text of ['the', 'gar', '']) {
+      for (const filters of [{}, { availableNow: true }, { model: 'FLEX' as const, active: true }]) {
+        for (const sort of ['title', 'availability', 'artist'] as const) queries.push({ libraryId, ...(text ? { text } : {}), ...filters, sort });
+      }
+    }
+    for (const query of queries) desk({ ...query, offset: 0, limit: 100 }); // lanes, views and searches under way
+    const never = referenceIds(reader, { libraryId, model: 'FLEX', active: true, sort: 'availability' }).slice(-60); // rank 2: never read
+    const fresh = await catalog.refreshAvailability(libraryId, never.slice(0, 50));
+    expect(fresh.some((r) => r.availability !== undefined)).toBe(true);
+    const after = referenceIds(reader, { libraryId, model: 'FLEX', active: true, sort: 'availability' });
+    expect(after.slice(-60)).not.toEqual(never); // ranks did change
+    // Held lanes first (the last sort used), before later searches push them out.
+    for (const query of [...queries].sort((a, b) => Number(b.sort === 'artist') - Number(a.sort === 'artist'))) {
+      const expected = referenceIds(reader, query);
+      const page = desk({ ...query, exactCount: true, offset: 0, limit: 500 });
+      expect(page.total, JSON.stringify(query)).toBe(expected.length);
+      expect(page.rows.map((r) => r.contentId), JSON.stringify(query)).toEqual(expected.slice(0, 500));
+    }
+  });
 
   it('pages at any position, the last one included, are the reference rows at that position', () => {
     const query = { libraryId: 101, model: 'FLEX' as const, active: true, sort: 'artist' as const, direction: 'desc' as const };

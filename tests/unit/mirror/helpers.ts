@@ -44,6 +44,16 @@ export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum:
   };
 }
 
+/** The full-text index holds exactly the stored words of every title (FTS5's own check against its content). */
+export function searchIndexMatchesWords(db: DatabaseSync): boolean {
+  try {
+    db.exec("INSERT INTO title_words (title_words, rank) VALUES ('integrity-check', 1)");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The same fingerprint read straight from the service. */
 export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titles: number; titleKeys: string; entitlements: number; entitlementSum: string }> {
   const client = clientOf(sandbox);

@@ -11,7 +11,7 @@ import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { migrate, SCHEMA_VERSION } from '../../../electron/mirror/schema.ts';
 import type { SyncRequest } from '../../../electron/mirror/sync.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
-import { clientOf, connectionOf, countriesOf, mirrorFingerprint, serviceFingerprint, tempDir } from './helpers.ts';
+import { clientOf, connectionOf, countriesOf, mirrorFingerprint, searchIndexMatchesWords, serviceFingerprint, tempDir } from './helpers.ts';
 import { referenceIds } from './shelf-reference.ts';
 
 let sandbox: SandboxHandle;
@@ -94,6 +94,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     // The same mirror a fresh sync writes, search index and copied columns included.
     const [a, b] = [new DatabaseSync(join(dir, 'old.db')), new DatabaseSync(join(dir, 'fresh.db'))];
     expect(mirrorFingerprint(a)).toEqual(mirrorFingerprint(b));
+    expect(searchIndexMatchesWords(a)).toBe(true);
     a.close();
     b.close();
   }, 60_000);
@@ -131,6 +132,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect((mirror.prepare('SELECT count(*) AS n FROM titles WHERE words IS NULL').get() as { n: number }).n).toBe(0);
     const fresh = new DatabaseSync(join(dir, 'fresh.db'));
     expect(actual.searchSum).toBe(mirrorFingerprint(fresh).searchSum);
+    expect(searchIndexMatchesWords(mirror)).toBe(true);
     fresh.close();
     mirror.close();
   }, 60_000);
