@@ -242,10 +242,11 @@ export class CatalogMirror {
       if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(record.id, before.words);
       this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(record.id, now.words);
     }
-    if (!before || before.title !== now.title || before.artist !== now.artist || before.format !== now.format
-      || before.year !== now.year || before.kids !== now.kids || before.words !== now.words) {
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (?, ?, ?, ?, ?, ?) WHERE content_id = ?`)
-        .run(now.title, now.artist, now.format, now.year, now.kids, now.words, record.id);
+    // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
+    const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
+    if (changed.length > 0) {
+      this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
+        .run(...changed.map((column) => now[column]), record.id);
     }
   }
 

@@ -77,7 +77,7 @@ export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery
     }
     const need = query.exactCount ? Infinity : Math.max(COUNT_CAP + 1, offset + limit);
     const found = search.find(words, filters, sort, direction, need);
-    const contentIds = found.rows.slice(offset, offset + limit).map((row) => index.contentIds[row] as number);
+    const contentIds = Array.from(found.rows.subarray(offset, offset + limit), (row) => index.contentIds[row] as number);
     return found.complete ? { total: found.rows.length, atLeast: false, contentIds } : { total: COUNT_CAP, atLeast: true, contentIds };
   });
   const upgrade = shelves.upgradeProgress();

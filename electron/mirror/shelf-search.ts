@@ -25,7 +25,8 @@ export interface SearchTuning {
 }
 export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, fewMatches: 8000 };
 const SEARCHES_KEPT = 6;
-const LANES_KEPT = 2;
+/** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
+const LANES_KEPT = 1;
 
 /** A character's byte in a word code: Latin-1 as itself, anything else folded into 1–31, which no Latin-1 letter or digit uses. */
 const codeByte = (c: number): number => (c <= 0xff ? c : 1 + ((Math.imul(c, 0x9e3779b1) >>> 0) % 31));
@@ -118,12 +119,38 @@ function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
   return { rows, facets, initials, codes, codeStarts };
 }
 
+/** Rows in order, appended to: 4 bytes a row (a search may hold half a million). */
+class RowList {
+  private data: Int32Array = new Int32Array(1024);
+  length = 0;
+
+  push(row: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = row;
+  }
+
+  static of(rows: Int32Array): RowList {
+    const list = new RowList();
+    list.data = rows;
+    list.length = rows.length;
+    return list;
+  }
+
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
 /** A search under way: rows found so far, in order, and where the walk goes on. */
-interface Progress { found: number[]; walkedTo: number; complete: boolean; checkedIndex: boolean; readsAvailability: boolean }
+interface Progress { found: RowList; walkedTo: number; complete: boolean; checkedIndex: boolean; readsAvailability: boolean }
 
 export interface SearchResult {
   /** Rows in order, at least up to the asked `need` when there are that many. */
-  rows: readonly number[];
+  rows: Int32Array;
   /** Every match is in `rows`: its length is the exact count. */
   complete: boolean;
 }
@@ -148,11 +175,11 @@ export class ShelfSearch {
     const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
     let progress = this.searches.get(key);
     if (progress) this.searches.delete(key);
-    else progress = { found: [], walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
+    else progress = { found: new RowList(), walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
     if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
     this.searches.set(key, progress);
     if (!progress.complete && progress.found.length < need) this.advance(progress, words, filters, sort, direction, need);
-    return { rows: progress.found, complete: progress.complete };
+    return { rows: progress.found.view(), complete: progress.complete };
   }
 
   /** Availability changed these rows' facets: lanes take them, and what depended on availability is done again. */
@@ -300,7 +327,8 @@ export class ShelfSearch {
     }
     const ordered = Int32Array.from(placed).sort();
     const rows = index.order(sort, direction).rows;
-    progress.found = Array.from(ordered, (p) => rows[p] as number);
+    for (let i = 0; i < ordered.length; i++) ordered[i] = rows[ordered[i] as number] as number;
+    progress.found = RowList.of(ordered);
     progress.complete = true;
   }
 
