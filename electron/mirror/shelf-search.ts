@@ -5,10 +5,10 @@
 //   first page and a count up to the cap cost little when matches are common;
 // - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
 //   complete answer, put in the order's positions.
-// The walk reads a "lane": the rows' words laid out in the order being walked, each word as a
-// 32-bit code of its first four characters, and a row's initials as bits, so most rows are
-// ruled out by one AND and the rest tested with a few integer compares, reading memory front
-// to back. A code match is exact for search words of up to four
+// The walk reads a "lane", made from the rows' words for the order being walked: each word as a
+// 32-bit code of its first four characters and a row's initials as bits, laid out in that
+// order, so most rows are ruled out by one AND and the rest tested with a few integer compares,
+// reading memory front to back. A code match is exact for search words of up to four
 // characters that are Latin-1; longer ones (and others) are confirmed in the row's words.
 // A search's progress is kept, so the next page or the exact count carries on from there.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -56,64 +56,61 @@ function wordTest(word: string): WordTest {
   };
 }
 
-/** The rows' words, once per index: text for confirming, codes and initials for walking (all in row order). */
-interface RowWords { text: string; textStarts: Int32Array; codes: Int32Array; codeStarts: Int32Array; initials: Int32Array }
+/** The rows' words, once per index, as read from the mirror: rows separated by line breaks, in row order. */
+interface RowWords { text: string; textStarts: Int32Array; wordCount: number }
 
 function readRowWords(index: ShelfIndex): RowWords {
   const text = index.reader.words();
   const n = index.size;
-  let words = 0;
+  const textStarts = new Int32Array(n + 1);
+  let wordCount = 0;
+  let row = 0;
   for (let i = 0, inWord = false; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c === 10) {
+      row++;
+      textStarts[row] = i + 1;
+    }
     const letter = c !== 32 && c !== 10;
-    if (letter && !inWord) words++;
+    if (letter && !inWord) wordCount++;
     inWord = letter;
   }
-  const textStarts = new Int32Array(n + 1);
-  const codeStarts = new Int32Array(n + 1);
-  const codes = new Int32Array(words);
-  const initials = new Int32Array(n);
-  let count = 0;
-  let row = 0;
-  let code = 0;
-  let length = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (c === 32 || c === 10) {
-      if (length > 0) codes[count++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
-      code = 0;
-      length = 0;
-      if (c === 10) {
-        row++;
-        textStarts[row] = i + 1;
-        codeStarts[row] = count;
-      }
-    } else {
-      if (length === 0 && row < n) initials[row] = (initials[row] as number) | initialBit(codeByte(c));
-      if (length < 4) code = (code << 8) | codeByte(c);
-      length++;
-    }
-  }
-  if (row !== n) throw new Error('the mirror changed while the index was read');
-  return { text, textStarts, codes, codeStarts, initials };
+  if (row + 1 !== n && !(n === 0 && text === '')) throw new Error('the mirror changed while the index was read');
+  textStarts[n] = text.length + 1;
+  return { text, textStarts, wordCount };
 }
 
-/** The rows' codes, initials and facets in one order's sequence. */
+/** The rows' word codes, initials and facets in one order's sequence. */
 interface Lane { rows: Int32Array; facets: Uint8Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
 
 function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
+  const { text, textStarts } = words;
   const n = rows.length;
   const facets = new Uint8Array(n);
   const initials = new Int32Array(n);
   const codeStarts = new Int32Array(n + 1);
-  const codes = new Int32Array(words.codes.length);
+  const codes = new Int32Array(words.wordCount);
   let k = 0;
   for (let p = 0; p < n; p++) {
     const row = rows[p] as number;
     facets[p] = index.facets[row] as number;
-    initials[p] = words.initials[row] as number;
-    const end = words.codeStarts[row + 1] as number;
-    for (let i = words.codeStarts[row] as number; i < end; i++) codes[k++] = words.codes[i] as number;
+    let bits = 0;
+    let code = 0;
+    let length = 0;
+    const end = (textStarts[row + 1] as number) - 1;
+    for (let i = textStarts[row] as number; i <= end; i++) {
+      const c = i < end ? text.charCodeAt(i) : 32;
+      if (c === 32) {
+        if (length > 0) codes[k++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
+        code = 0;
+        length = 0;
+      } else {
+        if (length === 0) bits |= initialBit(codeByte(c));
+        if (length < 4) code = (code << 8) | codeByte(c);
+        length++;
+      }
+    }
+    initials[p] = bits;
     codeStarts[p + 1] = k;
   }
   return { rows, facets, initials, codes, codeStarts };
@@ -256,28 +253,14 @@ export class ShelfSearch {
     if (p >= rows.length) progress.complete = true;
   }
 
-  /** Whether the row has every word of `tests`, by its codes and, where they cannot tell, its text. */
-  private rowHas(row: number, tests: WordTest[]): boolean {
-    if (tests.length === 0) return true;
-    const { codes, codeStarts } = this.rowWords();
-    const start = codeStarts[row] as number;
-    const stop = codeStarts[row + 1] as number;
-    for (const test of tests) {
-      let hit = false;
-      for (let k = start; k < stop && !hit; k++) hit = ((codes[k] as number) & test.mask) === test.code;
-      if (!hit) return false;
-    }
-    return !tests.some((t) => t.confirm) || this.confirm(row, tests);
-  }
-
-  /** Whether every word begins one of the row's words, read in its text. */
-  private confirm(row: number, tests: WordTest[]): boolean {
+  /** Whether every word of `tests` (all of them, or those codes cannot tell) begins one of the row's words, read in its text. */
+  private confirm(row: number, tests: WordTest[], all = false): boolean {
     const words = this.rowWords();
     const text = words.text;
     const start = words.textStarts[row] as number;
     const end = (words.textStarts[row + 1] as number) - 1;
     for (const { word, confirm } of tests) {
-      if (!confirm) continue;
+      if (!confirm && !all) continue;
       let at = start;
       let hit = false;
       while (at <= end - word.length) {
@@ -323,7 +306,7 @@ export class ShelfSearch {
     for (const id of ids) { // both ascending: one merge
       while (row < index.size && (index.contentIds[row] as number) < id) row++;
       if (row >= index.size) break;
-      if (index.contentIds[row] === id && accept[index.facets[row] as number] && this.rowHas(row, rest)) placed.push(positions[row] as number);
+      if (index.contentIds[row] === id && accept[index.facets[row] as number] && (rest.length === 0 || this.confirm(row, rest, true))) placed.push(positions[row] as number);
     }
     const ordered = Int32Array.from(placed).sort();
     const rows = index.order(sort, direction).rows;
