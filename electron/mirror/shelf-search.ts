@@ -20,10 +20,12 @@ export const COUNT_CAP = 1000;
 export interface SearchTuning {
   /** Rows the walk tries before asking the full-text index whether matches are few. */
   walkFirst: number;
+  /** A search with a word this long asks the index first (long words are seldom common, and cost the walk a look at the text). */
+  longWord: number;
   /** At most this many full-text matches are few enough to read out. */
   fewMatches: number;
 }
-export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, fewMatches: 8000 };
+export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, fewMatches: 8000 };
 const SEARCHES_KEPT = 6;
 /** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
 const LANES_KEPT = 1;
@@ -205,7 +207,8 @@ export class ShelfSearch {
     const tests = words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
     const accept = acceptTable(filters);
     if (!progress.checkedIndex) {
-      this.walk(progress, lane, tests, accept, need, progress.walkedTo + this.tuning.walkFirst);
+      const first = words.some((w) => w.length >= this.tuning.longWord) ? 0 : this.tuning.walkFirst;
+      this.walk(progress, lane, tests, accept, need, progress.walkedTo + first);
       if (progress.complete || progress.found.length >= need) return;
       progress.checkedIndex = true;
       // One- and two-letter words barely narrow the full-text answer yet make it slow to compute

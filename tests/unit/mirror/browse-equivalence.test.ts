@@ -89,8 +89,8 @@ beforeAll(async () => {
   };
   browsers = [
     { name: 'desk', browse: (query) => catalog.browse(query) },
-    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, fewMatches: 0 }) },
-    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, fewMatches: Infinity }) },
+    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, longWord: Infinity, fewMatches: 0 }) },
+    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, longWord: 0, fewMatches: Infinity }) },
   ];
 }, 120_000);
 
