@@ -5,7 +5,7 @@
 // while a sync is writing page after page, so staff browsing during a sync are not held up by
 // rebuilds. Availability this process stores is patched into the index instead. After an
 // upgrade from schema 1, the titles' search words are computed here in the background.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CatalogMirror } from './mirror.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
 import { FACETS_SQL, ShelfIndex, type Direction, type ShelfReader } from './shelf-index.ts';
@@ -31,6 +31,7 @@ export class ShelfCache {
   private readonly now: () => number;
 
   private readonly tuning: SearchTuning | undefined;
+  private versionStatement: StatementSync | undefined;
 
   /** `tuning` is for tests that prove each way of searching on its own. */
   constructor(mirror: CatalogMirror, now: () => number = Date.now, tuning?: SearchTuning) {
@@ -70,11 +71,6 @@ export class ShelfCache {
     return this.upgrading ? this.upgrade.progress() : undefined;
   }
 
-  /** Drops every index: the next read builds afresh. */
-  clear(): void {
-    this.entries.clear();
-  }
-
   private continueUpgrade(): void {
     if (this.upgrading || !this.upgrade.pending()) return;
     this.upgrading = this.upgrade.run()
@@ -86,7 +82,8 @@ export class ShelfCache {
   }
 
   private dataVersion(): number {
-    return Number((this.db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version);
+    this.versionStatement ??= this.db.prepare('PRAGMA data_version');
+    return Number((this.versionStatement.get() as { data_version: number }).data_version);
   }
 
   private syncUnderWay(): boolean {
