@@ -73,7 +73,8 @@ const MIGRATIONS: string[][] = [
     'ALTER TABLE titles ADD COLUMN words TEXT', // NULL until computed
     ...['title TEXT', 'artist TEXT', 'format TEXT', 'year INTEGER', 'kids INTEGER NOT NULL DEFAULT 0',
       'avail INTEGER NOT NULL DEFAULT 2', 'words TEXT'].map((column) => `ALTER TABLE entitlements ADD COLUMN ${column}`),
-    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='1 2 3 4')`,
+    // Prefix indexes for the word lengths search asks of it (shelf-search.ts): 3 and 4 letters.
+    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='3 4')`,
     `CREATE TABLE mirror_state (
        key TEXT PRIMARY KEY,            -- 'words_after': titles above this id may still lack words; 'bulk': a full run builds the index at its end
        value INTEGER NOT NULL

@@ -22,10 +22,12 @@ export interface SearchTuning {
   walkFirst: number;
   /** A search with a word this long asks the index first (long words are seldom common, and cost the walk a look at the text). */
   longWord: number;
+  /** Shorter words are never asked of the index: they narrow its answer little and their prefix lists hold most titles; they are tested on the rows instead. */
+  indexedWord: number;
   /** At most this many full-text matches are few enough to read out. */
   fewMatches: number;
 }
-export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, fewMatches: 8000 };
+export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, indexedWord: 3, fewMatches: 8000 };
 const SEARCHES_KEPT = 6;
 /** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
 const LANES_KEPT = 1;
@@ -211,13 +213,12 @@ export class ShelfSearch {
       this.walk(progress, lane, tests, accept, need, progress.walkedTo + first);
       if (progress.complete || progress.found.length >= need) return;
       progress.checkedIndex = true;
-      // One- and two-letter words barely narrow the full-text answer yet make it slow to compute
-      // (their prefix lists hold most titles): when longer words are there, those are asked of
-      // the index, and the short ones tested on the few rows it returns.
-      const asked = words.some((w) => w.length >= 3) ? words.filter((w) => w.length >= 3) : words;
-      const few = this.fewMatches(asked);
+      // Words of one or two letters are tested on the rows the index returns for the longer
+      // ones; a search of short words only walks on (its matches are rarely few).
+      const asked = words.filter((w) => w.length >= this.tuning.indexedWord);
+      const few = asked.length > 0 ? this.fewMatches(asked) : undefined;
       if (few) {
-        const rest = asked.length === words.length ? [] : tests.filter((t) => t.word.length < 3);
+        const rest = tests.filter((t) => t.word.length < this.tuning.indexedWord);
         this.placeMatches(progress, few, accept, sort, direction, rest);
         return;
       }

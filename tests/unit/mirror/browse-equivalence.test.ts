@@ -91,8 +91,8 @@ beforeAll(async () => {
   };
   browsers = [
     { name: 'desk', browse: (query) => catalog.browse(query) },
-    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, longWord: Infinity, fewMatches: 0 }) },
-    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, longWord: 0, fewMatches: Infinity }) },
+    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0 }) },
+    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity }) },
   ];
 }, 120_000);
 
