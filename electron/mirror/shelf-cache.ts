@@ -8,7 +8,8 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CatalogMirror } from './mirror.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
-import { FACETS_SQL, ShelfIndex, type Direction, type ShelfReader } from './shelf-index.ts';
+import { ShelfIndex, type Direction, type ShelfReader } from './shelf-index.ts';
+import { readContentIdsInOrder, readRows, readWords } from './shelf-reader.ts';
 import { ShelfSearch, type SearchTuning } from './shelf-search.ts';
 
 const LIBRARIES_KEPT = 2;
@@ -120,11 +121,8 @@ export class ShelfCache {
       return result.rows;
     };
     return {
-      contentIdsInOrder: (sort: 'title' | 'artist', direction: Direction) => sameSnapshot(() => numbers(
-        this.db.prepare(`SELECT group_concat(content_id) AS list FROM (SELECT content_id FROM entitlements WHERE library_id = ?
-          ORDER BY ${sort} COLLATE NOCASE ${direction === 'desc' ? 'DESC' : 'ASC'}, content_id)`).get(libraryId) as { list: string | null })),
-      words: () => sameSnapshot(() => (this.db.prepare(`SELECT group_concat(coalesce(words, ''), char(10) ORDER BY content_id) AS text
-          FROM entitlements WHERE library_id = ?`).get(libraryId) as { text: string | null }).text ?? ''),
+      contentIdsInOrder: (sort: 'title' | 'artist', direction: Direction) => sameSnapshot(() => readContentIdsInOrder(this.db, libraryId, sort, direction)),
+      words: () => sameSnapshot(() => readWords(this.db, libraryId)),
     };
   }
 
@@ -135,63 +133,5 @@ export class ShelfCache {
       .all(libraryId, JSON.stringify(contentIds)) as { id: number; avail: number }[];
     const changes = ranks.map((r) => ({ row: entry.index.rowOf(r.id), rank: r.avail })).filter((c) => c.row >= 0);
     entry.search.patchFacets(entry.index.patchAvailability(changes));
-  }
-}
-
-/** The library's rows in content id order: ids, facet bytes and years, read as one text (one value per row is far cheaper than one object per row). */
-function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Array; facets: Uint8Array; years: Float64Array } {
-  const answer = db.prepare(`SELECT count(*) AS n, group_concat(content_id || ' ' || (${FACETS_SQL}) || ' ' || coalesce(year, ''), ',' ORDER BY content_id) AS list
-    FROM entitlements WHERE library_id = ?`).get(libraryId) as { n: number; list: string | null };
-  const n = Number(answer.n);
-  const contentIds = new Float64Array(n);
-  const facets = new Uint8Array(n);
-  const years = new Float64Array(n);
-  const fields = [contentIds, facets, years];
-  const numbers = new IntegerReader(answer.list ?? '');
-  for (let row = 0; row < n; row++) {
-    for (const field of fields) field[row] = numbers.next();
-  }
-  return { contentIds, facets, years };
-}
-
-function numbers(answer: { list: string | null }): Float64Array {
-  const list = answer.list ?? '';
-  const reader = new IntegerReader(list);
-  const out = new Float64Array(list === '' ? 0 : reader.count(44) + 1);
-  for (let i = 0; i < out.length; i++) out[i] = reader.next();
-  return out;
-}
-
-/** Integers out of a list separated by spaces or commas, without a string per number; an empty one is NaN (NULL). */
-class IntegerReader {
-  private readonly text: string;
-  private at = 0;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  count(separator: number): number {
-    let n = 0;
-    for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === separator) n++;
-    return n;
-  }
-
-  next(): number {
-    const text = this.text;
-    let value = 0;
-    let digits = 0;
-    let sign = 1;
-    for (; this.at < text.length; this.at++) {
-      const c = text.charCodeAt(this.at);
-      if (c === 32 || c === 44) break;
-      if (c === 45) sign = -1;
-      else {
-        value = value * 10 + (c - 48);
-        digits++;
-      }
-    }
-    this.at++;
-    return digits === 0 ? NaN : sign * value;
   }
 }

@@ -5,15 +5,14 @@
 //   first page and a count up to the cap cost little when matches are common;
 // - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
 //   complete answer, put in the order's positions.
-// The walk reads a "lane", made from the rows' words for the order being walked: each word as a
-// 32-bit code of its first four characters and a row's initials as bits, laid out in that
-// order, so most rows are ruled out by one AND and the rest tested with a few integer compares,
-// reading memory front to back. A code match is exact for search words of up to four
-// characters that are Latin-1; longer ones (and others) are confirmed in the row's words.
+// The walk reads the order's lane (shelf-lanes.ts): most rows are ruled out by their initials,
+// the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
 // A search's progress is kept, so the next page or the exact count carries on from there.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ftsMatch } from './search-text.ts';
 import { acceptTable, filterKey, readsAvailability, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
+import { buildLane, readRowWords, wordTest, type Lane, type RowWords, type WordTest } from './shelf-lanes.ts';
+import { readIntegers } from './shelf-reader.ts';
 
 /** Common searches stop walking here; the count shows as "1,000+". */
 export const COUNT_CAP = 1000;
@@ -31,94 +30,6 @@ export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, in
 const SEARCHES_KEPT = 6;
 /** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
 const LANES_KEPT = 1;
-
-/** A character's byte in a word code: Latin-1 as itself, anything else folded into 1–31, which no Latin-1 letter or digit uses. */
-const codeByte = (c: number): number => (c <= 0xff ? c : 1 + ((Math.imul(c, 0x9e3779b1) >>> 0) % 31));
-
-/** A row's signature has a bit for the first character of each of its words (letters, digit groups, the rest). */
-function initialBit(firstByte: number): number {
-  if (firstByte >= 97 && firstByte <= 122) return 1 << (firstByte - 97);
-  if (firstByte >= 48 && firstByte <= 57) return 1 << (26 + ((firstByte - 48) % 5));
-  return 1 << 31;
-}
-
-interface WordTest { word: string; code: number; mask: number; confirm: boolean; bit: number }
-
-function wordTest(word: string): WordTest {
-  const length = Math.min(4, word.length);
-  let code = 0;
-  let latin1 = true;
-  for (let i = 0; i < length; i++) {
-    const c = word.charCodeAt(i);
-    if (c > 0xff) latin1 = false;
-    code = (code << 8) | codeByte(c);
-  }
-  const shift = 8 * (4 - length);
-  return {
-    word, code: (code << shift) | 0, mask: shift === 32 ? 0 : (-1 << shift) | 0, confirm: !latin1 || word.length > 4,
-    bit: initialBit(codeByte(word.charCodeAt(0))),
-  };
-}
-
-/** The rows' words, once per index, as read from the mirror: rows separated by line breaks, in row order. */
-interface RowWords { text: string; textStarts: Int32Array; wordCount: number }
-
-function readRowWords(index: ShelfIndex): RowWords {
-  const text = index.reader.words();
-  const n = index.size;
-  const textStarts = new Int32Array(n + 1);
-  let wordCount = 0;
-  let row = 0;
-  for (let i = 0, inWord = false; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) {
-      row++;
-      textStarts[row] = i + 1;
-    }
-    const letter = c !== 32 && c !== 10;
-    if (letter && !inWord) wordCount++;
-    inWord = letter;
-  }
-  if (row + 1 !== n && !(n === 0 && text === '')) throw new Error('the mirror changed while the index was read');
-  textStarts[n] = text.length + 1;
-  return { text, textStarts, wordCount };
-}
-
-/** The rows' word codes, initials and facets in one order's sequence. */
-interface Lane { rows: Int32Array; facets: Uint8Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
-
-function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
-  const { text, textStarts } = words;
-  const n = rows.length;
-  const facets = new Uint8Array(n);
-  const initials = new Int32Array(n);
-  const codeStarts = new Int32Array(n + 1);
-  const codes = new Int32Array(words.wordCount);
-  let k = 0;
-  for (let p = 0; p < n; p++) {
-    const row = rows[p] as number;
-    facets[p] = index.facets[row] as number;
-    let bits = 0;
-    let code = 0;
-    let length = 0;
-    const end = (textStarts[row + 1] as number) - 1;
-    for (let i = textStarts[row] as number; i <= end; i++) {
-      const c = i < end ? text.charCodeAt(i) : 32;
-      if (c === 32) {
-        if (length > 0) codes[k++] = (code << (8 * (4 - Math.min(length, 4)))) | 0;
-        code = 0;
-        length = 0;
-      } else {
-        if (length === 0) bits |= initialBit(codeByte(c));
-        if (length < 4) code = (code << 8) | codeByte(c);
-        length++;
-      }
-    }
-    initials[p] = bits;
-    codeStarts[p + 1] = k;
-  }
-  return { rows, facets, initials, codes, codeStarts };
-}
 
 /** Rows in order, appended to: 4 bytes a row (a search may hold half a million). */
 class RowList {
@@ -286,18 +197,7 @@ export class ShelfSearch {
     const few = this.tuning.fewMatches;
     const answer = this.matchStatement.get(ftsMatch(words), Number.isFinite(few) ? few + 1 : -1) as { n: number; ids: string | null };
     if (Number(answer.n) > few) return undefined;
-    const ids = new Float64Array(Number(answer.n));
-    const text = answer.ids ?? '';
-    let value = 0;
-    let k = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 44) {
-        ids[k++] = value;
-        value = 0;
-      } else value = value * 10 + (c - 48);
-    }
-    if (text.length > 0) ids[k] = value;
+    const ids = readIntegers(answer.ids ?? '');
     return ids.sort();
   }
 
