@@ -22,8 +22,10 @@ export async function* readAhead<T>(
       yield current.value;
     }
   } finally {
-    // The caller stopped early (an error, an abort): the generator closes once its request settles.
+    // Done, or the caller stopped early (an error, an abort): the source is closed, once the
+    // request it has in flight settles.
     const open = pending;
     if (open) void open.then(() => pages.return(undefined), () => {});
+    else void pages.return(undefined);
   }
 }
