@@ -70,6 +70,7 @@ export class ShelfIndex {
   private readonly years: Float64Array;
   readonly reader: ShelfReader;
   private readonly orders = new Map<string, ShelfOrder>();
+  private scratch: Int32Array | undefined;
   /** Filtered views (rows by position), most recently used last. */
   private readonly views = new Map<string, { rows: Int32Array; readsAvailability: boolean }>();
 
@@ -119,13 +120,16 @@ export class ShelfIndex {
       const accept = acceptTable(filters);
       const rows = this.order(sort, direction).rows;
       const facets = this.facets;
-      const out = new Int32Array(rows.length);
+      // Filtered into one buffer kept for the purpose, then copied at its size: a new filter
+      // costs the view's own memory, not a library-sized array for the collector each time.
+      this.scratch ??= new Int32Array(rows.length);
+      const out = this.scratch;
       let n = 0;
       for (let p = 0; p < rows.length; p++) {
         const row = rows[p] as number;
         if (accept[facets[row] as number]) out[n++] = row;
       }
-      view = { rows: n === rows.length ? out : out.slice(0, n), readsAvailability: readsAvailability(filters, sort) };
+      view = { rows: out.slice(0, n), readsAvailability: readsAvailability(filters, sort) };
       if (this.views.size >= VIEWS_KEPT) this.views.delete(this.views.keys().next().value as string);
     }
     this.views.set(key, view);
