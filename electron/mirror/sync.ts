@@ -110,7 +110,7 @@ async function syncSource<T>(
     if (state.runSince === undefined) mirror.transaction(() => sweep(run));
     mirror.finishRun(source);
     if (titles && mirror.inBulk()) {
-      ctx.onProgress?.({ phase: 'search index', done: 0 });
+      ctx.onProgress?.({ phase: 'search index', done }); // the titles the index is being built from
       mirror.finishBulk(TITLE_SOURCES(mirror));
     }
   } catch (error) {
