@@ -112,7 +112,9 @@ export class ShelfIndex {
 
   /** The rows that pass `filters`, in this order. */
   view(filters: ShelfFilters, sort: SortKey, direction: Direction): Int32Array {
-    const key = `${filterKey(filters)} ${sort} ${direction}`;
+    const filtered = filterKey(filters);
+    if (filtered === UNFILTERED) return this.order(sort, direction).rows; // no copy of the whole order
+    const key = `${filtered} ${sort} ${direction}`;
     let view = this.views.get(key);
     if (view) {
       this.views.delete(key);
@@ -199,6 +201,7 @@ export const readsAvailability = (filters: ShelfFilters, sort: SortKey): boolean
 export function filterKey(filters: ShelfFilters): string {
   return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids]);
 }
+const UNFILTERED = filterKey({});
 
 /** For every facet byte, whether a row with it passes the filters (the reference query's WHERE). */
 export function acceptTable(filters: ShelfFilters): Uint8Array {
