@@ -5,7 +5,8 @@
 import type { PartnerClient } from '../partner/client.ts';
 import { CatalogMirror, type SourceState } from './mirror.ts';
 import { inThreadWriter, workerWriter, type MirrorWriter } from './mirror-writer.ts';
-import { browse, counts, detail, type BrowseQuery, type BrowseRow, type TitleDetail } from './queries.ts';
+import { browse, counts, detail, type BrowseQuery, type CatalogPage, type BrowseRow, type TitleDetail } from './queries.ts';
+import { ShelfCache } from './shelf-cache.ts';
 import { runJob, type SyncJob } from './sync-job.ts';
 import type { SyncProgress, SyncRequest } from './sync.ts';
 
@@ -35,8 +36,8 @@ export class CatalogService {
   /** Jobs under way (a sync, a refresh, availability reads), so close() can wait for them. */
   private readonly jobs = new Set<Promise<unknown>>();
   private readonly abort = new AbortController();
-  /** Totals per filter set: a virtual table asks page after page with the same filters. Cleared on every write. */
-  private readonly totals = new Map<string, number>();
+  /** The browser's in-memory index of each library, made on first browse. */
+  private shelves: ShelfCache | undefined;
 
   constructor(options: CatalogServiceOptions) {
     this.options = options;
@@ -65,21 +66,18 @@ export class CatalogService {
   async refreshAvailability(libraryId: number, contentIds: number[]): Promise<BrowseRow[]> {
     const now = this.options.now ?? Date.now;
     const items = await this.track(this.options.desk.contentInfo(libraryId, contentIds));
-    await this.track(Promise.resolve(this.writer().storeAvailability(libraryId, items, now())));
-    this.totals.clear();
+    // Stored through this process's connection, not the writer: the Collection's index patches
+    // what this process stores in place, where another connection's commit would rebuild it.
+    this.mirror.storeAvailability(libraryId, items, now());
     return contentIds.flatMap((id) => {
       const d = detail(this.mirror.db, libraryId, id);
       return d ? [{ contentId: id, purchaseModel: d.purchaseModel, active: d.active, ...(d.availability ? { availability: d.availability } : {}) }] : [];
     });
   }
 
-  browse(query: BrowseQuery): { total: number; rows: BrowseRow[] } {
-    const { offset: _offset, limit: _limit, sort: _sort, direction: _direction, ...filters } = query;
-    const key = JSON.stringify(filters);
-    const result = browse(this.mirror.db, query, this.totals.get(key));
-    if (this.totals.size > 100) this.totals.clear();
-    this.totals.set(key, result.total);
-    return result;
+  browse(query: BrowseQuery): CatalogPage {
+    this.shelves ??= new ShelfCache(this.mirror, this.options.now);
+    return browse(this.mirror.db, this.shelves, query);
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
@@ -99,7 +97,7 @@ export class CatalogService {
   }
 
   private writer(): MirrorWriter {
-    this.writerInstance ??= this.options.writer === 'in-thread' ? inThreadWriter(this.mirror) : workerWriter(this.options.databasePath, this.options.workerUrl);
+    this.writerInstance ??= this.options.writer === 'in-thread' ? inThreadWriter(this.options.databasePath) : workerWriter(this.options.databasePath, this.options.workerUrl);
     return this.writerInstance;
   }
 
@@ -112,17 +110,12 @@ export class CatalogService {
   private async run(job: SyncJob, onProgress: (p: SyncProgress) => void): Promise<SyncStatus> {
     const report = (p: SyncProgress): void => {
       this.progress = p;
-      this.totals.clear(); // the writer has just stored a page
       onProgress(p);
     };
     this.abort.signal.throwIfAborted();
-    try {
-      await this.track(runJob({
-        client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal,
-      }, job, report));
-    } finally {
-      this.totals.clear();
-    }
+    await this.track(runJob({
+      client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal,
+    }, job, report));
     return this.status();
   }
 }

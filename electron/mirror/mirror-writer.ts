@@ -6,13 +6,24 @@
 import { Worker } from 'node:worker_threads';
 import { PartnerError } from '../partner/errors.ts';
 import { CatalogMirror } from './mirror.ts';
+import { SearchUpgrade } from './search-upgrade.ts';
 
 /** The mirror's methods a sync calls: its run state and its writes. */
 export const WRITER_METHODS = [
   'state', 'allStates', 'beginRun', 'finishRun', 'failRun', 'applyGlobalPage', 'applyEntitlementPage',
-  'applyLibraryContentPage', 'sweepTitles', 'sweepEntitlements', 'storeAvailability',
+  'applyLibraryContentPage', 'sweepTitles', 'sweepEntitlements', 'storeAvailability', 'inBulk', 'finishBulk',
 ] as const satisfies readonly (keyof CatalogMirror)[];
 export type WriterMethod = (typeof WRITER_METHODS)[number];
+/** Besides the mirror's own methods: one chunk of a schema-1 mirror's search words (search-upgrade.ts). */
+export const UPGRADE_SEARCH_WORDS = 'upgradeSearchWords' as const;
+type WriterCall = WriterMethod | typeof UPGRADE_SEARCH_WORDS;
+
+export interface SearchWordsStep {
+  /** Titles are still waiting for their words. */
+  pending: boolean;
+  /** How far it is (0–1). */
+  progress?: number;
+}
 
 type Fn = (...args: never[]) => unknown;
 /** Each write, answered now (in-thread) or later (worker). A sync awaits every call. */
@@ -20,18 +31,45 @@ export type MirrorWriter = {
   [K in WriterMethod]: CatalogMirror[K] extends Fn
     ? (...args: Parameters<CatalogMirror[K]>) => ReturnType<CatalogMirror[K]> | Promise<ReturnType<CatalogMirror[K]>>
     : never;
-} & { close(): Promise<void> };
+} & {
+  upgradeSearchWords(): SearchWordsStep | Promise<SearchWordsStep>;
+  close(): Promise<void>;
+};
 
-/** The mirror as its own writer, in this thread. */
-export function inThreadWriter(mirror: CatalogMirror): MirrorWriter {
-  const writer = Object.fromEntries(WRITER_METHODS.map((name) => [name, (...args: unknown[]) => (mirror[name] as (...a: unknown[]) => unknown)(...args)]));
-  return { ...writer, close: async () => {} } as MirrorWriter;
+/** Runs one writer call on a mirror (the worker's, or a test's own connection). */
+function writerCall(mirror: CatalogMirror, upgrade: () => SearchUpgrade): (method: WriterCall, args: unknown[]) => unknown {
+  return (method, args) => {
+    if (method === UPGRADE_SEARCH_WORDS) {
+      const words = upgrade();
+      if (!words.pending()) return { pending: false } satisfies SearchWordsStep;
+      words.step();
+      const progress = words.progress();
+      return { pending: words.pending(), ...(progress === undefined ? {} : { progress }) } satisfies SearchWordsStep;
+    }
+    return (mirror[method] as (...a: unknown[]) => unknown)(...args);
+  };
+}
+
+const lazy = <T>(make: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= make());
+};
+
+/**
+ * A writer in this thread, on a connection of its own: the Collection's index notices another
+ * connection's commits (PRAGMA data_version), as it does the worker's in the product.
+ */
+export function inThreadWriter(databasePath: string): MirrorWriter {
+  const mirror = new CatalogMirror(databasePath);
+  const call = writerCall(mirror, lazy(() => new SearchUpgrade(mirror)));
+  const writer = Object.fromEntries([...WRITER_METHODS, UPGRADE_SEARCH_WORDS].map((name) => [name, (...args: unknown[]) => call(name, args)]));
+  return { ...writer, close: async () => mirror.close() } as MirrorWriter;
 }
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
 export const DEFAULT_WRITER_URL = new URL('./sync-worker.ts', import.meta.url);
 
-export interface WriterRequest { id: number; method: WriterMethod; args: unknown[] }
+export interface WriterRequest { id: number; method: WriterCall; args: unknown[] }
 export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
 
 /** A worker thread that owns a write connection to the mirror and runs the calls sent to it, in order. */
@@ -54,7 +92,7 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new PartnerError('server', `The catalog writer stopped (exit code ${code}).`)));
-  const call = (method: WriterMethod, args: unknown[]): Promise<unknown> => {
+  const call = (method: WriterCall, args: unknown[]): Promise<unknown> => {
     if (stopped) return Promise.reject(stopped);
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -62,7 +100,7 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
       worker.postMessage({ id, method, args } satisfies WriterRequest);
     });
   };
-  const writer = Object.fromEntries(WRITER_METHODS.map((name) => [name, (...args: unknown[]) => call(name, args)]));
+  const writer = Object.fromEntries([...WRITER_METHODS, UPGRADE_SEARCH_WORDS].map((name) => [name, (...args: unknown[]) => call(name, args)]));
   return {
     ...writer,
     // Ends the thread after the call under way: each page is one transaction, so a write
@@ -77,13 +115,14 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
 /** The worker side: serves calls on its own connection until terminated. */
 export function serveWriter(port: { on(event: 'message', listener: (request: WriterRequest) => void): unknown; postMessage(reply: WriterReply): void }, databasePath: string): void {
   const mirror = new CatalogMirror(databasePath);
+  const call = writerCall(mirror, lazy(() => new SearchUpgrade(mirror)));
   port.on('message', ({ id, method, args }) => {
-    if (!(WRITER_METHODS as readonly string[]).includes(method)) {
+    if (!(WRITER_METHODS as readonly string[]).includes(method) && method !== UPGRADE_SEARCH_WORDS) {
       port.postMessage({ id, ok: false, message: `Unknown mirror call ${String(method)}.` });
       return;
     }
     try {
-      const value = (mirror[method] as (...a: unknown[]) => unknown)(...args);
+      const value = call(method, args);
       port.postMessage({ id, ok: true, value });
     } catch (error) {
       port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });

@@ -1,11 +1,17 @@
 // The catalog mirror on disk (node:sqlite, WAL). Writes come a page at a time: each page and
 // the token of the next one commit in one transaction, so an interrupted sync resumes where it
-// stopped and a page is never half applied.
+// stopped and a page is never half applied. Besides the records, a write keeps what search and
+// the browser read: a title's words in the full-text index, and the copies each library's
+// entitlement rows hold of the columns the browser filters and sorts on (shelf-columns.ts).
+// During a full run of titles ("bulk", remembered in mirror_state so a resumed run stays one)
+// neither is kept page by page: the run's end builds the index once and refreshes the copies.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
+import { searchWords } from './search-text.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
@@ -18,9 +24,16 @@ interface StateRow {
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+/** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
+interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
+
+/** Availability this connection stored, for a reader of the same connection (its own writes do not move `data_version`). */
+export type AvailabilityListener = (libraryId: number, contentIds: number[]) => void;
+
 export class CatalogMirror {
   readonly db: DatabaseSync;
   private readonly statements: Record<string, StatementSync> = {};
+  private readonly availabilityListeners = new Set<AvailabilityListener>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -70,12 +83,40 @@ export class CatalogMirror {
     return rows.map((r) => this.state(r.source));
   }
 
-  beginRun(source: string, since: number | undefined, startedAt: number): void {
-    this.statement(`INSERT INTO sync_state (source, in_progress, next_token, run_since, run_started_at, last_attempt_at, items)
-      VALUES (?, 1, NULL, ?, ?, ?, 0)
-      ON CONFLICT (source) DO UPDATE SET in_progress = 1, next_token = NULL, run_since = excluded.run_since,
-        run_started_at = excluded.run_started_at, last_attempt_at = excluded.last_attempt_at, items = 0`)
-      .run(source, since ?? null, startedAt, startedAt);
+  /** `bulk`: a full run of titles, whose end builds the search index once (finishBulk). */
+  beginRun(source: string, since: number | undefined, startedAt: number, bulk = false): void {
+    this.transaction(() => {
+      this.statement(`INSERT INTO sync_state (source, in_progress, next_token, run_since, run_started_at, last_attempt_at, items)
+        VALUES (?, 1, NULL, ?, ?, ?, 0)
+        ON CONFLICT (source) DO UPDATE SET in_progress = 1, next_token = NULL, run_since = excluded.run_since,
+          run_started_at = excluded.run_started_at, last_attempt_at = excluded.last_attempt_at, items = 0`)
+        .run(source, since ?? null, startedAt, startedAt);
+      if (bulk && since === undefined) this.statement("INSERT OR REPLACE INTO mirror_state (key, value) VALUES ('bulk', 1)").run();
+    });
+  }
+
+  inBulk(): boolean {
+    return this.statement("SELECT 1 FROM mirror_state WHERE key = 'bulk'").get() !== undefined;
+  }
+
+  /**
+   * The end of bulk writing, once no run of titles is left under way: the search index built
+   * from every title's words, and each library's copies refreshed where a title changed. One
+   * transaction, so a crash in it leaves bulk on and the next end does it again.
+   */
+  finishBulk(titleSources: readonly string[]): boolean {
+    if (!this.inBulk()) return false;
+    const placeholders = titleSources.map(() => '?').join(', ');
+    const running = titleSources.length > 0 && this.statement(`SELECT 1 FROM sync_state WHERE in_progress = 1 AND source IN (${placeholders})`).get(...titleSources);
+    if (running) return false;
+    this.transaction(() => {
+      this.db.exec("INSERT INTO title_words (title_words) VALUES ('delete-all')");
+      this.db.exec('INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL');
+      this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
+        WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
+      this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
+    });
+    return true;
   }
 
   /** Inside the page's transaction: where to continue, and how much has been done. */
@@ -96,9 +137,10 @@ export class CatalogMirror {
 
   applyGlobalPage(source: string, run: number, changes: CatalogChange[], nextToken: string | undefined): void {
     this.transaction(() => {
+      const bulk = this.inBulk();
       for (const change of changes) {
-        if (change.kind === 'removed') this.removeTitle(change.id);
-        else this.upsertTitle(change.record, run);
+        if (change.kind === 'removed') this.removeTitle(change.id, bulk);
+        else this.upsertTitle(change.record, run, bulk);
       }
       this.advance(source, nextToken, changes.length);
     });
@@ -117,6 +159,7 @@ export class CatalogMirror {
   /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
   applyLibraryContentPage(source: string, run: number, libraryId: number, changes: LibraryContentChange[], nextToken: string | undefined): void {
     this.transaction(() => {
+      const bulk = this.inBulk();
       for (const change of changes) {
         if (change.kind === 'removed') {
           this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, change.id);
@@ -125,7 +168,7 @@ export class CatalogMirror {
         const { active, purchaseModel, price: _price, ...record } = change.title;
         const existing = this.statement('SELECT r.record FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?').get(record.id, run) as { record: string } | undefined;
         const merged = existing ? mergeEpisodes(JSON.parse(existing.record) as CatalogRecord, record) : record;
-        this.upsertTitle(merged, run);
+        this.upsertTitle(merged, run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
@@ -134,6 +177,11 @@ export class CatalogMirror {
 
   /** After a complete full run: what the run did not see is gone from the service. */
   sweepTitles(run: number): number {
+    if (!this.inBulk()) {
+      this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL)
+        WHERE content_id IN (SELECT id FROM titles WHERE seen_run < ?)`).run(run);
+    }
     return Number(this.statement('DELETE FROM titles WHERE seen_run < ?').run(run).changes);
   }
 
@@ -153,35 +201,71 @@ export class CatalogMirror {
           ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
             total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
           .run(libraryId, a.contentId, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+        this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
+          .run(libraryId, a.contentId);
       }
     });
+    const contentIds = items.map((a) => a.contentId);
+    for (const listener of this.availabilityListeners) listener(libraryId, contentIds);
+  }
+
+  onAvailabilityStored(listener: AvailabilityListener): () => void {
+    this.availabilityListeners.add(listener);
+    return () => this.availabilityListeners.delete(listener);
   }
 
   integrityCheck(): string {
     return (this.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
   }
 
-  private upsertTitle(record: CatalogRecord, run: number): void {
-    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  private upsertTitle(record: CatalogRecord, run: number, bulk: boolean): void {
+    const artist = record.artist ?? record.artists[0]?.name ?? null;
+    const now: TitleColumns = {
+      title: record.title ?? null, artist, format: record.format ?? null, year: record.year ?? null, kids: record.forChildren ? 1 : 0,
+      words: searchWords([record.title, record.series, artist, record.isbn, record.upc]),
+    };
+    const before = bulk ? undefined
+      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(record.id) as TitleColumns | undefined;
+    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
         format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
-        seen_run = excluded.seen_run`)
-      .run(record.id, record.title ?? null, record.series ?? null, record.artist ?? record.artists[0]?.name ?? null,
-        record.format ?? null, record.year ?? null, record.isbn ?? null, record.upc ?? null, record.forChildren ? 1 : 0,
-        record.coverImageUrl ?? null, record.countries.join(','), run);
+        seen_run = excluded.seen_run, words = excluded.words`)
+      .run(record.id, now.title, record.series ?? null, artist, now.format, now.year, record.isbn ?? null, record.upc ?? null, now.kids,
+        record.coverImageUrl ?? null, record.countries.join(','), run, now.words);
     this.statement('INSERT INTO title_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record')
       .run(record.id, JSON.stringify(record));
+    if (bulk) return;
+    if (before?.words !== now.words) {
+      // The index holds no copy of the words: removing the old entry takes the words it was made of.
+      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(record.id, before.words);
+      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(record.id, now.words);
+    }
+    // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
+    const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
+    if (changed.length > 0) {
+      this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
+        .run(...changed.map((column) => now[column]), record.id);
+    }
   }
 
-  private removeTitle(id: number): void {
+  private removeTitle(id: number, bulk: boolean): void {
+    if (!bulk) {
+      this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE id = ? AND words IS NOT NULL`).run(id);
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
+    }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
   }
 
+  /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). */
   private upsertEntitlement(libraryId: number, contentId: number, model: PurchaseModel, active: boolean, run: number): void {
-    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, active = excluded.active, seen_run = excluded.seen_run`)
+    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run, avail, title, artist, format, year, kids, words)
+      SELECT e.library_id, e.content_id, e.model, e.active, e.seen_run, ${AVAILABILITY_RANK('e')}, t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), t.words
+      FROM (SELECT ? AS library_id, ? AS content_id, ? AS model, ? AS active, ? AS seen_run) AS e LEFT JOIN titles t ON t.id = e.content_id
+      WHERE true
+      ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, active = excluded.active, seen_run = excluded.seen_run,
+        avail = excluded.avail`)
       .run(libraryId, contentId, model, active ? 1 : 0, run);
   }
 }

@@ -1,10 +1,19 @@
 // What the entitlements browser asks of the mirror: one library's titles with their
-// availability, filtered, searched (FTS5), sorted and paged for a virtual-scrolled table.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+// availability, filtered, searched, sorted and paged for a virtual-scrolled table. The order
+// and the page come from the library's in-memory index (shelf-index.ts, shelf-search.ts); the
+// rows of the page are read from SQLite by content id. The meaning is the reference query's,
+// unchanged: entitlements left-joined to titles and availability, filtered, ordered by the
+// sort column (NOCASE for text, NULL first ascending) and then by content id ascending in both
+// directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from '../shared/model.ts';
-import type { BrowseRow, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import { queryWords } from './search-text.ts';
+import type { ShelfCache } from './shelf-cache.ts';
+import type { Direction, ShelfFilters, SortKey } from './shelf-index.ts';
+import { COUNT_CAP } from './shelf-search.ts';
 
-export type { BrowseRow, RowAvailability, TitleDetail } from '../shared/collection.ts';
+export type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
 
 export interface BrowseQuery {
   libraryId: number;
@@ -14,14 +23,13 @@ export interface BrowseQuery {
   active?: boolean;
   availableNow?: boolean;
   kids?: boolean;
-  sort?: 'title' | 'artist' | 'format' | 'availability' | 'year';
-  direction?: 'asc' | 'desc';
+  sort?: SortKey;
+  direction?: Direction;
   offset: number;
   limit: number;
+  /** A search's exact count however large (off the typing path); otherwise it stops above COUNT_CAP. */
+  exactCount?: boolean;
 }
-
-
-
 
 interface Row {
   content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null; cover: string | null;
@@ -29,49 +37,54 @@ interface Row {
   holds_queue_size: number | null; read_at: number | null;
 }
 
-const SORTS: Record<NonNullable<BrowseQuery['sort']>, string> = {
-  title: 't.title COLLATE NOCASE',
-  artist: 't.artist COLLATE NOCASE',
-  format: 't.format',
-  year: 't.year',
-  availability: "CASE WHEN e.active = 0 THEN 3 WHEN e.model = 'INSTANT' OR a.available_copies > 0 THEN 0 WHEN a.status IS NULL THEN 2 ELSE 1 END",
-};
-
-/** Words to an FTS5 query: each a quoted prefix, all required; nothing the user types is syntax. */
-export function ftsQuery(text: string): string | undefined {
-  const words = text.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0).slice(0, 12);
-  return words.length === 0 ? undefined : words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
-}
-
-function where(query: BrowseQuery): { sql: string; params: SQLInputValue[] } {
-  const clauses = ['e.library_id = ?'];
-  const params: SQLInputValue[] = [query.libraryId];
-  if (query.formats?.length) {
-    clauses.push(`t.format IN (${query.formats.map(() => '?').join(', ')})`);
-    params.push(...query.formats);
-  }
-  if (query.model) { clauses.push('e.model = ?'); params.push(query.model); }
-  if (query.active !== undefined) { clauses.push('e.active = ?'); params.push(query.active ? 1 : 0); }
-  if (query.availableNow) clauses.push("e.active = 1 AND (e.model = 'INSTANT' OR a.available_copies > 0)");
-  if (query.kids) clauses.push('t.for_children = 1');
-  const fts = query.text ? ftsQuery(query.text) : undefined;
-  if (fts) { clauses.push('e.content_id IN (SELECT rowid FROM titles_fts WHERE titles_fts MATCH ?)'); params.push(fts); }
-  return { sql: clauses.join(' AND '), params };
-}
-
 const FROM = `FROM entitlements e
   LEFT JOIN titles t ON t.id = e.content_id
   LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id`;
 
-/** `knownTotal`: the count for these filters from an earlier page, so scrolling does not recount. */
-export function browse(db: DatabaseSync, query: BrowseQuery, knownTotal?: number): { total: number; rows: BrowseRow[] } {
-  const { sql, params } = where(query);
-  const total = knownTotal ?? Number((db.prepare(`SELECT count(*) AS n ${FROM} WHERE ${sql}`).get(...params) as { n: number }).n);
-  const order = `${SORTS[query.sort ?? 'title']} ${query.direction === 'desc' ? 'DESC' : 'ASC'}, e.content_id`;
-  const rows = db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.cover, e.model, e.active,
-      a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
-    ${FROM} WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, query.limit, query.offset) as unknown as Row[];
-  return { total, rows: rows.map(toBrowseRow) };
+const statements = new WeakMap<DatabaseSync, StatementSync>();
+
+/** The rows of these content ids, in this order. */
+function rowsOf(db: DatabaseSync, libraryId: number, contentIds: number[]): BrowseRow[] {
+  if (contentIds.length === 0) return [];
+  let statement = statements.get(db);
+  if (!statement) {
+    statement = db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.cover, e.model, e.active,
+        a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+      ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`);
+    statements.set(db, statement);
+  }
+  const byId = new Map((statement.all(libraryId, JSON.stringify(contentIds)) as unknown as Row[]).map((row) => [row.content_id, row]));
+  return contentIds.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toBrowseRow(row)] : []; // gone since the index was read (a sync is writing)
+  });
+}
+
+export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery): CatalogPage {
+  const words = query.text ? queryWords(query.text) : [];
+  const sort = query.sort ?? 'title';
+  const direction = query.direction ?? 'asc';
+  const filters: ShelfFilters = {
+    ...(query.formats?.length ? { formats: query.formats } : {}), ...(query.model ? { model: query.model } : {}),
+    ...(query.active === undefined ? {} : { active: query.active }), ...(query.availableNow ? { availableNow: true } : {}),
+    ...(query.kids ? { kids: true } : {}),
+  };
+  const { offset, limit } = query;
+  const page = shelves.read(query.libraryId, ({ index, search }) => {
+    if (words.length === 0) {
+      const view = index.view(filters, sort, direction);
+      return { total: view.length, atLeast: false, contentIds: Array.from(view.subarray(offset, offset + limit), (row) => index.contentIds[row] as number) };
+    }
+    const need = query.exactCount ? Infinity : Math.max(COUNT_CAP + 1, offset + limit);
+    const found = search.find(words, filters, sort, direction, need);
+    const contentIds = Array.from(found.rows.subarray(offset, offset + limit), (row) => index.contentIds[row] as number);
+    return found.complete ? { total: found.rows.length, atLeast: false, contentIds } : { total: COUNT_CAP, atLeast: true, contentIds };
+  });
+  const upgrade = shelves.upgradeProgress();
+  return {
+    total: page.total, rows: rowsOf(db, query.libraryId, page.contentIds),
+    ...(page.atLeast ? { atLeast: true } : {}), ...(upgrade === undefined ? {} : { searchUpgrade: upgrade }),
+  };
 }
 
 export function detail(db: DatabaseSync, libraryId: number, contentId: number): TitleDetail | undefined {

@@ -1,6 +1,7 @@
 // The catalog mirror's tables, versioned with SQLite's user_version. A migration is a list of
 // statements run in one transaction; the database never sits between two versions.
 import type { DatabaseSync } from 'node:sqlite';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 const MIGRATIONS: string[][] = [
   // 1: global records, the library's entitlements, availability with the time it was read,
@@ -54,16 +55,48 @@ const MIGRATIONS: string[][] = [
        items INTEGER NOT NULL DEFAULT 0
      )`,
   ],
+  // 2: the Collection at frame rate. Each library's entitlements carry copies of the columns the
+  //    browser filters and sorts on (title, artist, format, year, children's, an availability
+  //    rank), so a library is read in one pass and ordered by its own indexes. Search goes by
+  //    `words` (search-text.ts: one normal form for what is stored and what staff type) in an
+  //    FTS5 index over titles.words (external content: no second copy) with prefix indexes, kept
+  //    by the write path instead of triggers so a full run can build it once at its end. The copies are filled here (plain SQL); the words
+  //    of existing titles are computed afterwards in the background (search-upgrade.ts) from
+  //    `mirror_state`'s `words_after`.
+  [
+    'DROP TRIGGER titles_ai',
+    'DROP TRIGGER titles_ad',
+    'DROP TRIGGER titles_au',
+    'DROP TABLE titles_fts',
+    'DROP INDEX titles_by_title',
+    'DROP INDEX entitlements_by_filter',
+    'ALTER TABLE titles ADD COLUMN words TEXT', // NULL until computed
+    ...['title TEXT', 'artist TEXT', 'format TEXT', 'year INTEGER', 'kids INTEGER NOT NULL DEFAULT 0',
+      'avail INTEGER NOT NULL DEFAULT 2', 'words TEXT'].map((column) => `ALTER TABLE entitlements ADD COLUMN ${column}`),
+    // Prefix indexes for the word lengths search asks of it (shelf-search.ts): 3 and 4 letters.
+    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='3 4')`,
+    `CREATE TABLE mirror_state (
+       key TEXT PRIMARY KEY,            -- 'words_after': titles above this id may still lack words; 'bulk': a full run builds the index at its end
+       value INTEGER NOT NULL
+     ) WITHOUT ROWID`,
+    // Filled before the indexes exist: building an index once is far quicker than keeping it row by row.
+    `UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}, avail = ${AVAILABILITY_RANK('entitlements')}`,
+    'CREATE INDEX entitlements_by_title ON entitlements (library_id, title COLLATE NOCASE, content_id)',
+    'CREATE INDEX entitlements_by_artist ON entitlements (library_id, artist COLLATE NOCASE, content_id)',
+    'CREATE INDEX entitlements_by_content ON entitlements (content_id)',
+    "INSERT INTO mirror_state (key, value) SELECT 'words_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: DatabaseSync): void {
+/** `upTo` is for tests that need a mirror as an earlier version left it. */
+export function migrate(db: DatabaseSync, upTo = SCHEMA_VERSION): void {
   const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current > SCHEMA_VERSION) {
     throw new Error(`The catalog mirror was written by a newer Lending Desk (schema ${current}, this one knows ${SCHEMA_VERSION}).`);
   }
-  for (let version = current; version < SCHEMA_VERSION; version++) {
+  for (let version = current; version < upTo; version++) {
     db.exec('BEGIN IMMEDIATE');
     try {
       for (const statement of MIGRATIONS[version] as string[]) db.exec(statement);

@@ -7,6 +7,7 @@ import type { PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
+import { readAhead } from './read-ahead.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -27,7 +28,8 @@ import type { SyncProgress } from '../shared/collection.ts';
 
 /**
  * `client` is the connection's background client: its requests pass the connection's request
- * budget (the service's rate limit, desk first), its token and its Retry-After gate.
+ * budget (the service's rate limit, desk first), its token and its Retry-After gate. `mirror`
+ * is the writer (a worker thread in the product): every call is awaited.
  */
 export interface SyncContext {
   client: PartnerClient;
@@ -55,6 +57,10 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
       failures.push(error instanceof Error ? error.message : String(error));
     }
   };
+  // A run that ended between its last page and building the index (a crash) builds it now; a
+  // mirror from schema 1 gets its titles' search words first, if the desk has not done it yet.
+  if (await ctx.mirror.inBulk()) await ctx.mirror.finishBulk(await titleSources(ctx.mirror));
+  await completeSearchUpgrade(ctx);
   if (request.source === 'global+entitlements') {
     await attempt(() => syncGlobal(ctx, request));
     for (const libraryId of request.libraries) {
@@ -68,35 +74,34 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
 
 /**
  * One source, resumable. `pages(startToken, since)` pulls; `apply` stores a page and its next
- * token in one transaction; `sweep` removes what a full run did not see.
+ * token in one transaction; `sweep` removes what a full run did not see. A source of titles
+ * (`titles`) writes a full run in bulk: the search index is built once at its end.
  */
 async function syncSource<T>(
   ctx: SyncContext, source: string, phase: string, full: boolean | undefined, firstSince: number | undefined,
   pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
   apply: (run: number, page: Page<T>) => unknown,
   sweep: (run: number) => unknown,
+  titles = false,
 ): Promise<void> {
   const { mirror, now } = ctx;
   let state = await mirror.state(source);
   if (!state.inProgress) {
     const base = state.lastSuccessAt ?? firstSince;
     const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
-    await mirror.beginRun(source, since, now());
+    await mirror.beginRun(source, since, now(), titles);
     state = await mirror.state(source);
   }
   const run = state.runStartedAt as number;
   const started = now();
   let done = state.items;
   let total: number | undefined;
-  // The next page is fetched while the writer stores this one; only one page waits to be written.
-  let writing: Promise<unknown> = Promise.resolve();
   try {
-    for await (const page of pages(state.nextToken, state.runSince)) {
+    // The next page is on its way while the writer stores this one: the service, the network
+    // and the writer thread work at once. (The connection's budget paces each request.)
+    for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, async () => {})) {
       ctx.signal?.throwIfAborted();
-      await writing;
-      ctx.signal?.throwIfAborted();
-      writing = Promise.resolve(apply(run, page));
-      writing.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+      await apply(run, page);
       done += page.items.length;
       total ??= page.totalCount;
       const seconds = (now() - started) / 1000;
@@ -106,15 +111,32 @@ async function syncSource<T>(
         ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
       });
     }
-    await writing;
     if (state.runSince === undefined) await sweep(run);
     await mirror.finishRun(source);
+    if (titles && (await mirror.inBulk())) {
+      ctx.onProgress?.({ phase: 'search index', done }); // the titles the index is being built from
+      await mirror.finishBulk(await titleSources(mirror));
+    }
   } catch (error) {
-    await writing.catch(() => {});
     // A cancelled run (the connection closed) is no failure: it resumes from its stored token.
     if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
     throw error;
   }
+}
+
+/** A mirror from schema 1 gets its titles' search words, a chunk per writer call, before the sync goes on. */
+async function completeSearchUpgrade(ctx: SyncContext): Promise<void> {
+  for (;;) {
+    ctx.signal?.throwIfAborted();
+    const step = await ctx.mirror.upgradeSearchWords();
+    if (!step.pending) return;
+    ctx.onProgress?.({ phase: 'search index', done: Math.round((step.progress ?? 1) * 100), total: 100 });
+  }
+}
+
+/** Sources that write titles: bulk ends when none of them has a run left under way. */
+async function titleSources(mirror: MirrorWriter): Promise<string[]> {
+  return (await mirror.allStates()).map((s) => s.source).filter((s) => s === sourceNames.global || s.startsWith('library-content:'));
 }
 
 function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
@@ -122,7 +144,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   return syncSource(ctx, source, 'global catalog', request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items, page.next),
-    (run) => ctx.mirror.sweepTitles(run));
+    (run) => ctx.mirror.sweepTitles(run), true);
 }
 
 function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
@@ -138,7 +160,7 @@ function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: n
   return syncSource(ctx, source, `library content ${libraryId}`, request.full, undefined,
     (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
-    (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run));
+    (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
 }
 
 /**

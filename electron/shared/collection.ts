@@ -44,3 +44,13 @@ export interface TitleDetail {
   active: boolean;
   availability?: RowAvailability;
 }
+
+/** A page of the Collection browser. */
+export interface CatalogPage {
+  /** How many titles match; with `atLeast`, a search matched more than this and was not counted further (shown as "1,000+"). */
+  total: number;
+  rows: BrowseRow[];
+  atLeast?: true;
+  /** While titles copied by an earlier version of the desk get their search words (0–1): search finds only those done so far. */
+  searchUpgrade?: number;
+}

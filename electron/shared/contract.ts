@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { ActionEntry } from './action-log.ts';
-import type { BrowseRow, SourceState, SyncProgress, TitleDetail } from './collection.ts';
+import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -204,6 +204,8 @@ export const METHODS = {
     direction: z.enum(['asc', 'desc']).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
+    /** A search's count in full however large (asked off the typing path); otherwise "1,000+". */
+    exactCount: z.boolean().optional(),
   })),
   collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
   collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
@@ -234,7 +236,7 @@ export interface SyncStatusView {
   running?: SyncProgress;
 }
 
-export interface CatalogPage { total: number; rows: BrowseRow[] }
+export type { CatalogPage };
 export interface EventPayloads {
   sessionLocked: { reason: 'idle' | 'staff' | 'system' };
   syncProgress: SyncProgress;

@@ -376,6 +376,8 @@ export const en = {
     availableNow: 'Available now',
     kids: "Children's titles",
     count: '{count} title | {count} titles',
+    // Collection at frame rate (#15): a mirror copied by an earlier version gets its search words in the background.
+    searchUpgrade: 'Search is being updated for this version of Lending Desk ({percent}% done): until it finishes, some titles are missing from search results. Browsing and filters show every title.',
     empty: 'The collection has not been copied to this desk yet.',
     goSync: 'Go to Sync',
     gridLabel: "The library's titles",

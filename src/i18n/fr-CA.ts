@@ -495,6 +495,8 @@ export const frCA: Messages = {
     availableNow: 'Disponible maintenant',
     kids: 'Titres jeunesse',
     count: '{count} titre | {count} titres',
+    // Collection à la vitesse de l’affichage (no 15) : une copie faite par une version antérieure reçoit ses mots de recherche en arrière-plan.
+    searchUpgrade: 'La recherche est mise à jour pour cette version de Lending Desk ({percent} % fait) : d’ici la fin, certains titres manquent aux résultats de recherche. La navigation et les filtres montrent tous les titres.',
     empty: 'La collection n’a pas encore été copiée sur ce poste.',
     goSync: 'Aller à la synchronisation',
     gridLabel: 'Les titres de la bibliothèque',

@@ -1,10 +1,12 @@
 // The library's collection as mirrored on this desk: the entitlements browser's filters,
 // pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
-// progress. Holds no patron data, so the lock leaves it be; another library or connection
-// drops its pages and the answers still to come.
+// progress. A search's count comes capped ("1,000+") with its first page; the exact count is
+// asked once typing has paused, so it never holds up the next keystroke's rows. Holds no
+// patron data, so the lock leaves it be; another library or connection drops its pages and
+// the answers still to come.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { BrowseRow, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
+import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -12,6 +14,8 @@ import { LIBRARY_GONE, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 100;
+/** Typing pauses this long before a search's exact count is asked for. */
+export const EXACT_COUNT_AFTER_MS = 400;
 export type SortKey = 'title' | 'artist' | 'format' | 'availability' | 'year';
 
 export interface CollectionFilters {
@@ -33,6 +37,10 @@ export const useCollectionStore = defineStore('collection', () => {
   const sort = ref<SortKey>('title');
   const direction = ref<'asc' | 'desc'>('asc');
   const total = ref<number>();
+  /** The search matched more than `total` titles and was not counted further yet. */
+  const totalAtLeast = ref(false);
+  /** While titles copied by an earlier version get their search words (0–1). */
+  const searchUpgrade = ref<number>();
   /** Pages by index; a new filter, sort or library starts over. */
   const pages = shallowRef(new Map<number, BrowseRow[]>());
   const problem = ref<ErrorInfo>();
@@ -40,6 +48,7 @@ export const useCollectionStore = defineStore('collection', () => {
   const progress = ref<SyncProgress>();
   const syncing = ref(false);
   const loading = new Set<number>();
+  let exactCountTimer: ReturnType<typeof setTimeout> | undefined;
 
   function query(offset: number) {
     const f = filters.value;
@@ -58,8 +67,10 @@ export const useCollectionStore = defineStore('collection', () => {
   function clearPages(): void {
     requests.reset();
     loading.clear();
+    clearTimeout(exactCountTimer);
     pages.value = new Map();
     total.value = undefined;
+    totalAtLeast.value = false;
   }
 
   function restart(): void {
@@ -78,10 +89,29 @@ export const useCollectionStore = defineStore('collection', () => {
       return;
     }
     problem.value = undefined;
-    total.value = result.value.total;
+    takeCount(result.value);
     const next = new Map(pages.value);
     next.set(index, result.value.rows);
     pages.value = next;
+    if (result.value.atLeast && index === 0) {
+      clearTimeout(exactCountTimer);
+      exactCountTimer = setTimeout(() => void loadExactCount(), EXACT_COUNT_AFTER_MS);
+    }
+  }
+
+  /** A capped count never replaces an exact one of the same search. */
+  function takeCount(page: CatalogPage): void {
+    searchUpgrade.value = page.searchUpgrade;
+    if (page.atLeast && total.value !== undefined && !totalAtLeast.value) return;
+    total.value = page.total;
+    totalAtLeast.value = page.atLeast === true;
+  }
+
+  /** The same search counted to the end, once typing has paused; dropped if staff typed on (the scope was reset). */
+  async function loadExactCount(): Promise<void> {
+    if (session.selectedLibraryId === undefined) return;
+    const result = await requests.alongside('collectionBrowse', { ...query(0), limit: 1, exactCount: true });
+    if (result?.ok) takeCount(result.value);
   }
 
   function rowAt(index: number): BrowseRow | undefined {
@@ -137,5 +167,8 @@ export const useCollectionStore = defineStore('collection', () => {
     problem.value = undefined;
   });
 
-  return { filters, sort, direction, total, pages, problem, status, progress, syncing, restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow };
+  return {
+    filters, sort, direction, total, totalAtLeast, searchUpgrade, pages, problem, status, progress, syncing,
+    restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
+  };
 });

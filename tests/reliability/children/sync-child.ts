@@ -4,16 +4,15 @@
 // process's own thread, as the product's writer thread writes it.
 // argv: <database> <JSON connection> <JSON request>
 import { inThreadWriter } from '../../../electron/mirror/mirror-writer.ts';
-import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
 import { runJob } from '../../../electron/mirror/sync-job.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 
 const [databasePath, connection, request] = process.argv.slice(2) as [string, string, string];
 const { baseUrl, username, password, wsApi } = JSON.parse(connection) as { baseUrl: string; username: string; password: string; wsApi: string };
 const client = new PartnerClient({ baseUrl, wsApi, credentials: { username, password } }).withPriority('background');
-const mirror = new CatalogMirror(databasePath);
-await runJob({ client, mirror: inThreadWriter(mirror), now: Date.now }, { kind: 'sync', request: JSON.parse(request) }, (progress) => {
+const mirror = inThreadWriter(databasePath);
+await runJob({ client, mirror, now: Date.now }, { kind: 'sync', request: JSON.parse(request) }, (progress) => {
   process.stdout.write(`page ${progress.phase.replace(/\s+/g, '_')} ${progress.done}\n`);
 });
-mirror.close();
+await mirror.close();
 process.stdout.write('done\n');

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
@@ -21,20 +22,45 @@ export const connectionOf = (sandbox: SandboxHandle): ChildConnection => ({
 export const clientOf = (sandbox: SandboxHandle): PartnerClient =>
   new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
 
+/** A mirror service over the sandbox, as a connection builds it (one client: its desk and background views). */
+export function serviceOf(sandbox: SandboxHandle, databasePath: string, writer: 'worker' | 'in-thread' = 'in-thread'): CatalogService {
+  const client = clientOf(sandbox);
+  return new CatalogService({ databasePath, desk: client, background: client.withPriority('background'), writer });
+}
+
 export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sandbox.libraries.map((l) => l.country as Country))];
 
 const sha = (lines: string[]): string => createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 
-/** Ids and key fields of every mirrored title, and of every entitlement. */
-export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string } {
+/**
+ * Ids and key fields of every mirrored title, and of every entitlement; and what search and the
+ * browser read: every word of the full-text index with the title it points to, and the columns
+ * each entitlement row copies from its title.
+ */
+export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
   const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
+  const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
+  const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
     titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${t.record}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
+    searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),
+    shelfSum: sha(shelves.map((row) => JSON.stringify(Object.values(row)))),
   };
+}
+
+/** The full-text index holds exactly the stored words of every title (FTS5's own check against its content). */
+export function searchIndexMatchesWords(db: DatabaseSync): boolean {
+  try {
+    db.exec("INSERT INTO title_words (title_words, rank) VALUES ('integrity-check', 1)");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The same fingerprint read straight from the service. */

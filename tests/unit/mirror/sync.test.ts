@@ -9,7 +9,7 @@ import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
 import type { SyncProgress, SyncRequest } from '../../../electron/mirror/sync.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
-import { clientOf, connectionOf, countriesOf, mirrorFingerprint, mirrorTitleKeys, serviceFingerprint, tempDir } from './helpers.ts';
+import { clientOf, connectionOf, countriesOf, mirrorFingerprint, mirrorTitleKeys, searchIndexMatchesWords, serviceFingerprint, tempDir } from './helpers.ts';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -44,6 +44,7 @@ describe('catalog mirror', () => {
     expect(actual.entitlements).toBe(expected.entitlements);
     expect(actual.entitlementSum).toBe(expected.entitlementSum);
     expect(db.integrityCheck()).toBe('ok');
+    expect(searchIndexMatchesWords(db.db)).toBe(true);
     db.close();
     expect(status.sources.every((s) => s.lastSuccessAt !== undefined && !s.inProgress && s.lastError === undefined)).toBe(true);
     expect(status.counts.titles).toBe(expected.titles);
@@ -73,6 +74,15 @@ describe('catalog mirror', () => {
     expect(title(12)).toMatch(/revised/);
     expect(title(remove)).toBeUndefined();
     for (const id of added) expect(title(id), `added ${id}`).toBeDefined();
+    // Kept page by page, the search index and each library's copied columns end as a full sync builds them.
+    const fresh = service('delta-fresh');
+    await fresh.syncNow(request());
+    fresh.close();
+    const rebuilt = new CatalogMirror(join(dir, 'delta-fresh.db'));
+    const [kept, built] = [mirrorFingerprint(db.db), mirrorFingerprint(rebuilt.db)];
+    expect({ search: kept.searchSum, shelves: kept.shelfSum }).toEqual({ search: built.searchSum, shelves: built.shelfSum });
+    expect(searchIndexMatchesWords(db.db)).toBe(true);
+    rebuilt.close();
     db.close();
     expect(catalog.detail(libraryId, deactivate)).toMatchObject({ active: false });
     expect(catalog.detail(libraryId, remove)).toBeUndefined();
@@ -112,6 +122,7 @@ describe('catalog mirror', () => {
     const killed = new CatalogMirror(target);
     const uninterrupted = new CatalogMirror(join(dir, 'reference.db'));
     expect(killed.integrityCheck()).toBe('ok');
+    expect(searchIndexMatchesWords(killed.db)).toBe(true);
     expect(mirrorFingerprint(killed.db)).toEqual(mirrorFingerprint(uninterrupted.db));
     expect(killed.allStates().every((s) => !s.inProgress)).toBe(true);
     killed.close();

@@ -1,0 +1,137 @@
+// In the window: a keypress in the Collection's search box to its rows painted, in Debian's
+// Chromium on the built renderer, with the desk's host (DeskService over loopback, as in the
+// e2e specs) in a process of its own serving a mirror of the 1M-title sandbox. Staff type
+// words from real titles a letter at a time, about ten letters a second; for every keypress
+// the page notes the keydown, then the first animation frame at which the rows on screen are
+// the answer for the text now in the box (the answer seen on its way to the store, its first
+// title in the first row): that frame paints them.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Page } from 'playwright-core';
+import { EVENT_NAMES, METHOD_NAMES } from '../electron/shared/contract.ts';
+import { installHostBridge } from '../tests/e2e/host/bridge-script.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const TYPING_GAP_MS = 100;
+
+export interface WindowFigures { keyToRowsMs: number[]; firstRowsMs: number; hostPeakRssMiB?: number }
+
+/** Page side: remembers each keydown and the Collection answer the store is about to receive. */
+function installMeasurement(): void {
+  const state = { keydownAt: 0, answered: undefined as undefined | { text: string; first: string | null; total: number } };
+  (window as unknown as { deskBench: typeof state }).deskBench = state;
+  document.addEventListener('keydown', () => { state.keydownAt = performance.now(); }, true);
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await realFetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith('/__contract/collectionBrowse')) {
+      const args = (JSON.parse(String(init?.body ?? '{}')) as { args?: { text?: string; exactCount?: boolean } }).args ?? {};
+      if (!args.exactCount) {
+        const json = response.json.bind(response);
+        response.json = async () => {
+          const result = await json() as { ok: boolean; value?: { total: number; rows: { title?: string }[] } };
+          if (result.ok && result.value) state.answered = { text: args.text ?? '', first: result.value.rows[0]?.title ?? null, total: result.value.total };
+          return result;
+        };
+      }
+    }
+    return response;
+  };
+}
+
+/** Milliseconds from the last keydown to the frame whose rows answer `text`. */
+async function keyToRows(page: Page, text: string): Promise<number> {
+  const handle = await page.waitForFunction((typed) => {
+    const bench = (window as unknown as { deskBench: { keydownAt: number; answered?: { text: string; first: string | null } } }).deskBench;
+    const box = document.getElementById('collection-text') as HTMLInputElement | null;
+    if (!box || box.value !== typed || bench.answered?.text !== typed.trim()) return false;
+    const first = document.querySelector('#collection-row-0 .col-title button')?.textContent?.trim() ?? null;
+    if (bench.answered.first !== null && first !== bench.answered.first) return false;
+    return performance.now() - bench.keydownAt;
+  }, text, { polling: 'raf', timeout: 30_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+function buildRenderer(): void {
+  const built = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`electron-vite build failed: ${built.stderr || built.stdout}`);
+}
+
+/** Moves `mirrorPath` into a fresh desk's data folder as the sandbox profile's mirror, starts the desk, types `searches`. */
+export async function benchCollectionWindow(mirrorPath: string, dataDir: string, searches: string[]): Promise<WindowFigures> {
+  buildRenderer();
+  const catalogDir = join(dataDir, 'catalog');
+  mkdirSync(catalogDir, { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(mirrorPath + suffix)) renameSync(mirrorPath + suffix, join(catalogDir, `catalog-sandbox.db${suffix}`));
+
+  const host = spawn(process.execPath, [join(import.meta.dirname, 'desk-host-process.ts'), dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: host.stdout });
+  const exited = new Promise<never>((_, reject) => host.once('exit', (code) => reject(new Error(`the desk host exited (${code})`))));
+  exited.catch(() => {});
+  const nextLine = () => Promise.race([new Promise<string>((resolve) => lines.once('line', resolve)), exited]);
+  const { url } = JSON.parse(await nextLine()) as { url: string };
+  let figures: Omit<WindowFigures, 'hostPeakRssMiB'>;
+  try {
+    figures = await typeInTheWindow(url, searches);
+  } finally {
+    host.stdin.write('stop\n');
+  }
+  const last = await nextLine().catch(() => undefined);
+  host.kill();
+  lines.close();
+  const peak = last ? (JSON.parse(last) as { peakRssMiB?: number }).peakRssMiB : undefined;
+  return { ...figures, ...(peak === undefined ? {} : { hostPeakRssMiB: peak }) };
+}
+
+async function typeInTheWindow(url: string, searches: string[]): Promise<Omit<WindowFigures, 'hostPeakRssMiB'>> {
+  const { chromium } = await import('playwright-core'); // loaded only here: it is large, and the mirror's memory is measured before
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(installHostBridge, { methods: [...METHOD_NAMES], events: [...EVENT_NAMES] });
+    await page.addInitScript(installMeasurement);
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
+    await page.getByLabel('Enter your name or initials to start').fill('BENCH');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Library card').waitFor();
+
+    const opened = performance.now();
+    await page.getByRole('tab', { name: 'Collection' }).click();
+    await page.locator('#collection-row-0 .col-title button').waitFor({ timeout: 120_000 });
+    const firstRowsMs = performance.now() - opened;
+
+    const box = page.locator('#collection-text');
+    const clear = async (): Promise<void> => {
+      await box.fill('');
+      await keyToRows(page, '');
+    };
+    // Warm-up: the first search builds the search lanes; staff pay it once after a sync.
+    await box.click();
+    await page.keyboard.type('a');
+    await keyToRows(page, 'a');
+    await clear();
+
+    const keyToRowsMs: number[] = [];
+    for (const search of searches) {
+      let typed = '';
+      for (const char of search) {
+        typed += char;
+        await page.keyboard.type(char);
+        keyToRowsMs.push(await keyToRows(page, typed));
+        await page.waitForTimeout(TYPING_GAP_MS);
+      }
+      await clear();
+    }
+    return { keyToRowsMs, firstRowsMs };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,147 @@
+// Ingest figures of the catalog mirror, each beside the limit it is held to, measured in the
+// same run against the same sandbox:
+// - the HTTP limit: the partner client's bare paged extraction of the global catalog (every
+//   page fetched and parsed, nothing stored);
+// - the full ingest: the same pages through the real sync path (CatalogService.syncNow of a
+//   connection: pages fetched in this process, stored by the writer thread), the search index
+//   built at the end;
+// - the bulk limit: a sample of the same pages, read from disk, parsed and inserted with plain
+//   statements into a fresh database with no triggers, its FTS5 index built once afterwards;
+// - the insert path: the same sample through the mirror's own write path (bulk mode, the run's
+//   end building its index), also from disk.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { CatalogMirror } from '../electron/mirror/mirror.ts';
+import { CatalogService } from '../electron/mirror/catalog-service.ts';
+import type { SyncRequest } from '../electron/mirror/sync.ts';
+import { PartnerClient } from '../electron/partner/client.ts';
+import { parseGlobalContentPage } from '../electron/partner/normalize.ts';
+import type { CatalogRecord, Country } from '../electron/shared/model.ts';
+import type { SandboxProcess } from './sandbox-process.ts';
+
+export const PAGE = Number(process.env.PAGE ?? 500);
+const SAMPLE_PAGES = 150;
+
+export interface IngestFigures {
+  httpRecordsPerSecond: number;
+  ingestRecords: number;
+  ingestSeconds: number;
+  ingestRecordsPerSecond: number;
+  bulkLimitPerSecond: number;
+  insertPathPerSecond: number;
+  sampleRecords: number;
+}
+
+const clientOf = (sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>): PartnerClient =>
+  new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
+
+/** Records a second of the client's paged extraction, nothing stored (`maxPages` for a warm-up). */
+export async function bareExtraction(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>, country: Country, maxPages = Infinity): Promise<{ records: number; seconds: number }> {
+  const client = clientOf(sandbox);
+  const started = performance.now();
+  let records = 0;
+  let pages = 0;
+  for await (const page of client.globalContentPages({ countries: [country], limit: PAGE })) {
+    records += page.items.length;
+    if (++pages >= maxPages) break;
+  }
+  return { records, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The first pages of the global catalog as the service sends them, one file each. */
+async function savePages(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>, country: Country, dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const basic = Buffer.from(`${sandbox.username}:${sandbox.password}`).toString('base64');
+  const tokenAnswer = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
+  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+  const files: string[] = [];
+  let startToken: string | undefined;
+  for (let i = 0; i < SAMPLE_PAGES; i++) {
+    const url = `${sandbox.url}/api/v1/global-contents?countryCodes=${country}&limit=${PAGE}${startToken ? `&startToken=${startToken}` : ''}`;
+    const text = await (await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } })).text();
+    const file = join(dir, `page-${i}.json`);
+    writeFileSync(file, text);
+    files.push(file);
+    startToken = parseGlobalContentPage(JSON.parse(text)).next;
+    if (startToken === undefined) break;
+  }
+  return files;
+}
+
+const readPage = (file: string) => parseGlobalContentPage(JSON.parse(readFileSync(file, 'utf8')));
+
+/** Plain inserts, no triggers, the full-text index built once at the end: the least a mirror could do. */
+function bulkLimit(files: string[], path: string): number {
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT, series TEXT, artist TEXT, format TEXT, year INTEGER, isbn TEXT, upc TEXT,
+    for_children INTEGER NOT NULL DEFAULT 0, cover TEXT, countries TEXT NOT NULL DEFAULT '', seen_run INTEGER NOT NULL)`);
+  db.exec('CREATE TABLE title_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+  const title = db.prepare('INSERT INTO titles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)');
+  const record = db.prepare('INSERT INTO title_records VALUES (?, ?)');
+  let records = 0;
+  const started = performance.now();
+  for (const file of files) {
+    const page = readPage(file);
+    db.exec('BEGIN');
+    for (const change of page.items) {
+      if (change.kind !== 'upsert') continue;
+      const r: CatalogRecord = change.record;
+      title.run(r.id, r.title ?? null, r.series ?? null, r.artist ?? r.artists[0]?.name ?? null, r.format ?? null, r.year ?? null,
+        r.isbn ?? null, r.upc ?? null, r.forChildren ? 1 : 0, r.coverImageUrl ?? null, r.countries.join(','));
+      record.run(r.id, JSON.stringify(r));
+      records++;
+    }
+    db.exec('COMMIT');
+  }
+  db.exec(`CREATE VIRTUAL TABLE titles_fts USING fts5(title, series, artist, isbn, upc, content='titles', content_rowid='id',
+    tokenize='unicode61 remove_diacritics 2', prefix='3 4')`); // the prefix lengths the mirror's own index has
+  db.exec("INSERT INTO titles_fts (titles_fts) VALUES ('rebuild')");
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  return records / seconds;
+}
+
+/** The mirror's own write path over the same pages: a full run in bulk, its end building the index. */
+function insertPath(files: string[], path: string): number {
+  const mirror = new CatalogMirror(path);
+  let records = 0;
+  const started = performance.now();
+  mirror.beginRun('global', undefined, 1, true);
+  for (const file of files) {
+    const page = readPage(file);
+    mirror.applyGlobalPage('global', 1, page.items, page.next);
+    records += page.items.length;
+  }
+  mirror.transaction(() => mirror.sweepTitles(1));
+  mirror.finishRun('global');
+  mirror.finishBulk(['global']);
+  const seconds = (performance.now() - started) / 1000;
+  mirror.close();
+  return records / seconds;
+}
+
+/** The two limits on the same sample, alternated twice (the better of each), so a busy moment on the machine hits both alike. */
+export async function writeLimits(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>, country: Country, dir: string): Promise<{ bulkLimitPerSecond: number; insertPathPerSecond: number; sampleRecords: number }> {
+  const files = await savePages(sandbox, country, join(dir, 'pages'));
+  const bulk: number[] = [];
+  const insert: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    bulk.push(bulkLimit(files, join(dir, `bulk-${round}.db`)));
+    insert.push(insertPath(files, join(dir, `insert-${round}.db`)));
+    for (const name of [`bulk-${round}.db`, `insert-${round}.db`]) for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, name + suffix), { force: true });
+  }
+  rmSync(join(dir, 'pages'), { recursive: true, force: true });
+  return { bulkLimitPerSecond: Math.max(...bulk), insertPathPerSecond: Math.max(...insert), sampleRecords: files.length * PAGE };
+}
+
+/** The full ingest of the global catalog through the sync as the desk runs it (worker thread). */
+export async function fullIngest(catalog: CatalogService, country: Country): Promise<{ records: number; seconds: number }> {
+  const request: SyncRequest = { countries: [country], libraries: [], source: 'global+entitlements', pageSize: PAGE, full: true };
+  const started = performance.now();
+  const status = await catalog.syncNow(request);
+  const seconds = (performance.now() - started) / 1000;
+  return { records: status.sources.find((s) => s.source === 'global')?.items ?? 0, seconds };
+}

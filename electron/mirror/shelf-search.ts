@@ -1,0 +1,239 @@
+// Search within one library's index (shelf-index.ts), in any sort, with any filters: the rows
+// whose words (search-text.ts) have every search word as the beginning of one of theirs.
+// Two ways to the same rows, chosen per search:
+// - a walk along the order, testing each row's words, stopping once enough are found: the
+//   first page and a count up to the cap cost little when matches are common;
+// - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
+//   complete answer, put in the order's positions.
+// The walk reads the order's lane (shelf-lanes.ts): most rows are ruled out by their initials,
+// the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
+// A search's progress is kept, so the next page or the exact count carries on from there.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { ftsMatch } from './search-text.ts';
+import { acceptTable, filterKey, readsAvailability, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
+import { buildLane, readRowWords, wordTest, type Lane, type RowWords, type WordTest } from './shelf-lanes.ts';
+import { readIntegers } from './shelf-reader.ts';
+
+/** Common searches stop walking here; the count shows as "1,000+". */
+export const COUNT_CAP = 1000;
+export interface SearchTuning {
+  /** Rows the walk tries before asking the full-text index whether matches are few. */
+  walkFirst: number;
+  /** A search with a word this long asks the index first (long words are seldom common, and cost the walk a look at the text). */
+  longWord: number;
+  /** Shorter words are never asked of the index: they narrow its answer little and their prefix lists hold most titles; they are tested on the rows instead. */
+  indexedWord: number;
+  /** At most this many full-text matches are few enough to read out. */
+  fewMatches: number;
+}
+export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, indexedWord: 3, fewMatches: 8000 };
+const SEARCHES_KEPT = 6;
+/** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
+const LANES_KEPT = 1;
+
+/** Rows in order, appended to: 4 bytes a row (a search may hold half a million). */
+class RowList {
+  private data: Int32Array = new Int32Array(1024);
+  length = 0;
+
+  push(row: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = row;
+  }
+
+  static of(rows: Int32Array): RowList {
+    const list = new RowList();
+    list.data = rows;
+    list.length = rows.length;
+    return list;
+  }
+
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** A search under way: rows found so far, in order, and where the walk goes on. */
+interface Progress { found: RowList; walkedTo: number; complete: boolean; checkedIndex: boolean; readsAvailability: boolean }
+
+export interface SearchResult {
+  /** Rows in order, at least up to the asked `need` when there are that many. */
+  rows: Int32Array;
+  /** Every match is in `rows`: its length is the exact count. */
+  complete: boolean;
+}
+
+export class ShelfSearch {
+  private readonly index: ShelfIndex;
+  private words: RowWords | undefined;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly searches = new Map<string, Progress>();
+  private readonly matchStatement: StatementSync;
+  private readonly tuning: SearchTuning;
+
+  /** `tuning` is for tests that prove each way on its own. */
+  constructor(index: ShelfIndex, db: DatabaseSync, tuning: SearchTuning = DEFAULT_TUNING) {
+    this.index = index;
+    this.tuning = tuning;
+    this.matchStatement = db.prepare('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
+  }
+
+  /** Matches of `words` in this order, at least `need` of them (all with Infinity). */
+  find(words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): SearchResult {
+    const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
+    let progress = this.searches.get(key);
+    if (progress) this.searches.delete(key);
+    else progress = { found: new RowList(), walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
+    if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
+    this.searches.set(key, progress);
+    if (!progress.complete && progress.found.length < need) this.advance(progress, words, filters, sort, direction, need);
+    return { rows: progress.found.view(), complete: progress.complete };
+  }
+
+  /** Availability changed these rows' facets: lanes take them, and what depended on availability is done again. */
+  patchFacets(rows: readonly number[]): void {
+    if (rows.length === 0) return;
+    for (const [key, lane] of [...this.lanes]) {
+      const [sort, direction] = key.split(' ') as [SortKey, Direction];
+      if (sort === 'availability') {
+        this.lanes.delete(key);
+        continue;
+      }
+      const positions = this.index.order(sort, direction).positions();
+      for (const row of rows) lane.facets[positions[row] as number] = this.index.facets[row] as number;
+    }
+    for (const [key, progress] of [...this.searches]) if (progress.readsAvailability) this.searches.delete(key);
+  }
+
+  /** For measurements: forget searches under way, as if each were new. */
+  forgetSearches(): void {
+    this.searches.clear();
+  }
+
+  private advance(progress: Progress, words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): void {
+    const lane = this.lane(sort, direction);
+    // Longer words first: they rule most rows out with the first test.
+    const tests = words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
+    const accept = acceptTable(filters);
+    if (!progress.checkedIndex) {
+      const first = words.some((w) => w.length >= this.tuning.longWord) ? 0 : this.tuning.walkFirst;
+      this.walk(progress, lane, tests, accept, need, progress.walkedTo + first);
+      if (progress.complete || progress.found.length >= need) return;
+      progress.checkedIndex = true;
+      // Words of one or two letters are tested on the rows the index returns for the longer
+      // ones; a search of short words only walks on (its matches are rarely few).
+      const asked = words.filter((w) => w.length >= this.tuning.indexedWord);
+      const few = asked.length > 0 ? this.fewMatches(asked) : undefined;
+      if (few) {
+        const rest = tests.filter((t) => t.word.length < this.tuning.indexedWord);
+        this.placeMatches(progress, few, accept, sort, direction, rest);
+        return;
+      }
+    }
+    this.walk(progress, lane, tests, accept, need, Infinity);
+  }
+
+  private walk(progress: Progress, lane: Lane, tests: WordTest[], accept: Uint8Array, need: number, until: number): void {
+    const { rows, facets, initials, codes, codeStarts } = lane;
+    const end = Math.min(rows.length, until);
+    const found = progress.found;
+    let needed = 0;
+    for (const test of tests) needed |= test.bit;
+    let p = progress.walkedTo;
+    rows: for (; p < end && found.length < need; p++) {
+      if (((initials[p] as number) & needed) !== needed || !accept[facets[p] as number]) continue;
+      const start = codeStarts[p] as number;
+      const stop = codeStarts[p + 1] as number;
+      let confirm = false;
+      for (const test of tests) {
+        let hit = false;
+        for (let k = start; k < stop; k++) {
+          if (((codes[k] as number) & test.mask) === test.code) {
+            hit = true;
+            break;
+          }
+        }
+        if (!hit) continue rows;
+        confirm ||= test.confirm;
+      }
+      const row = rows[p] as number;
+      if (confirm && !this.confirm(row, tests)) continue;
+      found.push(row);
+    }
+    progress.walkedTo = p;
+    if (p >= rows.length) progress.complete = true;
+  }
+
+  /** Whether every word of `tests` (all of them, or those codes cannot tell) begins one of the row's words, read in its text. */
+  private confirm(row: number, tests: WordTest[], all = false): boolean {
+    const words = this.rowWords();
+    const text = words.text;
+    const start = words.textStarts[row] as number;
+    const end = (words.textStarts[row + 1] as number) - 1;
+    for (const { word, confirm } of tests) {
+      if (!confirm && !all) continue;
+      let at = start;
+      let hit = false;
+      while (at <= end - word.length) {
+        if (text.startsWith(word, at)) {
+          hit = true;
+          break;
+        }
+        const space = text.indexOf(' ', at);
+        if (space < 0 || space >= end) break;
+        at = space + 1;
+      }
+      if (!hit) return false;
+    }
+    return true;
+  }
+
+  /** The content ids the full-text index matches, ascending, when there are few; otherwise undefined. */
+  private fewMatches(words: readonly string[]): Float64Array | undefined {
+    const few = this.tuning.fewMatches;
+    const answer = this.matchStatement.get(ftsMatch(words), Number.isFinite(few) ? few + 1 : -1) as { n: number; ids: string | null };
+    if (Number(answer.n) > few) return undefined;
+    const ids = readIntegers(answer.ids ?? '');
+    return ids.sort();
+  }
+
+  /** The complete answer from the full-text index: this library's rows that pass the filters (and `rest`), in order. */
+  private placeMatches(progress: Progress, ids: Float64Array, accept: Uint8Array, sort: SortKey, direction: Direction, rest: WordTest[]): void {
+    const index = this.index;
+    const positions = index.order(sort, direction).positions();
+    const placed: number[] = [];
+    let row = 0;
+    for (const id of ids) { // both ascending: one merge
+      while (row < index.size && (index.contentIds[row] as number) < id) row++;
+      if (row >= index.size) break;
+      if (index.contentIds[row] === id && accept[index.facets[row] as number] && (rest.length === 0 || this.confirm(row, rest, true))) placed.push(positions[row] as number);
+    }
+    const ordered = Int32Array.from(placed).sort();
+    const rows = index.order(sort, direction).rows;
+    for (let i = 0; i < ordered.length; i++) ordered[i] = rows[ordered[i] as number] as number;
+    progress.found = RowList.of(ordered);
+    progress.complete = true;
+  }
+
+  private lane(sort: SortKey, direction: Direction): Lane {
+    const key = `${sort} ${direction}`;
+    let lane = this.lanes.get(key);
+    if (lane) {
+      this.lanes.delete(key);
+    } else {
+      lane = buildLane(this.index, this.rowWords(), this.index.order(sort, direction).rows);
+      if (this.lanes.size >= LANES_KEPT) this.lanes.delete(this.lanes.keys().next().value as string);
+    }
+    this.lanes.set(key, lane);
+    return lane;
+  }
+
+  private rowWords(): RowWords {
+    this.words ??= readRowWords(this.index);
+    return this.words;
+  }
+}
