@@ -36,9 +36,28 @@ export type MirrorWriter = {
   close(): Promise<void>;
 };
 
-/** Runs one writer call on a mirror (the worker's, or a test's own connection). */
+const isPage = (method: WriterCall): boolean => method.startsWith('apply');
+
+/**
+ * Runs one writer call on a mirror (the worker's, or a test's own connection). A sync sends the
+ * next pages before the last one is stored; if a page fails, the pages sent after it are refused
+ * too (until the sync's next other call), so no later page's token can be stored past a page
+ * that was not: an interrupted run always resumes from its first missing page.
+ */
 function writerCall(mirror: CatalogMirror, upgrade: () => SearchUpgrade): (method: WriterCall, args: unknown[]) => unknown {
+  let refusingPages = false;
   return (method, args) => {
+    if (!isPage(method)) refusingPages = false;
+    else if (refusingPages) throw new Error('An earlier page of this run was not stored, so this one was not either.');
+    try {
+      return run(method, args);
+    } catch (error) {
+      if (isPage(method)) refusingPages = true;
+      throw error;
+    }
+  };
+
+  function run(method: WriterCall, args: unknown[]): unknown {
     if (method === UPGRADE_SEARCH_WORDS) {
       const words = upgrade();
       if (!words.pending()) return { pending: false } satisfies SearchWordsStep;
@@ -47,7 +66,7 @@ function writerCall(mirror: CatalogMirror, upgrade: () => SearchUpgrade): (metho
       return { pending: words.pending(), ...(progress === undefined ? {} : { progress }) } satisfies SearchWordsStep;
     }
     return (mirror[method] as (...a: unknown[]) => unknown)(...args);
-  };
+  }
 }
 
 const lazy = <T>(make: () => T): (() => T) => {

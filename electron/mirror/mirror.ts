@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
+import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
-import { searchWords } from './search-text.ts';
+import { titleRow, type TitleChange, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 export type { SourceState } from '../shared/collection.ts';
@@ -135,12 +135,13 @@ export class CatalogMirror {
 
   // ---- pages ----
 
-  applyGlobalPage(source: string, run: number, changes: CatalogChange[], nextToken: string | undefined): void {
+  /** A page of the global catalog, its titles prepared as rows (title-row.ts). */
+  applyGlobalPage(source: string, run: number, changes: TitleChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
         if (change.kind === 'removed') this.removeTitle(change.id, bulk);
-        else this.upsertTitle(change.record, run, bulk);
+        else this.upsertTitle(change.row, run, bulk);
       }
       this.advance(source, nextToken, changes.length);
     });
@@ -168,7 +169,7 @@ export class CatalogMirror {
         const { active, purchaseModel, price: _price, ...record } = change.title;
         const existing = this.statement('SELECT r.record FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?').get(record.id, run) as { record: string } | undefined;
         const merged = existing ? mergeEpisodes(JSON.parse(existing.record) as CatalogRecord, record) : record;
-        this.upsertTitle(merged, run, bulk);
+        this.upsertTitle(titleRow(merged), run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
@@ -218,35 +219,30 @@ export class CatalogMirror {
     return (this.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
   }
 
-  private upsertTitle(record: CatalogRecord, run: number, bulk: boolean): void {
-    const artist = record.artist ?? record.artists[0]?.name ?? null;
-    const now: TitleColumns = {
-      title: record.title ?? null, artist, format: record.format ?? null, year: record.year ?? null, kids: record.forChildren ? 1 : 0,
-      words: searchWords([record.title, record.series, artist, record.isbn, record.upc]),
-    };
+  private upsertTitle(row: TitleRow, run: number, bulk: boolean): void {
+    const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
     const before = bulk ? undefined
-      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(record.id) as TitleColumns | undefined;
+      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(row.id) as TitleColumns | undefined;
     this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
         format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
         seen_run = excluded.seen_run, words = excluded.words`)
-      .run(record.id, now.title, record.series ?? null, artist, now.format, now.year, record.isbn ?? null, record.upc ?? null, now.kids,
-        record.coverImageUrl ?? null, record.countries.join(','), run, now.words);
+      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words);
     this.statement('INSERT INTO title_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record')
-      .run(record.id, JSON.stringify(record));
+      .run(row.id, row.record);
     if (bulk) return;
     if (before?.words !== now.words) {
       // The index holds no copy of the words: removing the old entry takes the words it was made of.
-      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(record.id, before.words);
-      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(record.id, now.words);
+      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(row.id, before.words);
+      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(row.id, now.words);
     }
     // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
     const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
     if (changed.length > 0) {
       this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
-        .run(...changed.map((column) => now[column]), record.id);
+        .run(...changed.map((column) => now[column]), row.id);
     }
   }
 

@@ -8,10 +8,13 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
+import { titleChange } from './title-row.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
 export const CONTENT_INFO_BATCH = 50;
+/** Pages a run may have sent to the writer before waiting for the oldest to be stored. */
+const PAGES_BEFORE_THE_WRITER = 3;
 /** The refresh reads the entitlements delta in the largest pages the service gives, so the ids cost few calls. */
 export const REFRESH_PAGE_SIZE = 1000;
 
@@ -96,21 +99,33 @@ async function syncSource<T>(
   const started = now();
   let done = state.items;
   let total: number | undefined;
+  // Pages sent to the writer and not yet stored. The service, the network, this thread (parsing,
+  // preparing rows) and the writer thread all work at once; the writer stores pages in the order
+  // sent, and refuses the rest of a run after a page it could not store (mirror-writer.ts).
+  const writing: { stored: Promise<unknown>; items: number }[] = [];
+  const oldestStored = async (): Promise<void> => {
+    const page = writing.shift() as (typeof writing)[number];
+    await page.stored;
+    done += page.items;
+    const seconds = (now() - started) / 1000;
+    const rate = seconds > 0 ? (done - state.items) / seconds : undefined;
+    ctx.onProgress?.({
+      phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
+      ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
+    });
+  };
   try {
-    // The next page is on its way while the writer stores this one: the service, the network
-    // and the writer thread work at once. (The connection's budget paces each request.)
+    // The next page is on its way while the pages before it are prepared and stored. (The
+    // connection's budget paces each request.)
     for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, async () => {})) {
       ctx.signal?.throwIfAborted();
-      await apply(run, page);
-      done += page.items.length;
+      const stored = Promise.resolve().then(() => apply(run, page));
+      stored.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
+      writing.push({ stored, items: page.items.length });
       total ??= page.totalCount;
-      const seconds = (now() - started) / 1000;
-      const rate = seconds > 0 ? (done - state.items) / seconds : undefined;
-      ctx.onProgress?.({
-        phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
-        ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
-      });
+      while (writing.length >= PAGES_BEFORE_THE_WRITER) await oldestStored();
     }
+    while (writing.length > 0) await oldestStored();
     if (state.runSince === undefined) await sweep(run);
     await mirror.finishRun(source);
     if (titles && (await mirror.inBulk())) {
@@ -118,6 +133,7 @@ async function syncSource<T>(
       await mirror.finishBulk(await titleSources(mirror));
     }
   } catch (error) {
+    await Promise.allSettled(writing.map((page) => page.stored));
     // A cancelled run (the connection closed) is no failure: it resumes from its stored token.
     if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
     throw error;
@@ -143,7 +159,8 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, 'global catalog', request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
-    (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items, page.next),
+    // Rows prepared here, beside the parsing: the writer only stores them (title-row.ts).
+    (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items.map(titleChange), page.next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
 

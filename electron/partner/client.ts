@@ -10,7 +10,7 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
 import {
-  asSentence, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  asSentence, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
@@ -306,18 +306,31 @@ export class PartnerClient {
     }
   }
 
+  /**
+   * The pages of a bulk pull. The next page is asked for as soon as this one's token is read,
+   * before this one is parsed: the service prepares it while this process parses, instead of
+   * each waiting for the other.
+   */
   private async *pages<T>(
     path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
   ): AsyncGenerator<Page<T>> {
+    const request = (token: string | undefined): Promise<unknown> => {
+      const answer = this.get('bulk', path, { ...query, startToken: token });
+      answer.catch(() => {}); // awaited below, or dropped when the caller stops early
+      return answer;
+    };
     let token = startToken;
-    do {
-      const page = parse(await this.get('bulk', path, { ...query, startToken: token }));
-      if (page.next !== undefined && page.next === token) {
+    let answer: Promise<unknown> | undefined = request(token);
+    while (answer) {
+      const body = await answer;
+      const next = nextPageToken(body);
+      if (next !== undefined && next === token) {
         throw new PartnerError('bad-response', 'The service returned the same page token twice; paging stopped to avoid a loop.');
       }
-      yield page;
-      token = page.next;
-    } while (token !== undefined);
+      answer = next === undefined ? undefined : request(next);
+      yield parse(body);
+      token = next;
+    }
   }
 }
 

@@ -228,11 +228,17 @@ function bulkItems(body: Json, key: string): unknown[] {
   throw badResponse(`no ${key} list in the page`);
 }
 
+/** A bulk page's next token (`metadata.nextStartToken` or `nextStartToken`), read before the page itself. */
+export function nextPageToken(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  return tokenOf(isObject(body.metadata) ? body.metadata.nextStartToken : undefined, body.nextStartToken);
+}
+
 function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
   if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const items = bulkItems(body, key).map(parse).filter((x): x is T => x !== undefined);
-  const next = tokenOf(metadata.nextStartToken, body.nextStartToken);
+  const next = nextPageToken(body);
   const totalCount = int(metadata.totalCount ?? body.totalCount);
   return { items, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
 }

@@ -1,0 +1,55 @@
+// The mirror's writer as a sync uses it: pages sent ahead of the one being stored are refused
+// once a page fails, so no later page's token is stored past a page that was not; the writer
+// thread answers the same as the in-thread one.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inThreadWriter, workerWriter, type MirrorWriter } from '../../../electron/mirror/mirror-writer.ts';
+import { titleChange } from '../../../electron/mirror/title-row.ts';
+import type { CatalogRecord } from '../../../electron/shared/model.ts';
+import { tempDir } from './helpers.ts';
+
+const dir = tempDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const record = (id: number): CatalogRecord => ({
+  id, title: `Title ${id}`, format: 'EBOOK', artists: [], genres: [], countries: ['US'], purchaseModels: ['INSTANT'], ratings: [], ppuPrices: [], segments: [], episodes: [],
+});
+const page = (from: number) => Array.from({ length: 5 }, (_, i) => titleChange({ kind: 'upsert', record: record(from + i) }));
+
+async function sendAhead(writer: MirrorWriter): Promise<{ outcomes: string[]; token: string | undefined; items: number }> {
+  await writer.beginRun('global', undefined, 1_000, false);
+  const run = (await writer.state('global')).runStartedAt as number;
+  // Three pages sent at once; the second one breaks (a title id SQLite will not take).
+  const bad = [titleChange({ kind: 'upsert', record: { ...record(1), id: 'x' as unknown as number } })];
+  // As the sync sends them: each call made in turn, none waiting for the one before.
+  const sent = [
+    () => writer.applyGlobalPage('global', run, page(1), 't1'),
+    () => writer.applyGlobalPage('global', run, bad, 't2'),
+    () => writer.applyGlobalPage('global', run, page(11), 't3'),
+  ].map((send) => Promise.resolve().then(send).then(() => 'stored', () => 'refused'));
+  const outcomes = await Promise.all(sent);
+  const state = await writer.state('global');
+  return { outcomes, token: state.nextToken, items: state.items };
+}
+
+describe('the mirror writer', () => {
+  for (const kind of ['in-thread', 'worker'] as const) {
+    it(`${kind}: refuses the pages sent after one it could not store, so the run resumes from that one`, async () => {
+      const writer = kind === 'worker' ? workerWriter(join(dir, `${kind}.db`)) : inThreadWriter(join(dir, `${kind}.db`));
+      try {
+        const { outcomes, token, items } = await sendAhead(writer);
+        expect(outcomes).toEqual(['stored', 'refused', 'refused']);
+        expect(token).toBe('t1'); // the resume point is the page that failed
+        expect(items).toBe(5);
+        // The sync's next call (it records the failure) lets pages through again.
+        await writer.failRun('global', 'a page could not be stored', 2_000);
+        const run = (await writer.state('global')).runStartedAt as number;
+        await writer.applyGlobalPage('global', run, page(21), 't4');
+        expect((await writer.state('global')).nextToken).toBe('t4');
+      } finally {
+        await writer.close();
+      }
+    });
+  }
+});
