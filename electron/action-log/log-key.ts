@@ -40,9 +40,10 @@ export function keychainLogKey(options: { service?: string; keytar?: KeytarLike 
   };
 }
 
-/** A key held in memory (tests and the reliability runs, which have no keychain of their own). */
-export function memoryLogKey(key: Buffer = randomBytes(KEY_BYTES)): LogKeySource {
-  let created = true;
+/** A key held in memory (tests and the reliability runs, which have no keychain of their own): a given key is an existing one, none a new one. */
+export function memoryLogKey(existing?: Buffer): LogKeySource {
+  const key = existing ?? randomBytes(KEY_BYTES);
+  let created = existing === undefined;
   return {
     async get() {
       const answer = { key, created };
