@@ -49,6 +49,8 @@ export interface DeskServiceDeps {
   signInFile: string;
   /** The operating system's user name, recorded beside the staff name (os.userInfo() unless given). */
   osUserName?: () => string;
+  /** The scrypt cost (log2) of a desk PIN set here: 16 unless a test asks for the lowest the desk accepts (14). */
+  deskPinCostLog2?: number;
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -84,6 +86,7 @@ export class DeskService implements DeskHandlers {
     this.osUserName = deps.osUserName ?? currentOsUserName;
     this.signIn = new StaffSignIn({
       file: new SignInFile(deps.signInFile), staffPins: policy?.staffPins, now: deps.now, logger: deps.logger, osUserName: this.osUserName,
+      ...(deps.deskPinCostLog2 === undefined ? {} : { deskPinCostLog2: deps.deskPinCostLog2 }),
     });
     this.logRules = logRules(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
@@ -548,7 +551,7 @@ export class DeskService implements DeskHandlers {
       return;
     }
     const result = await this.deps.actionLog.purge({ before: retentionCutoff(this.deps.now(), retentionDays), titles });
-    this.deps.logger.info('action-log.purged', { retentionDays, titles, ...result });
+    this.deps.logger.info('action-log.purged', { retentionDays, keepTitles: titles, ...result });
   }
 
   /** Patron and catalog work: an open shift and a library of the active connection. */

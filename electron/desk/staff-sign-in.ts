@@ -21,6 +21,8 @@ export interface StaffSignInOptions {
   now: () => number;
   logger: Logger;
   osUserName: () => string;
+  /** The scrypt cost (log2) of a desk PIN set here; the default unless a test asks for less. */
+  deskPinCostLog2?: number;
 }
 
 /** The operating system's user name ('' where the OS will not say): on a desk PC shared under one login it tells which login, not who. */
@@ -91,7 +93,7 @@ export class StaffSignIn {
   /** Only the hash is written. Callers have checked who may (DeskService.setDeskPin). */
   async setDeskPin(pin: string): Promise<void> {
     if (this.method === 'staff-pins') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
-    const deskPin = await hashPin(pin);
+    const deskPin = await hashPin(pin, this.#options.deskPinCostLog2);
     await this.#oneAtATime(async () => this.#options.file.write({ ...this.#record(), deskPin, failures: 0 }));
   }
 

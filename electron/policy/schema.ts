@@ -13,6 +13,8 @@ export const UPDATE_MODES = ['auto', 'it-managed', 'off'] as const;
 export type UpdateMode = (typeof UPDATE_MODES)[number];
 
 const SECRET_LIKE_KEY = /pass|secret|token|credential|auth|api.?key|cookie/i;
+/** pin, deskPin, staffPin…: a PIN in plain text where only its hash belongs. */
+const PLAIN_PIN_KEY = /(^|[a-z])pin$/i;
 
 /**
  * A profile as written in the policy: `kind` may be left out, since a managed profile is always a
@@ -108,6 +110,13 @@ export type StaffPin = NonNullable<Policy['staffPins']>[number];
 
 /** The first problem as a reason for "policy ignored: …", naming its field the way the source spells it (e.g. profiles[0].baseUrl). */
 export function policyIssue(error: z.ZodError, source: string): PolicyProblem {
+  // A PIN written in plain text is named first, whatever else is wrong beside it.
+  for (const unknown of error.issues) {
+    if (unknown.code !== 'unrecognized_keys') continue;
+    const key = unknown.keys.find((name) => PLAIN_PIN_KEY.test(name));
+    const at = fieldName(unknown.path);
+    if (key !== undefined) return policyProblem('policy.plain-pin', { source, setting: at ? `${at}.${key}` : key });
+  }
   const issue = error.issues[0];
   const field = issue ? fieldName(issue.path) : '';
   if (issue?.code === 'unrecognized_keys') {

@@ -127,11 +127,12 @@ export const REASONS = {
   'pin.set-by-policy': "PINs on this computer are set by your library's IT (policy). Ask IT to change yours.",
   'pin.partner-password-needed': 'Enter the partner password of "{profile}" to set or change the desk PIN.',
   'pin.partner-username-needed': 'No partner password for "{profile}" is saved on this computer. Enter the partner username and password: they are tested with the service, then saved.',
-  'pin.partner-password-wrong': 'That is not the partner password saved for "{profile}".',
+  'pin.partner-password-wrong': 'That is not the partner password of "{profile}".',
   'pin.current-pin-needed': 'Enter the current desk PIN to change it.',
   'pin.current-pin-wrong': 'That is not the current desk PIN.',
   'action-log.keychain-unavailable': 'The action log cannot be kept safely because the system keychain is not available, so this desk does not borrow, return or change holds until it is. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
   'input.card-ending': 'Card: enter up to the last four characters.',
+  'policy.plain-pin': '{source} holds a PIN in plain text ({setting}); the policy takes only its scrypt hash (staffPins[].pinHash, made with scripts/pin-hash.ts).',
 } as const;
 
 export type Reason = keyof typeof REASONS;

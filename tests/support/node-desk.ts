@@ -12,6 +12,7 @@ import { DeskService, type DeskServiceDeps } from '../../electron/desk/desk-serv
 import { createFileLogger } from '../../electron/logging/logger.ts';
 import { inProcessSandbox } from '../../electron/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../electron/desk/clipboard.ts';
+import { MIN_COST_LOG2 } from '../../electron/desk/pin-hash.ts';
 import { readSettingsFile, Settings, type SettingsStore } from '../../electron/settings/index.ts';
 import { provisionDeskPin } from './desk-pin.ts';
 
@@ -45,6 +46,8 @@ export function createNodeDesk(options: NodeDeskOptions): { desk: DeskService; l
     emit: () => {},
     mirrors: { dir: join(dir, 'catalog') },
     ratePerMinute: 100_000,
+    // A desk PIN set in a test costs the least the desk accepts, so suites that set many stay quick.
+    deskPinCostLog2: MIN_COST_LOG2,
     ...rest,
   });
   return { desk, logger };

@@ -149,7 +149,7 @@ describe('the desk PIN at the lock screen', () => {
     expect(lines.find((l) => l.event === 'session.desk-pin-set')).toMatchObject({ osUser: 'desk-login', proof: 'current-pin' });
     const written = everythingWritten();
     for (const pin of ['808080', TEST_DESK_PIN, 'river-8642']) expect(written).not.toContain(pin);
-    expect(JSON.parse(readFileSync(join(dir, 'sign-in.json'), 'utf8'))).toEqual({ deskPin: expect.stringMatching(/^\$scrypt\$ln=16,r=8,p=1\$/), failures: 0 });
+    expect(JSON.parse(readFileSync(join(dir, 'sign-in.json'), 'utf8'))).toEqual({ deskPin: expect.stringMatching(/^\$scrypt\$ln=14,r=8,p=1\$/), failures: 0 });
   });
 
   it('a sign-in file someone spoiled counts as five wrong tries; a new PIN then still takes the partner password', async () => {
