@@ -27,6 +27,7 @@ export function useDeskFormat() {
   return {
     date: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium' }).format(ms),
     dateTime: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
+    time: (ms: number) => new Intl.DateTimeFormat(locale.value, { timeStyle: 'short' }).format(ms),
     number: (value: number) => new Intl.NumberFormat(locale.value).format(value),
     /** "in 3 days", "tomorrow", "today" in the chosen language. */
     relativeDays: (ms: number, now = Date.now()) =>

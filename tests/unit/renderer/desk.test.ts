@@ -15,7 +15,7 @@ const dueDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PA
 const reserveDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(PATRON.holds[1]!.reserveUntil!);
 
 describe('shift start', () => {
-  it('asks for a name, focused, and Enter starts the shift', async () => {
+  it('asks for a name, focused, and the PIN; Enter starts the shift', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo(false));
     expect(wrapper.get('h1').text()).toBe('Start your shift');
     expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
@@ -29,7 +29,14 @@ describe('shift start', () => {
     name.dispatchEvent(new Event('input'));
     name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
     await flushPromises();
-    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'JD' });
+    expect(announced('alert')).toEqual(['Enter the PIN.']);
+    expect(document.activeElement).toBe(inputLabelled('PIN'));
+    const pin = inputLabelled('PIN') as HTMLInputElement;
+    pin.value = '246813';
+    pin.dispatchEvent(new Event('input'));
+    name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'JD', pin: '246813' });
     expect(wrapper.text()).toContain('On shift: JD');
     expect(document.activeElement).toBe(inputLabelled('Library card'));
   });
