@@ -16,6 +16,7 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../ele
 import { startSandboxProcess } from '../../bench/sandbox-process.ts';
 import { createClock, type Clock } from '../support/clock.ts';
 import { inProcessAdmin, remoteAdmin, type SandboxAdmin } from './sandbox-admin.ts';
+import { TEST_DESK_PIN } from '../support/desk-pin.ts';
 import { createNodeDesk } from '../support/node-desk.ts';
 import { watchSecrets, type SecretWatch } from './secrets.ts';
 
@@ -83,6 +84,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const { sandbox, admin, clock } = options.sandboxProcess ? await sandboxInProcessOfItsOwn(options, seed) : await sandboxHere(options, seed);
   const dir = mkdtempSync(join(tmpdir(), 'lending-desk-reliability-'));
   const secrets = watchSecrets([sandbox.password]);
+  secrets.addPin(TEST_DESK_PIN);
   const wire: Wire = { requests: 0, tokenRequests: 0, tokenTimes: [], faulted: 0, refusedTokens: 0, sentDuringRetryAfter: 0, retryAfterUntil: 0 };
   const advanceTo = (ms: number): void => {
     const ahead = ms - clock.now();
@@ -145,6 +147,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       error: (_event, fields) => unexpected.push({ method, error: String((fields?.error as Error | undefined)?.stack ?? fields?.error) }),
     });
     secrets.scanValue(`result of ${method}`, result);
+    const title = (args as { title?: unknown } | undefined)?.title;
+    if (typeof title === 'string' && result.ok) secrets.addTitle(title);
     return result;
   };
 
@@ -161,7 +165,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
   };
   await expectOk(rig, 'useSandbox');
-  await expectOk(rig, 'startShift', { staffName: 'Reliability run' });
+  await expectOk(rig, 'startShift', { staffName: 'Reliability run', pin: TEST_DESK_PIN });
   return rig;
 }
 
