@@ -1,5 +1,7 @@
 // PIN hashes as the desk writes them and as IT may put them in the policy: PHC scrypt strings,
 // salted, at a cost the desk accepts, checked without telling how close a guess was.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COST_LOG2, hashPin, parsePinHash, pinHashProblem, verifyPin } from '../../../electron/desk/pin-hash.ts';
 import { checkedPolicy } from '../../../electron/policy/index.ts';
@@ -15,6 +17,17 @@ describe('PIN hashes', () => {
     expect(await verifyPin('river-8642', one)).toBe(true);
     expect(await verifyPin('river-8643', one)).toBe(false);
     expect(await verifyPin('river-8642 ', one)).toBe(false);
+  });
+
+  it('scripts/pin-hash.ts, the command IT makes a policy entry with, writes a hash that verifies and never the PIN', async () => {
+    const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'pin-hash.ts');
+    const made = spawnSync(process.execPath, [script, 'Ana Lopez'], { input: 'ana-2468\n', encoding: 'utf8' });
+    expect(made.status).toBe(0);
+    const entry = JSON.parse(made.stdout) as { name: string; pinHash: string };
+    expect(entry.name).toBe('Ana Lopez');
+    expect(await verifyPin('ana-2468', entry.pinHash)).toBe(true);
+    expect(made.stdout + made.stderr).not.toContain('ana-2468');
+    expect(spawnSync(process.execPath, [script], { input: '12\n', encoding: 'utf8' }).status).toBe(1);
   });
 
   it('matches a PIN typed with composed or decomposed accents alike', async () => {
