@@ -110,16 +110,17 @@ export class DeskService implements DeskHandlers {
       Object.defineProperty(this, name, {
         configurable: true,
         value: async (args: unknown): Promise<unknown> => {
-          this.admit(name, rule);
+          this.admit(name, rule, args);
           return handler.call(this, args);
         },
       });
     }
   }
 
-  private admit(method: MethodName, rule: Exclude<WhileLocked, 'open'>): void {
+  private admit(method: MethodName, rule: Exclude<WhileLocked, 'open'>, args: unknown): void {
     if (this.session) return;
     if (rule === 'before-any-connection' && this.activeProfile() === undefined) return;
+    if (rule === 'language-only' && Object.entries(args as Record<string, unknown>).every(([key, value]) => key === 'language' || value === undefined)) return;
     throw new PartnerError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
   }
 

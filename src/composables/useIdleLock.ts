@@ -1,8 +1,10 @@
 // Locks a shared desk PC nobody is using, after a visible warning: `warnSeconds` before the
 // lock, `secondsLeft` counts down (the shell shows it), and any key, pointer movement, click,
 // wheel, touch or focus in the document keeps the session and starts the wait again. Timers are
-// setTimeout steps (not a polling interval) so a test clock can fast-forward them. Main can also
-// lock (the OS locking, a refusal): that arrives as `sessionLocked`.
+// setTimeout steps (not a polling interval) so a test clock can fast-forward them; each step
+// also reads the clock, so a PC that slept past the deadline locks when it wakes instead of
+// showing the patron for another countdown. Main can also lock (the OS locking, a refusal):
+// that arrives as `sessionLocked`.
 import { onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue';
 import type { EventPayloads } from '../../electron/shared/contract.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -27,6 +29,8 @@ export function useIdleLock({ active, minutes, warnSeconds = 30, onIdle, onLocke
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
   let lastRestart = 0;
+  /** When the desk locks unless someone uses it (by the clock, not by counting steps). */
+  let deadline = 0;
 
   function stop(): void {
     if (timer !== undefined) clearTimeout(timer);
@@ -40,17 +44,19 @@ export function useIdleLock({ active, minutes, warnSeconds = 30, onIdle, onLocke
     if (!active.value) return;
     const totalMs = Math.max(1, minutes.value) * 60_000;
     const warnMs = Math.min(warnSeconds * 1000, totalMs);
+    deadline = lastRestart + totalMs;
     timer = setTimeout(() => countDown(Math.round(warnMs / 1000)), totalMs - warnMs);
   }
 
   function countDown(seconds: number): void {
     if (!active.value) return stop();
-    if (seconds <= 0) {
+    const byClock = Math.ceil((deadline - Date.now()) / 1000);
+    if (seconds <= 0 || byClock <= 0) {
       stop();
       onIdle();
       return;
     }
-    secondsLeft.value = seconds;
+    secondsLeft.value = Math.min(seconds, byClock);
     timer = setTimeout(() => countDown(seconds - 1), 1000);
   }
 

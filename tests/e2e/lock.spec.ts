@@ -49,9 +49,12 @@ async function clipboard(page: Page): Promise<string> {
   return ((await response.json()) as { text: string }).text;
 }
 
-/** The fake clock stops where it is: from here on, time moves only when the test says. */
+/**
+ * The fake clock stops a few seconds ahead (a jump to a past moment is refused, and the page's
+ * clock runs on while the driver answers): from here on, time moves only when the test says.
+ */
 async function stopTheClock(page: Page): Promise<void> {
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1));
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 5000));
 }
 
 test('the idle countdown warns, the pointer keeps the session, and the lock clears every patron trace', async ({ desk }) => {
@@ -90,9 +93,13 @@ test('the idle countdown warns, the pointer keeps the session, and the lock clea
   await expect(grid.getByRole('row').nth(2)).toBeVisible();
   await page.getByLabel('Search the collection').fill('the');
   await page.locator('#collection-model').selectOption('FLEX');
-  const firstTitle = (await grid.locator('[role="rowgroup"] button.link').first().textContent())!.trim();
-  await grid.getByRole('button', { name: firstTitle, exact: true }).click();
-  await expect(page.getByRole('dialog', { name: firstTitle })).toBeVisible();
+  // The rows are re-read as the filters change: open whichever title is first once they settle.
+  let firstTitle = '';
+  await expect(async () => {
+    firstTitle = (await grid.locator('[role="rowgroup"] button.link').first().textContent({ timeout: 2000 }))!.trim();
+    await grid.getByRole('button', { name: firstTitle, exact: true }).click({ timeout: 2000 });
+    await expect(page.getByRole('dialog', { name: firstTitle })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
   await page.keyboard.press('Escape');
   await page.getByRole('tab', { name: 'Patron desk' }).click();
   await page.getByRole('region', { name: /^Loans/ }).getByRole('button', { name: `Return early: ${borrowedTitle}` }).click();

@@ -77,9 +77,10 @@ describe('the lock gate', () => {
     expect(open).toEqual(['appInfo', 'lockSession', 'setDeskPin', 'startShift']);
     const firstRun = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'before-any-connection').sort();
     expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
+    expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
     for (const name of ['lookupPatron', 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'todaysActions', 'copyText',
       'liveSearch', 'liveAvailability', 'collectionBrowse', 'collectionTitle', 'collectionRefreshAvailability', 'syncStatus', 'syncNow',
-      'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials', 'updatePreferences'] as MethodName[]) {
+      'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials'] as MethodName[]) {
       expect(WHILE_LOCKED[name], name).toBe('refused');
     }
   });
@@ -111,6 +112,14 @@ describe('the lock gate', () => {
     await expect(desk.lookupPatron({ libraryId, card })).rejects.toMatchObject({ code: 'session-locked' });
     await expect(desk.listActions({ offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'session-locked' });
     await expect(desk.forgetCredentials({ profileId: 'sandbox' })).rejects.toMatchObject({ code: 'session-locked' });
+  });
+
+  it('changes the language while locked, but not the idle lock\'s minutes', async () => {
+    await lockedSandboxDesk();
+    expect(await ok('updatePreferences', { language: 'fr-CA' })).toEqual({ idleLockMinutes: 5, language: 'fr-CA' });
+    expect(await call('updatePreferences', { idleLockMinutes: 240 })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect(await call('updatePreferences', { idleLockMinutes: 240, language: 'en' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect((await ok<AppInfo>('appInfo')).preferences).toEqual({ idleLockMinutes: 5, language: 'fr-CA' });
   });
 
   it('answers the first-run methods only while no connection is set up', async () => {

@@ -151,6 +151,18 @@ describe('the idle countdown', () => {
     expect(text()).toContain('The River Road');
   });
 
+  it('a PC that slept past the deadline locks as soon as its timer runs, without another countdown', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { desk } = await mountApp(sandboxInfo());
+    await scan('0012345');
+    vi.setSystemTime(Date.now() + 6 * 60_000); // asleep: the clock moved, no timer ran
+    vi.advanceTimersByTime(4.5 * 60_000);
+    await flushPromises();
+    expect(desk.lockSession).toHaveBeenCalledWith({ reason: 'idle' });
+    expect(document.querySelector('.idle-warning')).toBeNull();
+    expectNoPatronTrace();
+  });
+
   it('the pointer moving during the warning keeps the session too; left alone, the desk locks at the end and clears', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { wrapper, desk } = await mountApp(sandboxInfo());
