@@ -392,7 +392,7 @@ interface MethodTally { tried: number; notSent: number; codes: Map<string, numbe
 
 export async function runBadInput(scale: Scale): Promise<Section> {
   const started = Date.now();
-  const rig = await startRig({ seed: 41, timeoutMs: 2000 });
+  const rig = await startRig({ seed: 41, timeoutMs: 2000, watchTitles: false });
   const processErrors: string[] = [];
   const onProcessError = (error: unknown): void => void processErrors.push(String((error as Error)?.stack ?? error));
   process.on('uncaughtException', onProcessError);

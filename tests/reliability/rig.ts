@@ -36,6 +36,11 @@ export interface RigOptions {
    * through the sandbox's clock control. `rig.sandbox.control` is then not available.
    */
   sandboxProcess?: boolean;
+  /**
+   * Watch the titles staff act on for the app log (on by default). Off for bad input, whose
+   * "titles" are the same hostile strings it also sends as staff names, which the log keeps.
+   */
+  watchTitles?: boolean;
 }
 
 /** What crossed the socket, seen from the desk's side. */
@@ -148,7 +153,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     });
     secrets.scanValue(`result of ${method}`, result);
     const title = (args as { title?: unknown } | undefined)?.title;
-    if (typeof title === 'string' && result.ok) secrets.addTitle(title);
+    if (options.watchTitles !== false && typeof title === 'string' && result.ok) secrets.addTitle(title);
     return result;
   };
 
