@@ -8,6 +8,7 @@ import { createMemoryVault } from '../electron/credentials/index.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
 import { sandboxOverHttp } from '../electron/connection/sandbox-endpoint.ts';
 import { startSandbox, type SandboxHandle } from '../electron/sandbox/server.ts';
+import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 
 const ROUNDS = 20;
@@ -31,7 +32,7 @@ export async function benchPatronLookup(): Promise<void> {
   });
   try {
     const info = await desk.useSandbox();
-    await desk.startShift({ staffName: 'bench' });
+    await desk.startShift({ staffName: 'bench', pin: TEST_DESK_PIN });
     const sandbox = handle!;
     const { libraryId, cards } = sandbox.libraries[0]!;
     const card = cards[1]!;

@@ -58,7 +58,7 @@ export function createKeytarVault(options: { service?: string; keytar?: KeytarLi
   };
 }
 
-async function loadKeytar(): Promise<KeytarLike> {
+export async function loadKeytar(): Promise<KeytarLike> {
   // keytar is CommonJS: its functions arrive on `default` (and as named exports when Node
   // can detect them).
   const module = (await import('keytar')) as unknown as KeytarLike & { default?: KeytarLike };

@@ -2,11 +2,14 @@
 // injected (settings, vault, fetch, sandbox starter, logger, clock), no `electron` import, so
 // the same object runs in Electron's main process, in Vitest and in the Chromium test host.
 
-import type {
-  ActionOutcome, ActionPage, AppInfo, CardElsewhere, DeskHandlers, EventName, EventPayloads, ParsedArgsOf, PatronView, Preferences, ProfileView,
-  StaffSession,
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  METHOD_NAMES,
+  type ActionEntry, type ActionExport, type ActionOutcome, type ActionPage, type AppInfo, type CardElsewhere, type DeskHandlers, type EventName,
+  type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession,
 } from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
+import { logRules, retentionCutoff, type LogRules } from '../action-log/rules.ts';
 import type { Connection } from '../connection/connection.ts';
 import { Connections, originOf, type ConnectionsOptions } from '../connection/connections.ts';
 import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
@@ -20,8 +23,11 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
+import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
 import { patronView } from './patron-view.ts';
 import { uniqueProfileId } from './profile-id.ts';
+import { SignInFile } from './sign-in-file.ts';
+import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 
@@ -37,7 +43,14 @@ export interface DeskServiceDeps {
   /** Starts the built-in sandbox for its connection (in-process in the product). */
   sandbox: () => Promise<SandboxEndpoint>;
   logger: Logger;
+  /** The on-behalf action log, sealed with a key from the keychain. */
   actionLog: ActionLog;
+  /** Where the desk PIN's hash and the count of wrong tries are kept (sign-in.json beside the settings). */
+  signInFile: string;
+  /** The operating system's user name, recorded beside the staff name (os.userInfo() unless given). */
+  osUserName?: () => string;
+  /** The scrypt cost (log2) of a desk PIN set here: 16 unless a test asks for the lowest the desk accepts (14). */
+  deskPinCostLog2?: number;
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -56,6 +69,11 @@ export class DeskService implements DeskHandlers {
   private readonly settings: PolicySettings;
   private readonly connections: Connections;
   private session: StaffSession | undefined;
+  /** Who the operating system says is signed in, beside the staff name of the open shift. */
+  private osUser = '';
+  private readonly signIn: StaffSignIn;
+  private readonly logRules: LogRules;
+  private readonly osUserName: () => string;
   private readonly clipboard: DeskClipboard;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -63,12 +81,52 @@ export class DeskService implements DeskHandlers {
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
     this.settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
+    // An ignored policy gives nothing, as everywhere: the desk PIN and the log's defaults apply.
+    const policy = deps.policyProblem?.ignored ? undefined : deps.policy;
+    this.osUserName = deps.osUserName ?? currentOsUserName;
+    this.signIn = new StaffSignIn({
+      file: new SignInFile(deps.signInFile), staffPins: policy?.staffPins, now: deps.now, logger: deps.logger, osUserName: this.osUserName,
+      ...(deps.deskPinCostLog2 === undefined ? {} : { deskPinCostLog2: deps.deskPinCostLog2 }),
+    });
+    this.logRules = logRules(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
       ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
     });
+    this.guardWhileLocked();
+  }
+
+  /**
+   * Every contract method passes the lock gate (lock-gate.ts) before its body runs, whoever calls
+   * it — the IPC registry, the test host, a bench — so no method can forget to check.
+   */
+  private guardWhileLocked(): void {
+    for (const name of METHOD_NAMES) {
+      const rule = WHILE_LOCKED[name];
+      if (rule === 'open') continue;
+      const handler = this[name] as (args: unknown) => Promise<unknown>;
+      Object.defineProperty(this, name, {
+        configurable: true,
+        value: async (args: unknown): Promise<unknown> => {
+          this.admit(name, rule, args);
+          return handler.call(this, args);
+        },
+      });
+    }
+  }
+
+  private admit(method: MethodName, rule: Exclude<WhileLocked, 'open'>, args: unknown): void {
+    if (this.session) return;
+    if (rule === 'before-any-connection' && this.activeProfile() === undefined) return;
+    if (rule === 'language-only' && Object.entries(args as Record<string, unknown>).every(([key, value]) => key === 'language' || value === undefined)) return;
+    throw new PartnerError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
+  }
+
+  private activeProfile(): ConnectionProfile | undefined {
+    const settings = this.settings.read();
+    return settings.profiles.find((p) => p.id === settings.activeProfileId);
   }
 
   /** The open connection, if any (tests and the reliability runs look at its budget and sandbox). */
@@ -90,9 +148,11 @@ export class DeskService implements DeskHandlers {
       mode: active ? active.kind : 'unconfigured',
       preferences: { idleLockMinutes: settings.idleLockMinutes, language: settings.language },
       managed,
+      signIn: await this.signInView(),
     };
     if (active) info.activeProfile = await this.view(active);
-    if (active?.kind === 'sandbox') {
+    // The demo patrons are training data, but a locked desk shows no patron at all.
+    if (active?.kind === 'sandbox' && this.session) {
       const sandbox = (await this.connections.for(active)).sandbox;
       if (sandbox) {
         info.sandbox = { libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country, name: l.name, cards: [...l.cards] })) };
@@ -202,10 +262,84 @@ export class DeskService implements DeskHandlers {
 
   // ---- staff session ----
 
+  /** Opens a shift for whoever the PIN lets in (staff-sign-in.ts): the name typed, or the policy's spelling of it. */
   async startShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
-    this.session = { staffName: args.staffName, startedAt: this.deps.now() };
-    this.deps.logger.info('session.start', { staff: args.staffName });
+    const staffName = await this.signIn.signIn(args.staffName, args.pin);
+    this.osUser = this.osUserName();
+    this.session = { staffName, startedAt: this.deps.now() };
+    this.deps.logger.info('session.start', { staff: staffName, osUser: this.osUser, signIn: this.signIn.method });
     return { ...this.session };
+  }
+
+  /**
+   * The desk PIN, where the policy sets no per-staff PINs. Setting or changing it takes the
+   * active partner connection's password (tested against the service, and saved, when none is
+   * saved here yet); on a sandbox-only training desk, the current PIN (nothing for the first).
+   */
+  async setDeskPin(args: ParsedArgsOf<'setDeskPin'>): Promise<AppInfo> {
+    if (this.signIn.method === 'staff-pins') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
+    const partner = this.pinPartnerProfile();
+    let proof: SignInView['deskPinNeeds'] = 'nothing';
+    if (partner) {
+      proof = 'partner-password';
+      await this.provePartnerPassword(partner, args.partnerUsername, args.partnerPassword);
+    } else if (this.signIn.ready) {
+      proof = 'current-pin';
+      const current = args.currentPin;
+      if (current === undefined) throw PartnerError.because('invalid-input', 'pin.current-pin-needed');
+      await this.signIn.prove('current-pin', () => this.signIn.isDeskPin(current), PartnerError.because('unauthorized', 'pin.current-pin-wrong'));
+    }
+    await this.signIn.setDeskPin(args.pin);
+    this.deps.logger.info('session.desk-pin-set', { osUser: this.osUserName(), proof });
+    return this.appInfo();
+  }
+
+  /**
+   * Whose partner password sets the desk PIN: the active connection's, or on a desk training on
+   * the sandbox, the first partner connection it holds (its PIN guards that connection too). None
+   * on a sandbox-only desk.
+   */
+  private pinPartnerProfile(): ConnectionProfile | undefined {
+    const active = this.activeProfile();
+    return active?.kind === 'partner' ? active : this.settings.read().profiles.find((p) => p.kind === 'partner');
+  }
+
+  private async provePartnerPassword(profile: ConnectionProfile, username: string | undefined, password: string | undefined): Promise<void> {
+    const params = { profile: profile.name };
+    const saved = (await this.connections.credentialsState(profile)) === 'saved' ? await this.deps.vault.read(profile.id) : undefined;
+    if (password === undefined) throw PartnerError.because('invalid-input', saved ? 'pin.partner-password-needed' : 'pin.partner-username-needed', params);
+    const wrong = PartnerError.because('unauthorized', 'pin.partner-password-wrong', params);
+    if (saved) {
+      await this.signIn.prove('partner-password', async () => sameSecret(saved.password, password), wrong);
+      return;
+    }
+    if (username === undefined) throw PartnerError.because('invalid-input', 'pin.partner-username-needed', params);
+    // Nothing saved (a preset connection on its first start): whoever the service accepts holds the password; it is saved as Settings would.
+    await this.signIn.prove('partner-password', async () => {
+      try {
+        await this.connections.probe(profile.baseUrl, profile.wsApi, { username, password });
+        return true;
+      } catch (error) {
+        if (error instanceof PartnerError && error.code === 'unauthorized') return false;
+        throw error;
+      }
+    }, wrong);
+    await this.connections.discard(profile.id);
+    await this.deps.vault.save(profile.id, { username, password }, originOf(profile.baseUrl));
+    this.deps.logger.info('connection.credentials-replaced', { profileId: profile.id });
+  }
+
+  private async signInView(): Promise<SignInView> {
+    const { method, ready, waitSeconds } = this.signIn;
+    const view: SignInView = { method, ready, waitSeconds, deskPinNeeds: 'nothing' };
+    const partner = method === 'desk-pin' ? this.pinPartnerProfile() : undefined;
+    if (method === 'staff-pins') view.deskPinNeeds = 'policy';
+    else if (partner) {
+      view.deskPinNeeds = 'partner-password';
+      view.partnerProfile = partner.name;
+      view.partnerUsernameNeeded = (await this.connections.credentialsState(partner).catch(() => 'missing' as const)) !== 'saved';
+    } else if (ready) view.deskPinNeeds = 'current-pin';
+    return view;
   }
 
   async copyText(args: ParsedArgsOf<'copyText'>): Promise<null> {
@@ -225,6 +359,7 @@ export class DeskService implements DeskHandlers {
     if (!this.session) return;
     const staff = this.session.staffName;
     this.session = undefined;
+    this.osUser = '';
     this.deps.emit('sessionLocked', { reason });
     const clipboardCleared = await this.clipboard.clearIfOurs().catch(() => false);
     this.deps.logger.info('session.lock', { staff, reason, clipboardCleared });
@@ -345,7 +480,11 @@ export class DeskService implements DeskHandlers {
     return profile ? this.connections.for(profile) : undefined;
   }
 
-  /** Every on-behalf action goes to the action log (what staff did) and the app log (what happened). */
+  /**
+   * Every on-behalf action goes to the action log (what staff did, for the retention period) and
+   * the app log (that it happened, without the card, the title or even the title's id: the app log
+   * is kept by size, not by days, and is sent to support).
+   */
   private async onBehalf<T extends { confirmedByReread: boolean }>(
     action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
@@ -360,32 +499,75 @@ export class DeskService implements DeskHandlers {
   private async recordedAction<T extends { confirmedByReread: boolean }>(
     action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
-    const settings = this.settings.read();
-    const profile = settings.profiles.find((p) => p.id === settings.activeProfileId)?.name ?? '';
+    const keeping = this.logRules.retentionDays > 0;
+    // No key, no action: an action the log cannot record safely is not sent (there is no plaintext fallback).
+    if (keeping) await this.deps.actionLog.open();
+    const profile = this.activeProfile();
+    const libraryName = profile?.libraries.find((l) => l.libraryId === args.libraryId)?.name;
     const entry = {
-      time: this.deps.now(), staff: this.session?.staffName ?? '', profile, libraryId: args.libraryId, card: args.card,
-      action, contentId: args.contentId, ...(args.title ? { title: args.title } : {}),
+      time: this.deps.now(), staff: this.session?.staffName ?? '', osUser: this.osUser, profile: profile?.name ?? '',
+      libraryId: args.libraryId, ...(libraryName ? { libraryName } : {}), card: args.card,
+      action, contentId: args.contentId, ...(args.title && this.logRules.titles ? { title: args.title } : {}),
+    };
+    const record = async (outcome: string, confirmedByReread?: boolean): Promise<void> => {
+      const fields = { action, outcome, ...(confirmedByReread === undefined ? {} : { confirmedByReread }) };
+      if (outcome === 'ok') this.deps.logger.info('patron.action', fields);
+      else this.deps.logger.warn('patron.action', fields);
+      if (!keeping) return;
+      // The action happened (or failed) whatever the disk says: a write that fails is reported, not thrown at staff.
+      await this.deps.actionLog.record({ ...entry, ...fields }).catch((error: unknown) => this.deps.logger.error('action-log.write-failed', { error }));
     };
     try {
       const result = await work();
-      this.deps.actionLog.record({ ...entry, outcome: 'ok', confirmedByReread: result.confirmedByReread });
-      this.deps.logger.info('patron.action', { ...entry, outcome: 'ok', confirmedByReread: result.confirmedByReread });
+      await record('ok', result.confirmedByReread);
       return result;
     } catch (error) {
-      const outcome = error instanceof PartnerError ? error.code : 'error';
-      this.deps.actionLog.record({ ...entry, outcome });
-      this.deps.logger.warn('patron.action', { ...entry, outcome });
+      await record(error instanceof PartnerError ? error.code : 'error');
       throw error;
     }
   }
 
   async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
-    return this.deps.actionLog.list(args.offset, args.limit);
+    const { offset, limit, ...filter } = args;
+    if (this.logRules.retentionDays === 0) return { total: 0, entries: [], skipped: 0 };
+    return this.deps.actionLog.page(filter, offset, limit);
   }
 
-  async exportActions(): Promise<{ fileName: string; csv: string }> {
-    const day = new Date(this.deps.now()).toISOString().slice(0, 10);
-    return { fileName: `lending-desk-actions-${day}.csv`, csv: this.deps.actionLog.toCsv() };
+  /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). */
+  async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
+    const fileName = `lending-desk-actions-${localDay(this.deps.now())}.csv`;
+    if (this.logRules.retentionDays === 0) return { fileName, entries: [], skipped: 0 };
+    return { fileName, ...await this.deps.actionLog.matching(args) };
+  }
+
+  /** What this desk did today (local time) for the patron on screen. */
+  async todaysActions(args: ParsedArgsOf<'todaysActions'>): Promise<ActionEntry[]> {
+    if (this.logRules.retentionDays === 0) return [];
+    const today = new Date(this.deps.now());
+    today.setHours(0, 0, 0, 0);
+    return this.deps.actionLog.forPatron(args.libraryId, args.card, today.getTime());
+  }
+
+  /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
+  startActionLogRetention(everyMs = 86_400_000): () => void {
+    const run = (): void => {
+      void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+    };
+    run();
+    const timer = setInterval(run, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  async applyRetention(): Promise<void> {
+    const { retentionDays, titles } = this.logRules;
+    if (retentionDays === 0) {
+      const setAside = this.deps.actionLog.erase();
+      this.deps.logger.info('action-log.purged', { retentionDays, erased: true, setAsideRemoved: setAside });
+      return;
+    }
+    const result = await this.deps.actionLog.purge({ before: retentionCutoff(this.deps.now(), retentionDays), titles });
+    this.deps.logger.info('action-log.purged', { retentionDays, keepTitles: titles, ...result });
   }
 
   /** Patron and catalog work: an open shift and a library of the active connection. */
@@ -432,3 +614,14 @@ export class DeskService implements DeskHandlers {
 }
 
 export type { DeskSettings };
+
+/** Compared as digests so the time taken says nothing of where two passwords differ. */
+function sameSecret(saved: string, typed: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(saved), digest(typed));
+}
+
+function localDay(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

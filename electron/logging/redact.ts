@@ -1,6 +1,8 @@
 // Everything that goes to the log passes through here first. The log file is read by library
-// IT and attached to support tickets, so it must never carry a partner password, a token or
-// a patron's full library card number.
+// IT and attached to support tickets, and it is kept by size rather than by days, so it must
+// never carry a partner password, a token, a PIN, a patron's full library card number, or
+// what a patron reads: a field that holds a title, or search text (often a title), is dropped
+// whatever called it, as a second line behind callers that leave them out.
 
 import { maskCard } from '../shared/card-mask.ts';
 
@@ -8,7 +10,9 @@ const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;
 
 // Compared without case, "_" or "-", so accessToken, access_token and Access-Token all match.
-const SECRET_KEYS = new Set(['password', 'secret', 'token', 'accesstoken', 'refreshtoken', 'authorization', 'credentials', 'clientsecret', 'apikey', 'cookie']);
+const SECRET_KEYS = new Set(['password', 'secret', 'token', 'accesstoken', 'refreshtoken', 'authorization', 'credentials', 'clientsecret', 'apikey', 'cookie', 'pin', 'currentpin', 'newpin']);
+/** Reading history: titles and what was searched. Left out of the entry altogether. */
+const READING_KEYS = new Set(['title', 'titles', 'subtitle', 'series', 'q', 'query', 'searchtext']);
 const CARD_KEYS = new Set(['card', 'librarycard', 'patroncard']);
 const normalizeKey = (key: string): string => key.toLowerCase().replace(/[-_]/g, '');
 
@@ -68,6 +72,7 @@ function redactValue(value: unknown, secrets: string[], depth: number, seen: Wea
     const result: Record<string, unknown> = {};
     for (const [key, field] of entries) {
       const name = normalizeKey(key);
+      if (READING_KEYS.has(name)) continue;
       if (SECRET_KEYS.has(name)) result[key] = REDACTED;
       else if (CARD_KEYS.has(name)) result[key] = typeof field === 'string' || typeof field === 'number' ? maskCard(String(field)) : REDACTED;
       else result[key] = redactValue(field, secrets, depth + 1, seen);

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import Store from 'electron-store';
 import { ActionLog } from '../action-log/action-log.ts';
+import { keychainLogKey } from '../action-log/log-key.ts';
 import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
 import { createKeytarVault } from '../credentials/index.ts';
 import type { ClipboardPort } from '../desk/clipboard.ts';
@@ -39,7 +40,8 @@ export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: 
     sandbox: async () => inProcessSandbox(),
     clipboard: parts.clipboard,
     logger: parts.logger,
-    actionLog: new ActionLog(join(parts.userData, 'action-log.jsonl')),
+    actionLog: new ActionLog({ path: join(parts.userData, 'action-log.jsonl'), key: keychainLogKey(parts.keychainService ? { service: parts.keychainService } : {}) }),
+    signInFile: join(parts.userData, 'sign-in.json'),
     mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.syncWorker },
     now: Date.now,
     version: parts.version,

@@ -79,6 +79,7 @@ async function start(): Promise<void> {
 
   powerMonitor.on('lock-screen', () => void desk.lock('system'));
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
+  const stopActionLogRetention = desk.startActionLogRetention();
   window.on('close', () => {
     if (!window) return;
     const bounds = window.getNormalBounds();
@@ -96,6 +97,7 @@ async function start(): Promise<void> {
   app.on('will-quit', () => {
     updateChecks?.stop();
     stopAvailabilityRefresh();
+    stopActionLogRetention();
     void desk.close().finally(() => logger.close());
   });
 

@@ -4,6 +4,7 @@
 // (credentials stay in each PC's keychain). A managed profile is checked by the same rules as
 // a profile saved in the app, so a policy cannot preset what staff could not type.
 import { z } from 'zod';
+import { pinHashProblem } from '../desk/pin-hash.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
 
@@ -12,6 +13,8 @@ export const UPDATE_MODES = ['auto', 'it-managed', 'off'] as const;
 export type UpdateMode = (typeof UPDATE_MODES)[number];
 
 const SECRET_LIKE_KEY = /pass|secret|token|credential|auth|api.?key|cookie/i;
+/** pin, deskPin, staffPin…: a PIN in plain text where only its hash belongs. */
+const PLAIN_PIN_KEY = /(^|[a-z])pin$/i;
 
 /**
  * A profile as written in the policy: `kind` may be left out, since a managed profile is always a
@@ -56,6 +59,26 @@ const updatesSchema = z
 
 const IDLE_LOCK_RULE = 'idleLockMinutes must be a whole number of minutes from 1 to 240.';
 
+// ---- the shared desk (issue #13): who may unlock it, and what the action log keeps ----
+export const MAX_RETENTION_DAYS = 365;
+const RETENTION_RULE = `actionLogRetentionDays must be a whole number of days from 0 (keep no action log) to ${MAX_RETENTION_DAYS}.`;
+const STAFF_NAME_RULE = 'staffPins[].name must be 1 to 60 characters without control characters.';
+
+/** One member of staff: the name they type at the lock screen and their PIN's scrypt hash (never the PIN). */
+const staffPinSchema = z.strictObject({
+  name: z.string({ error: STAFF_NAME_RULE }).trim().min(1, { error: STAFF_NAME_RULE }).max(60, { error: STAFF_NAME_RULE })
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: STAFF_NAME_RULE }),
+  pinHash: z.string({ error: 'staffPins[].pinHash must be text.' }).superRefine((hash, context) => {
+    const problem = pinHashProblem(hash);
+    if (problem) context.addIssue({ code: 'custom', message: `pinHash ${problem}` });
+  }),
+}, { error: (issue) => (issue.code === 'invalid_type' ? 'Each of staffPins must be an object with name and pinHash.' : undefined) });
+
+/** Names are matched as staff type them: case, accents composed either way and repeated spaces do not matter. */
+export function staffNameKey(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en');
+}
+
 export const policySchema = z
   .strictObject({
     version: z.literal(POLICY_VERSION, { error: `version must be ${POLICY_VERSION}.` }).default(POLICY_VERSION),
@@ -65,18 +88,35 @@ export const policySchema = z
     idleLockMinutes: z.number({ error: IDLE_LOCK_RULE }).int({ error: IDLE_LOCK_RULE }).min(1, { error: IDLE_LOCK_RULE }).max(240, { error: IDLE_LOCK_RULE }).optional(),
     sandboxOffered: z.boolean({ error: 'sandboxOffered must be true or false.' }).optional(),
     updates: updatesSchema.optional(),
+    staffPins: z.array(staffPinSchema, { error: 'staffPins must be a list.' })
+      .min(1, { error: 'staffPins, when present, must name at least one member of staff.' })
+      .max(500, { error: 'staffPins may name at most 500 members of staff.' })
+      .optional(),
+    actionLogRetentionDays: z.number({ error: RETENTION_RULE }).int({ error: RETENTION_RULE }).min(0, { error: RETENTION_RULE }).max(MAX_RETENTION_DAYS, { error: RETENTION_RULE }).optional(),
+    actionLogTitles: z.boolean({ error: 'actionLogTitles must be true or false.' }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);
     const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
     if (repeated !== undefined) context.addIssue({ code: 'custom', path: ['profiles'], message: `Profile id "${repeated}" appears more than once.` });
+    const names = (policy.staffPins ?? []).map((staff) => staffNameKey(staff.name));
+    const twice = names.find((name, index) => names.indexOf(name) !== index);
+    if (twice !== undefined) context.addIssue({ code: 'custom', path: ['staffPins'], message: `Staff name "${twice}" appears more than once.` });
   });
 
 export type Policy = z.output<typeof policySchema>;
 export type UpdatesPolicy = NonNullable<Policy['updates']>;
+export type StaffPin = NonNullable<Policy['staffPins']>[number];
 
 /** The first problem as a reason for "policy ignored: …", naming its field the way the source spells it (e.g. profiles[0].baseUrl). */
 export function policyIssue(error: z.ZodError, source: string): PolicyProblem {
+  // A PIN written in plain text is named first, whatever else is wrong beside it.
+  for (const unknown of error.issues) {
+    if (unknown.code !== 'unrecognized_keys') continue;
+    const key = unknown.keys.find((name) => PLAIN_PIN_KEY.test(name));
+    const at = fieldName(unknown.path);
+    if (key !== undefined) return policyProblem('policy.plain-pin', { source, setting: at ? `${at}.${key}` : key });
+  }
   const issue = error.issues[0];
   const field = issue ? fieldName(issue.path) : '';
   if (issue?.code === 'unrecognized_keys') {

@@ -7,6 +7,9 @@
 //                           version          REG_DWORD     1 (optional)
 //                           profiles         REG_SZ or REG_MULTI_SZ: a JSON list of profiles (the
 //                                            lines of a multi-string are joined with line breaks)
+//                           staffPins        REG_SZ or REG_MULTI_SZ: a JSON list of { name, pinHash }
+//                           actionLogRetentionDays  REG_DWORD  0–365
+//                           actionLogTitles  REG_DWORD     0 or 1
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //
@@ -34,8 +37,8 @@ const TYPE_NAMES: Record<number, string> = {
 };
 
 /** Top-level fields the registry cannot hold in their own type. */
-const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered']);
-const WRITTEN_AS_JSON = new Set(['profiles']);
+const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered', 'actionLogTitles']);
+const WRITTEN_AS_JSON = new Set(['profiles', 'staffPins']);
 /** The policy nests one level (updates); deeper subkeys are read as empty, and refused as unknown. */
 const MAX_DEPTH = 2;
 

@@ -1,16 +1,23 @@
-// An on-behalf action as the action log keeps it and the desk shows it. Types only.
+// An on-behalf action as the action log keeps it and the desk shows it, and the filters staff
+// read it with. Types and constants only.
 
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
 
 export interface ActionEntry {
   time: number;
+  /** The name typed (or, with per-staff PINs, the policy's spelling of it). */
   staff: string;
+  /** The operating system's user name at the desk, beside the typed name. */
+  osUser?: string;
   profile: string;
   libraryId: number;
+  /** The library's name in the connection profile, when it has one. */
+  libraryName?: string;
   /** Masked: the last four characters only. */
   card: string;
   action: ActionKind;
   contentId: number;
+  /** Kept only while the policy allows titles (actionLogTitles, on unless IT turns it off). */
   title?: string;
   /** `ok`, or the error code staff saw. */
   outcome: string;
@@ -18,3 +25,14 @@ export interface ActionEntry {
   confirmedByReread?: boolean;
 }
 
+/** Done, or refused/failed (any other outcome). */
+export const ACTION_OUTCOME_FILTERS = ['ok', 'failed'] as const;
+export type ActionOutcomeFilter = (typeof ACTION_OUTCOME_FILTERS)[number];
+
+export interface ActionFilter {
+  cardEnding?: string | undefined;
+  staff?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  outcome?: ActionOutcomeFilter | undefined;
+}

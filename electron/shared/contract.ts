@@ -4,7 +4,7 @@
 // method or channel name is written here once and nowhere else.
 
 import { z } from 'zod';
-import type { ActionEntry } from './action-log.ts';
+import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
 import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
@@ -43,6 +43,23 @@ const wsApi = z.string().trim().max(10).refine((value) => /^[A-Za-z0-9._-]*$/.te
 }).default('2.1');
 
 const patronArgs = z.strictObject({ libraryId: id, card });
+
+// ---- the shared desk: PINs and the action log's filters ----
+/** A PIN as typed at the lock screen: IT's per-staff PINs may be as short as 4; never a control character (they would reach nothing but a hash, yet are no keyboard's). */
+const pin = z.string().min(4).max(64).refine((value) => !CONTROL_CHARS.test(value), { message: 'input.hidden-characters' satisfies Reason });
+/** A desk PIN chosen on the desk: shared by a whole desk, so at least 6 characters. */
+const newDeskPin = z.string().min(6).max(64).refine((value) => !CONTROL_CHARS.test(value), { message: 'input.hidden-characters' satisfies Reason });
+const moment = z.number().int().min(0).max(8_640_000_000_000_000);
+const actionFilter = {
+  /** The last characters of a card, as the log shows them (up to four). */
+  cardEnding: z.string().trim().regex(/^[0-9A-Za-z]{1,4}$/, { message: 'input.card-ending' satisfies Reason }).optional(),
+  staff: text(60).optional(),
+  /** From this moment (ms since 1970), inclusive. */
+  from: moment.optional(),
+  /** Before this moment, exclusive. */
+  to: moment.optional(),
+  outcome: z.enum(ACTION_OUTCOME_FILTERS).optional(),
+};
 const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: titleText.optional() });
 const credentialsArgs = {
   username: text(200),
@@ -62,7 +79,7 @@ const none = z.undefined();
 
 // ---- result types ----
 
-export type { Country };
+export type { ActionEntry, Country };
 export type Language = 'en' | 'fr-CA';
 
 export interface LibraryView { libraryId: number; name?: string }
@@ -97,6 +114,7 @@ export interface AppInfo {
   sandbox?: SandboxView;
   preferences: Preferences;
   session?: StaffSession;
+  signIn: SignInView;
   /** Why the settings file was not used, when it was not. */
   settingsProblem?: { reason: Reason; params?: ErrorParams };
   /** What the machine-wide policy file decides; shown as "set by your library's IT". */
@@ -123,6 +141,22 @@ export interface ManagedView {
 }
 
 export interface Preferences { idleLockMinutes: number; language: Language }
+
+/** How staff unlock this desk, for the lock and shift-start screens. */
+export interface SignInView {
+  /** Per-staff PINs set by IT in the policy, or the one desk PIN set on this desk. */
+  method: 'staff-pins' | 'desk-pin';
+  /** False until a desk PIN is set (the desk then asks for one before the first shift). */
+  ready: boolean;
+  /** What setting or changing the desk PIN takes: IT's policy (not here), the active connection's partner password, the current PIN (a sandbox-only desk), or nothing (a sandbox-only desk's first PIN). */
+  deskPinNeeds: 'policy' | 'partner-password' | 'current-pin' | 'nothing';
+  /** Whether the partner password alone is enough (saved here) or the partner username is needed too (it will be tested against the service and saved). */
+  partnerUsernameNeeded?: boolean;
+  /** The connection whose partner password is asked for. */
+  partnerProfile?: string;
+  /** Seconds before another try is taken after too many wrong ones (0: now). */
+  waitSeconds: number;
+}
 export interface StaffSession { staffName: string; startedAt: number }
 
 export interface PatronView {
@@ -142,7 +176,15 @@ export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 export interface CardElsewhere { libraryId: number; known: boolean; error?: ErrorInfo }
 
 /** The action log as staff see it: newest first; cards masked. */
-export interface ActionPage { total: number; entries: ActionEntry[] }
+export interface ActionPage {
+  total: number;
+  entries: ActionEntry[];
+  /** Entries that could not be read (torn by a crash, altered, or written under another key): skipped and counted, never fatal. */
+  skipped: number;
+}
+
+/** What an export carries: every entry the filter matches, oldest first; the renderer writes the CSV in the desk's language. */
+export interface ActionExport { fileName: string; entries: ActionEntry[]; skipped: number }
 
 // ---- the methods ----
 
@@ -167,7 +209,15 @@ export const METHODS = {
     idleLockMinutes: z.number().int().min(1).max(240).optional(),
     language: z.enum(['en', 'fr-CA']).optional(),
   })),
-  startShift: method<StaffSession>()(z.strictObject({ staffName: text(60) })),
+  /** Unlocks the desk: the name staff type and their PIN (per-staff from the policy, or the desk PIN). */
+  startShift: method<StaffSession>()(z.strictObject({ staffName: text(60), pin })),
+  /** Sets or changes the desk PIN, with what SignInView.deskPinNeeds says: the partner password (and username when none is saved) or the current PIN. */
+  setDeskPin: method<AppInfo>()(z.strictObject({
+    pin: newDeskPin,
+    currentPin: pin.optional(),
+    partnerUsername: text(200).optional(),
+    partnerPassword: z.string().min(1).max(1000).optional(),
+  })),
   lockSession: method<null>()(z.strictObject({ reason: z.enum(['idle', 'staff']) })),
   /** Puts text staff asked for (a due-date slip, a card) on the system clipboard; the lock clears it if still there. */
   copyText: method<null>()(z.strictObject({ text: z.string().min(1).max(20_000), purpose: z.enum(['slip', 'card']) })),
@@ -190,8 +240,11 @@ export const METHODS = {
   listActions: method<ActionPage>()(z.strictObject({
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(100),
+    ...actionFilter,
   })),
-  exportActions: method<{ fileName: string; csv: string }>()(none),
+  exportActions: method<ActionExport>()(z.strictObject(actionFilter).default({})),
+  /** Today's actions at this desk for the patron on screen (matched on the whole card, which the log keeps only as a keyed hash). */
+  todaysActions: method<ActionEntry[]>()(patronArgs),
   collectionBrowse: method<CatalogPage>()(z.strictObject({
     libraryId: id,
     text: z.string().max(200).optional(),

@@ -10,6 +10,9 @@ export const FIELD_NAMES = {
   name: 'Name', libraries: 'Library ids', wsApi: 'ws-api value', country: 'Country', reason: 'Reason', profile: 'Profile',
   text: 'Search text', model: 'Lending model', active: 'Shown to patrons', availableNow: 'Available now', kids: "Children's titles",
   sort: 'Sort order', direction: 'Sort direction', full: 'Full re-sync', id: 'Profile id',
+  // the shared desk (issue #13)
+  pin: 'PIN', currentPin: 'Current PIN', partnerUsername: 'Partner username', partnerPassword: 'Partner password',
+  cardEnding: 'Card ending', staff: 'Staff', from: 'From', to: 'To', outcome: 'Outcome',
 } as const;
 
 export type FieldName = keyof typeof FIELD_NAMES;

@@ -21,7 +21,7 @@ export const REASONS = {
   'profile.not-found': 'There is no connection profile "{id}".',
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',
   'profile.sandbox-needs-no-credentials': 'The built-in sandbox needs no credentials.',
-  'session.locked': 'The desk is locked. Enter your name to start a shift.',
+  'session.locked': 'The desk is locked. Sign in with your name and PIN to continue.',
 
   // ---- managed configuration (electron/policy): edits the policy refuses, why a policy source
   // was ignored ({source} is the file or registry key, {setting} the policy setting concerned — not
@@ -124,6 +124,22 @@ export const REASONS = {
   'keychain.unavailable': 'The system keychain is not available, so the partner password cannot be stored or read safely. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
   // The desk as it ships (main's start-up)
   'start.debugging-refused': 'Lending Desk does not start with debugging options ({flags}). Start it from its usual shortcut, without extra options.',
+
+  // ---- The shared desk (issue #13): signing in with a PIN, the desk PIN, the action log's key
+  // and filters. {seconds} is a whole number; {profile} is a connection's name.
+  'sign-in.wrong': 'The name or PIN is not right.',
+  'sign-in.wrong-last-try': 'The name or PIN is not right. One more wrong try and the desk waits before it takes the next.',
+  'sign-in.wait': 'Too many wrong tries. The desk takes the next try in {seconds} seconds.',
+  'sign-in.no-desk-pin': 'No desk PIN is set on this computer yet. Set one first.',
+  'pin.set-by-policy': "PINs on this computer are set by your library's IT (policy). Ask IT to change yours.",
+  'pin.partner-password-needed': 'Enter the partner password of "{profile}" to set or change the desk PIN.',
+  'pin.partner-username-needed': 'No partner password for "{profile}" is saved on this computer. Enter the partner username and password: they are tested with the service, then saved.',
+  'pin.partner-password-wrong': 'That is not the partner password of "{profile}".',
+  'pin.current-pin-needed': 'Enter the current desk PIN to change it.',
+  'pin.current-pin-wrong': 'That is not the current desk PIN.',
+  'action-log.keychain-unavailable': 'The action log cannot be kept safely because the system keychain is not available, so this desk does not borrow, return or change holds until it is. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
+  'input.card-ending': 'Card: enter up to the last four characters.',
+  'policy.plain-pin': '{source} holds a PIN in plain text ({setting}); the policy takes only its scrypt hash (staffPins[].pinHash, made with scripts/pin-hash.ts).',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -33,6 +33,7 @@ export function useDeskFormat() {
   return {
     date: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium' }).format(ms),
     dateTime: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
+    time: (ms: number) => new Intl.DateTimeFormat(locale.value, { timeStyle: 'short' }).format(ms),
     number: (value: number) => new Intl.NumberFormat(locale.value).format(value),
     /** "Nov 28" / "28 nov.", with the year only when it is not this year's: a due date read out. */
     dayMonth: (ms: number, now = Date.now()) => new Intl.DateTimeFormat(locale.value, {

@@ -1,16 +1,17 @@
 // The library's collection as mirrored on this desk: the entitlements browser's filters,
 // pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
 // progress. A search's count comes capped ("1,000+") with its first page; the exact count is
-// asked once typing has paused, so it never holds up the next keystroke's rows. Holds no
-// patron data, so the lock leaves it be; another library or connection drops its pages and
-// the answers still to come.
+// asked once typing has paused, so it never holds up the next keystroke's rows. Another
+// library or connection drops its pages and the answers still to come; the lock and the end of
+// a shift also drop the filters and search text (what a patron asked for) and the sort, so the
+// next shift starts on the plain collection.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
-import { LIBRARY_GONE, useLifecycle } from '../lifecycle.ts';
+import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 100;
@@ -33,7 +34,8 @@ export const useCollectionStore = defineStore('collection', () => {
   // Pages of one filter, sort and library: a restart or another library drops the rest.
   const requests = gateway.scope();
   // Active titles by default: an inactive one is not shown to patrons, so it is rarely what a call is about.
-  const filters = ref<CollectionFilters>({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
+  const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
+  const filters = ref<CollectionFilters>(noFilters());
   const sort = ref<SortKey>('title');
   const direction = ref<'asc' | 'desc'>('asc');
   const total = ref<number>();
@@ -165,6 +167,13 @@ export const useCollectionStore = defineStore('collection', () => {
   useLifecycle().on(LIBRARY_GONE, () => {
     clearPages();
     problem.value = undefined;
+  });
+  useLifecycle().on(SHIFT_OVER, () => {
+    clearPages();
+    problem.value = undefined;
+    filters.value = noFilters();
+    sort.value = 'title';
+    direction.value = 'asc';
   });
 
   return {

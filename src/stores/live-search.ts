@@ -1,14 +1,15 @@
 // Live search of the service's catalog on the desk (the mirror is the Collection's): the query
 // and filters, the page of results, and the live availability of the titles on that page (one
-// liveAvailability call per page). It holds no patron data, so a lock leaves it; a change of
-// library or connection clears it (one lifecycle subscription, below).
+// liveAvailability call per page). What was searched is what a patron asked for, so the lock
+// and the end of a shift clear it, as does a change of library or connection (one lifecycle
+// subscription, below).
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ArgsOf } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Availability, Format, PurchaseModel, SearchPage } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
-import { LIBRARY_GONE, useLifecycle } from '../lifecycle.ts';
+import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 
 export const PAGE_SIZE = 20;
 
@@ -101,7 +102,7 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     availabilityError.value = undefined;
   }
 
-  useLifecycle().on(LIBRARY_GONE, $reset);
+  useLifecycle().on([...SHIFT_OVER, ...LIBRARY_GONE], $reset);
 
   return {
     query, kidsMode, format, purchaseModel, page, shown, loading, error, availability, availabilityLoading, availabilityError,

@@ -28,6 +28,8 @@ export const useSessionStore = defineStore('session', () => {
 
   const profile = computed(() => appInfo.value?.activeProfile);
   const staffSession = computed(() => appInfo.value?.session);
+  /** How staff unlock this desk (per-staff PINs or the desk PIN), and what a desk PIN change takes. */
+  const signIn = computed(() => appInfo.value?.signIn);
   const preferences = computed(() => appInfo.value?.preferences ?? DEFAULT_PREFERENCES);
   const isSandbox = computed(() => appInfo.value?.mode === 'sandbox' || profile.value?.kind === 'sandbox');
   /** What the machine-wide policy file decides (nothing on an unmanaged desk). */
@@ -94,14 +96,18 @@ export const useSessionStore = defineStore('session', () => {
   const savePartnerProfile = (args: ArgsOf<'savePartnerProfile'>) => applying(gateway.call('savePartnerProfile', args));
   const testPartnerConnection = (args: ArgsOf<'testPartnerConnection'>) => gateway.call('testPartnerConnection', args);
 
-  async function startShift(staffName: string): Promise<Result<StaffSession>> {
-    const result = await gateway.call('startShift', { staffName });
+  /** Signs in; the app's description is read again (a locked desk is given no demo patrons), with the shift just opened. */
+  async function startShift(staffName: string, pin: string): Promise<Result<StaffSession>> {
+    const result = await gateway.call('startShift', { staffName, pin });
     if (result.ok && appInfo.value) {
-      appInfo.value = { ...appInfo.value, session: result.value };
+      const info = await gateway.call('appInfo');
+      applyAppInfo({ ...(info.ok ? info.value : appInfo.value), session: result.value });
       lock.value = undefined;
     }
     return result;
   }
+
+  const setDeskPin = (args: ArgsOf<'setDeskPin'>) => applying(gateway.call('setDeskPin', args));
 
   async function lockDesk(reason: 'idle' | 'staff'): Promise<Result<null>> {
     showLocked(reason);
@@ -139,9 +145,9 @@ export const useSessionStore = defineStore('session', () => {
 
   return {
     appInfo, loadError, profiles, selectedLibraryId, lock,
-    profile, staffSession, preferences, isSandbox, libraries, selectedLibrary, screen,
+    profile, staffSession, signIn, preferences, isSandbox, libraries, selectedLibrary, screen,
     managed, sandboxAvailable, isLockedProfile,
-    load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift,
+    load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift, setDeskPin,
     lockDesk, updatePreferences, loadProfiles, activateProfile, removeProfile, replaceCredentials,
     forgetCredentials, selectLibrary,
   };

@@ -3,11 +3,12 @@
 // the desk.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 async function startOnSandbox(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await page.getByLabel('Enter your name or initials to start').fill('CB');
+  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Library card')).toBeFocused();
 }

@@ -11,7 +11,7 @@ import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.
 import { elidedDe } from '../../src/i18n/elision.ts';
 import { firstOfNextMonth } from '../../src/i18n/format.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
-import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -56,6 +56,7 @@ async function openDeskInFrench(page: Page): Promise<void> {
   await inFrench(page);
   await page.getByRole('button', { name: fr('firstRun.useSandbox') }).click();
   await page.getByLabel(fr('shift.staffName')).fill('JD');
+  await page.getByLabel(fr('pin.label'), { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByText(fr('desk.onShift', { name: 'JD' }))).toBeVisible();
   await expect(page.getByLabel(fr('patron.card'))).toBeFocused();

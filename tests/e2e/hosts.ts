@@ -8,11 +8,14 @@ import { _electron, chromium, test as base, type Browser, type ElectronApplicati
 import { EVENT_NAMES, METHOD_NAMES } from '../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
 import type { LoadMachinePolicyOptions } from '../../electron/policy/index.ts';
+import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/action-log/log-key.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost } from './host/desk-host.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+/** The desk PIN a fresh test desk has (only its hash is written): sign in with it. */
+export { TEST_DESK_PIN } from '../support/desk-pin.ts';
 
 export interface DeskApp {
   page: Page;
@@ -41,9 +44,11 @@ async function chromiumPage(browser: Browser, url: string, viewport = { width: 1
   return page;
 }
 
-export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined }, { browser: Browser }>({
+export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none' }, { browser: Browser }>({
   /** Where the Chromium host reads the machine policy (a spec's own folder); the machine's own sources by default. */
   policy: [undefined, { option: true }],
+  /** `none`: the Chromium host's desk has no desk PIN yet (the first run sets one). */
+  deskPin: ['test', { option: true }],
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -52,7 +57,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
-  desk: async ({ browser, policy }, use, testInfo) => {
+  desk: async ({ browser, policy, deskPin }, use, testInfo) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
     const keychainService = `Lending Desk e2e ${randomUUID()}`;
     try {
@@ -81,11 +86,11 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
         await use(desk);
         await app?.close();
       } else {
-        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy });
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
         const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
           await desk.page.context().close();
           await host.close();
-          host = await startDeskHost({ userDataDir, keychainService, policy });
+          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
           desk.page = await chromiumPage(browser, host.url);
           return desk.page;
         } };
@@ -95,7 +100,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
       }
     } finally {
       rmSync(userDataDir, { recursive: true, force: true });
-      await createKeytarVault({ service: keychainService }).forget('partner-test').catch(() => undefined);
+      for (const account of ['partner-test', ACTION_LOG_KEY_ACCOUNT]) await createKeytarVault({ service: keychainService }).forget(account).catch(() => undefined);
     }
   },
 });

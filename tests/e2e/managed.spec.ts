@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
-import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -32,6 +32,7 @@ function writePolicy(policy: object, owner = 0): void {
 
 async function startShift(page: Page, name: string): Promise<void> {
   await page.getByLabel('Enter your name or initials to start').fill(name);
+  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByText(`On shift: ${name}`)).toBeVisible();
 }

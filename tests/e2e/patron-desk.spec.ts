@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -28,6 +28,7 @@ interface PickedTitle { contentId: number; title: string }
 async function openDesk(page: Page, staff = 'JD'): Promise<void> {
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await page.getByLabel('Enter your name or initials to start').fill(staff);
+  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByText(`On shift: ${staff}`)).toBeVisible();
   await expect(page.getByLabel('Library card')).toBeFocused();

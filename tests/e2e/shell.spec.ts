@@ -5,13 +5,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
-import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 import type { Page } from '@playwright/test';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
 async function startShift(page: Page, name = 'JD'): Promise<void> {
   await page.getByLabel('Enter your name or initials to start').fill(name);
+  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByText(`On shift: ${name}`)).toBeVisible();
 }

@@ -11,6 +11,7 @@ import { normalizeBaseUrl } from '../../electron/partner/transport.ts';
 import { UNREADABLE, unclearBecause } from './clear-message.ts';
 import { figure, zero, type Scale, type Section } from './report.ts';
 import { addPatrons, expectOk, seeded, startRig, type Rig } from './rig.ts';
+import { TEST_DESK_PIN } from '../support/desk-pin.ts';
 
 type Random = () => number;
 
@@ -21,7 +22,8 @@ const SYNC: RouteName[] = ['token', 'globalContents', 'entitlements', 'libraryCo
 const INTENDED: Record<MethodName, readonly RouteName[]> = {
   appInfo: [], listProfiles: [], useSandbox: [], testPartnerConnection: ['token'], savePartnerProfile: ['token'],
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
-  startShift: [], lockSession: [], copyText: [], lookupPatron: PATRON_READ, findCardElsewhere: ['token', 'status'],
+  startShift: [], setDeskPin: ['token'], lockSession: [], copyText: [], lookupPatron: PATRON_READ, todaysActions: [],
+  findCardElsewhere: ['token', 'status'],
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
   placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
@@ -36,7 +38,7 @@ const ASKS_OTHER_LIBRARIES = new Set<MethodName>(['findCardElsewhere']);
 /** Methods whose calls may change what the desk is connected to, its shift or its preferences: checked and put back after each call. */
 const SIDE_EFFECTS = new Set<MethodName>([
   'lockSession', 'activateProfile', 'removeProfile', 'savePartnerProfile', 'useSandbox', 'updatePreferences',
-  'forgetCredentials', 'replaceCredentials', 'startShift', 'syncNow',
+  'forgetCredentials', 'replaceCredentials', 'startShift', 'setDeskPin', 'syncNow',
 ]);
 /** Of those, the ones that can add, change or remove a connection profile or its credentials. */
 const PROFILE_EFFECTS = new Set<MethodName>(['activateProfile', 'removeProfile', 'savePartnerProfile', 'forgetCredentials', 'replaceCredentials']);
@@ -200,7 +202,10 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     savePartnerProfile: f.partnerProfile,
     replaceCredentials: { profileId: FIXTURE_ID, ...credentials },
     forgetCredentials: { profileId: FIXTURE_ID }, activateProfile: { profileId: FIXTURE_ID }, removeProfile: { profileId: FIXTURE_ID },
-    updatePreferences: { ...PREFERENCES }, startShift: { staffName: STAFF }, lockSession: { reason: 'staff' },
+    updatePreferences: { ...PREFERENCES }, startShift: { staffName: STAFF, pin: TEST_DESK_PIN }, lockSession: { reason: 'staff' },
+    // The desk PIN set to what it is, with the proof this desk asks (the run's partner connection's password).
+    setDeskPin: { pin: TEST_DESK_PIN, partnerPassword: rig.sandbox.password },
+    todaysActions: { libraryId, card: f.cards[0] },
     copyText: { text: 'A title — due 1 December', purpose: 'slip' },
     lookupPatron: { libraryId, card: f.cards[0] }, findCardElsewhere: { libraryId, card: f.cards[0] }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
     liveSearch: { libraryId, q: 'the', limit: 5, offset: 0, kidsMode: false, formats: ['EBOOK'], purchaseModel: 'FLEX' },
@@ -338,10 +343,27 @@ function sameFixture(view: ProfileView | undefined, f: Fixture): boolean {
     && view.wsApi === p.wsApi && view.country === p.country && JSON.stringify(view.libraries) === JSON.stringify(p.libraries);
 }
 
+/** Generated PINs and partner passwords count as wrong tries: the run waits them out on its simulated clock. */
+async function waitOutWrongTries(rig: Rig): Promise<void> {
+  const { signIn } = await expectOk<AppInfo>(rig, 'appInfo');
+  if (signIn.waitSeconds > 0) rig.advanceTo(rig.clock.now() + signIn.waitSeconds * 1000);
+}
+
 /** Puts back the sandbox connection, the run's partner profile, an open shift and the preferences; returns how many calls that took. */
-async function restore(rig: Rig, f: Fixture, method: MethodName): Promise<number> {
+async function restore(rig: Rig, f: Fixture, method: MethodName, result: Result<unknown>): Promise<number> {
   let calls = 1;
+  // A wrong PIN or partner password counts: waited out, so the next generated call meets the desk's rules, not its wait.
+  if (method === 'startShift' || method === 'setDeskPin') {
+    calls += 1;
+    await waitOutWrongTries(rig);
+  }
   const info = await expectOk<AppInfo>(rig, 'appInfo');
+  // The shift first: connections and profiles answer only on shift.
+  if (!info.session) {
+    calls += 2;
+    await waitOutWrongTries(rig);
+    await expectOk(rig, 'startShift', { staffName: STAFF, pin: TEST_DESK_PIN });
+  }
   let needSandbox = info.activeProfile?.id !== 'sandbox';
   if (PROFILE_EFFECTS.has(method)) {
     calls += 1;
@@ -360,9 +382,11 @@ async function restore(rig: Rig, f: Fixture, method: MethodName): Promise<number
     calls += 1;
     await expectOk(rig, 'useSandbox');
   }
-  if (!info.session) {
-    calls += 1;
-    await expectOk(rig, 'startShift', { staffName: STAFF });
+  if (method === 'setDeskPin' && result.ok) {
+    // A generated PIN that passed the contract's checks, with the right proof, is now the desk PIN: set the run's back.
+    calls += 2;
+    await waitOutWrongTries(rig);
+    await expectOk(rig, 'setDeskPin', { pin: TEST_DESK_PIN, partnerPassword: rig.sandbox.password });
   }
   if (info.preferences.idleLockMinutes !== PREFERENCES.idleLockMinutes || info.preferences.language !== PREFERENCES.language) {
     calls += 1;
@@ -377,7 +401,7 @@ interface MethodTally { tried: number; notSent: number; codes: Map<string, numbe
 
 export async function runBadInput(scale: Scale): Promise<Section> {
   const started = Date.now();
-  const rig = await startRig({ seed: 41, timeoutMs: 2000 });
+  const rig = await startRig({ seed: 41, timeoutMs: 2000, watchTitles: false });
   const processErrors: string[] = [];
   const onProcessError = (error: unknown): void => void processErrors.push(String((error as Error)?.stack ?? error));
   process.on('uncaughtException', onProcessError);
@@ -465,7 +489,7 @@ export async function runBadInput(scale: Scale): Promise<Section> {
             if (unclearExamples.length < 8) unclearExamples.push(`${method}: ${why}: ${JSON.stringify(result.error.message.slice(0, 100))}`);
           }
         }
-        if (SIDE_EFFECTS.has(method)) restoringCalls += await restore(rig, fixture, method);
+        if (SIDE_EFFECTS.has(method)) restoringCalls += await restore(rig, fixture, method, result);
       }
     }
     // Anything a call set going after it returned (a sync's worker, a timer) has had its chance to fail.

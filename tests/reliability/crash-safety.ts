@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
 import Conf from 'conf';
-import { ActionLog } from '../../electron/action-log/action-log.ts';
+import { ActionLogFile } from '../../electron/action-log/action-log.ts';
+import { CRASH_LOG_KEY } from './children/crash-log-key.ts';
 import type { SyncRequest } from '../../electron/mirror/sync.ts';
 import { startSandbox } from '../../electron/sandbox/server.ts';
 import { readSettingsFile, Settings, type DeskSettings, type SettingsStore } from '../../electron/settings/index.ts';
@@ -316,7 +317,7 @@ async function duringActionLogWrite(runs: number, random: () => number, root: st
       return true;
     }
   }).length;
-  const entries = new ActionLog(path).list(0, Number.MAX_SAFE_INTEGER).entries;
+  const entries = new ActionLogFile(path, CRASH_LOG_KEY).read().entries;
   const seen = new Map<number, number>();
   for (const entry of entries) seen.set(entry.contentId, (seen.get(entry.contentId) ?? 0) + 1);
   let acknowledgedLost = 0;

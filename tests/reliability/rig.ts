@@ -16,6 +16,7 @@ import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../ele
 import { startSandboxProcess } from '../../bench/sandbox-process.ts';
 import { createClock, type Clock } from '../support/clock.ts';
 import { inProcessAdmin, remoteAdmin, type SandboxAdmin } from './sandbox-admin.ts';
+import { TEST_DESK_PIN } from '../support/desk-pin.ts';
 import { createNodeDesk } from '../support/node-desk.ts';
 import { watchSecrets, type SecretWatch } from './secrets.ts';
 
@@ -35,6 +36,11 @@ export interface RigOptions {
    * through the sandbox's clock control. `rig.sandbox.control` is then not available.
    */
   sandboxProcess?: boolean;
+  /**
+   * Watch the titles staff act on for the app log (on by default). Off for bad input, whose
+   * "titles" are the same hostile strings it also sends as staff names, which the log keeps.
+   */
+  watchTitles?: boolean;
 }
 
 /** What crossed the socket, seen from the desk's side. */
@@ -83,6 +89,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const { sandbox, admin, clock } = options.sandboxProcess ? await sandboxInProcessOfItsOwn(options, seed) : await sandboxHere(options, seed);
   const dir = mkdtempSync(join(tmpdir(), 'lending-desk-reliability-'));
   const secrets = watchSecrets([sandbox.password]);
+  secrets.addPin(TEST_DESK_PIN);
   const wire: Wire = { requests: 0, tokenRequests: 0, tokenTimes: [], faulted: 0, refusedTokens: 0, sentDuringRetryAfter: 0, retryAfterUntil: 0 };
   const advanceTo = (ms: number): void => {
     const ahead = ms - clock.now();
@@ -145,6 +152,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       error: (_event, fields) => unexpected.push({ method, error: String((fields?.error as Error | undefined)?.stack ?? fields?.error) }),
     });
     secrets.scanValue(`result of ${method}`, result);
+    const title = (args as { title?: unknown } | undefined)?.title;
+    if (options.watchTitles !== false && typeof title === 'string' && result.ok) secrets.addTitle(title);
     return result;
   };
 
@@ -161,7 +170,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
   };
   await expectOk(rig, 'useSandbox');
-  await expectOk(rig, 'startShift', { staffName: 'Reliability run' });
+  await expectOk(rig, 'startShift', { staffName: 'Reliability run', pin: TEST_DESK_PIN });
   return rig;
 }
 

@@ -17,6 +17,7 @@ import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
+import { keychainLogKey } from '../../../electron/action-log/log-key.ts';
 import { ADMIN_HEADER, createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
 
 export interface DeskHostOptions {
@@ -27,6 +28,8 @@ export interface DeskHostOptions {
   rendererDir?: string;
   /** Where the machine policy is read from (a spec's own trusted folder); the machine's own sources otherwise. */
   policy?: LoadMachinePolicyOptions;
+  /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
+  deskPin?: 'test' | 'none';
 }
 
 export interface DeskHost {
@@ -53,12 +56,16 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     sandbox: async () => inProcessSandbox((sandbox = createSandboxService())),
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
+    // The action log's key in the same (test-only) keychain service, as main keeps it.
+    actionLogKey: keychainLogKey({ service: options.keychainService }),
+    deskPin: options.deskPin ?? 'test',
     policy: policy.policy,
     policyProblem: policy.problems,
     version: '0.0.0-e2e',
     emit,
   });
 
+  const stopRetention = desk.startActionLogRetention();
   const serveRenderer = createRendererHandler({ root: rendererDir, readFile: (file) => readFile(file) });
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -114,6 +121,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       for (const res of listeners) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      stopRetention();
       await desk.close();
       logger.close();
     },

@@ -4,9 +4,11 @@
 // for a kill to tear them. After each completed append it prints "ack <n>".
 // argv: <log file> <first entry number> [<entries to write, then exit>]
 import { ActionLog, type ActionKind } from '../../../electron/action-log/action-log.ts';
+import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
+import { CRASH_LOG_KEY } from './crash-log-key.ts';
 
 const [path, first, count] = process.argv.slice(2) as [string, string, string | undefined];
-const log = new ActionLog(path);
+const log = new ActionLog({ path, key: memoryLogKey(CRASH_LOG_KEY) });
 const KINDS: ActionKind[] = ['borrow', 'return', 'place-hold', 'remove-hold'];
 // Title lengths by entry number: mostly what a catalog holds, now and then far longer.
 const LENGTHS = [0, 24, 180, 60, 2_000, 12, 90_000, 40, 700_000, 300, 1_200_000, 8];
@@ -21,7 +23,8 @@ function titleFor(n: number): string | undefined {
 const last = count === undefined ? Infinity : Number(first) + Number(count);
 for (let n = Number(first); n < last; n++) {
   const title = titleFor(n);
-  log.record({
+  // The append itself is synchronous (the key is read once, before the first).
+  await log.record({
     time: Date.now(), staff: 'crash-run', profile: 'crash', libraryId: 1, card: '21101000012345',
     action: KINDS[n % KINDS.length] as ActionKind, contentId: n, ...(title === undefined ? {} : { title }), outcome: 'ok',
   });

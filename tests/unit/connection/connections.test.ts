@@ -13,6 +13,7 @@ import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
+import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
 import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
 import { createSandboxService } from '../../../electron/sandbox/server.ts';
@@ -83,7 +84,7 @@ const mirrorFiles = (): string[] => (existsSync(join(dir, 'catalog')) ? readdirS
 describe('a profile removed and re-added at another address', () => {
   it('sends everything to the new address with its own password, and starts a fresh mirror', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     await ok('syncNow', { full: false });
     expect(mirrorFiles()).toHaveLength(1);
     const mirrorOfA = mirrorFiles()[0];
@@ -111,7 +112,7 @@ describe('a profile removed and re-added at another address', () => {
 describe('settings.json edited by hand to another address', () => {
   it('never sends the saved password there: the desk asks for the password of that address', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     await ok('lookupPatron', { libraryId: 101, card: card(serviceA) });
 
     const file = join(dir, 'settings.json');
@@ -138,7 +139,7 @@ describe('settings.json edited by hand to another address', () => {
     closeLog();
     // What the previous version stored: username and password, no origin.
     desk = newDesk({ vault: { ...vault, read: async () => ({ username: serviceA.username, password: serviceA.password }) } });
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     const fromHere = sent.length;
     expect(await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceA) })).toMatchObject({
       ok: false, error: { code: 'unauthorized', reason: 'connection.password-not-bound', params: { profile: 'Main', origin: originOf(serviceA) } },
@@ -152,7 +153,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     const logFrom = serviceA.control.requestLogNext();
     const sentFrom = sent.length;
     await ok('savePartnerProfile', mainAt(serviceA));
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     const tokensBefore = serviceA.control.requestCounts().token;
     await Promise.all([
       ok('lookupPatron', { libraryId: 101, card: card(serviceA) }),
@@ -178,7 +179,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     closeLog();
     desk = newDesk({ now: clock.now, clientOptions: { timeoutMs: 3000, now: clock.now, sleep: async (ms) => clock.advance(ms) } });
     await ok('savePartnerProfile', mainAt(serviceA));
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     serviceA.control.addFault({ route: 'entitlements', kind: 'rate-limit', retryAfterSeconds: 30, times: 1 });
     const from = sent.length;
     await Promise.all([
@@ -199,7 +200,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
 
   it('closing the connection mid-sync cancels the sync; the next connection resumes it to the end', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     serviceA.control.addFault({ route: 'globalContents', kind: 'latency', ms: 150 });
     try {
       const syncing = dispatch(desk, 'syncNow', { full: true });
@@ -240,8 +241,9 @@ describe('the built-in sandbox', () => {
         return { ...endpoint, close: async () => { stopped += 1; await endpoint.close(); } };
       },
     });
-    const info = await ok('useSandbox');
-    await ok('startShift', { staffName: 'IT' });
+    await ok('useSandbox');
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
+    const info = await ok('appInfo');
     await ok('lookupPatron', { libraryId: 101, card: info.sandbox.libraries[0].cards[1] });
     await ok('syncNow', { full: false });
     expect(sent).toEqual([]); // the network transport carried nothing: the sandbox has no socket

@@ -15,6 +15,8 @@ import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { sandboxOverHttp } from '../../../electron/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
+import { ACTION_LOG_KEY_ACCOUNT, keychainLogKey } from '../../../electron/action-log/log-key.ts';
+import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
 
 let partner: SandboxHandle; // plays the real partner service
 let dir: string;
@@ -44,6 +46,7 @@ function newDesk(extra: Partial<NodeDeskOptions> = {}): DeskService {
     version: '9.9.9-test',
     emit: (event, payload) => { if (event === 'sessionLocked') events.push(payload as EventPayloads['sessionLocked']); },
     clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
+    actionLogKey: keychainLogKey({ service: keychainService }),
     ...extra,
   });
   logger = created.logger;
@@ -79,7 +82,7 @@ beforeEach(() => {
 afterEach(async () => {
   await desk.close();
   logger.close();
-  for (const id of ['main-branch', 'main-branch-2']) await vault.forget(id);
+  for (const id of ['main-branch', 'main-branch-2', ACTION_LOG_KEY_ACCOUNT]) await vault.forget(id);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -92,34 +95,38 @@ const partnerProfile = (password: string) => ({
 describe('first run and the sandbox', () => {
   it('starts unconfigured, then the sandbox is one call away with its libraries and demo cards', async () => {
     expect(await ok('appInfo')).toMatchObject({ mode: 'unconfigured', version: '9.9.9-test', preferences: { idleLockMinutes: 5, language: 'en' } });
-    const info = await ok('useSandbox');
-    expect(info).toMatchObject({ mode: 'sandbox', activeProfile: { id: 'sandbox', kind: 'sandbox' } });
+    expect(await ok('useSandbox')).toMatchObject({ mode: 'sandbox', activeProfile: { id: 'sandbox', kind: 'sandbox' }, signIn: { method: 'desk-pin', ready: true } });
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+    const info = await ok('appInfo');
     expect(info.sandbox.libraries.length).toBeGreaterThanOrEqual(3);
     expect(info.activeProfile.libraries.map((l: { libraryId: number }) => l.libraryId)).toEqual(info.sandbox.libraries.map((l: { libraryId: number }) => l.libraryId));
   });
 
   it('refuses patron work until a shift is open, and after a lock', async () => {
-    const info = await ok('useSandbox');
-    const { libraryId, cards } = info.sandbox.libraries[0];
+    expect((await ok('useSandbox')).sandbox).toBeUndefined(); // no patron on a locked desk, not even a demo one
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+    const { libraryId, cards } = (await ok('appInfo')).sandbox.libraries[0];
+    await ok('lockSession', { reason: 'staff' });
     expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
-    await ok('startShift', { staffName: 'JD' });
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     const view = await ok('lookupPatron', { libraryId, card: cards[0] });
     expect(view).toMatchObject({ libraryId, status: { borrowsAllowedPerMonth: expect.any(Number) }, problems: [] });
     await ok('lockSession', { reason: 'idle' });
-    expect(events).toEqual([{ reason: 'idle' }]);
+    expect(events).toEqual([{ reason: 'staff' }, { reason: 'idle' }]);
     expect((await ok('appInfo')).session).toBeUndefined();
     expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
   });
 
   it('refuses a library that is not part of the active connection', async () => {
     await ok('useSandbox');
-    await ok('startShift', { staffName: 'JD' });
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     expect(await call('lookupPatron', { libraryId: 999999, card: '1234' })).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringMatching(/not part of the connection/) } });
   });
 });
 
 describe('a partner connection', () => {
   it('with a wrong password: a clear error and nothing saved, not in settings, not in the keychain', async () => {
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     const settingsFile = join(dir, 'settings.json');
     const before = (() => { try { return readFileSync(settingsFile, 'utf8'); } catch { return undefined; } })();
     const result = await call('savePartnerProfile', partnerProfile('wrong-password'));
@@ -139,19 +146,20 @@ describe('a partner connection', () => {
     await desk.close();
     desk = newDesk();
     expect(await ok('appInfo')).toMatchObject({ mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: true } });
-    await ok('startShift', { staffName: 'Ana' });
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     const { libraryId, cards } = partner.libraries[0]!;
     await expect(ok('lookupPatron', { libraryId, card: cards[0] })).resolves.toHaveProperty('status');
   });
 
   it('replaces and forgets credentials; without them, work says where to enter them', async () => {
     await ok('savePartnerProfile', partnerProfile(partner.password));
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     expect(await call('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: 'nope' }))
       .toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     expect(await vault.read('main-branch')).toEqual({ username: partner.username, password: partner.password, origin: new URL(partner.url).origin });
     await ok('forgetCredentials', { profileId: 'main-branch' });
     expect(await vault.has('main-branch')).toBe(false);
-    await ok('startShift', { staffName: 'Ana' });
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     const { libraryId, cards } = partner.libraries[0]!;
     expect(await call('lookupPatron', { libraryId, card: cards[0] })).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/Settings/) } });
     await ok('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
@@ -160,6 +168,7 @@ describe('a partner connection', () => {
 
   it('switches between profiles and removes one (its keychain entry too)', async () => {
     await ok('savePartnerProfile', partnerProfile(partner.password));
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     await ok('useSandbox');
     expect((await ok('listProfiles')).map((p: { id: string }) => p.id).sort()).toEqual(['main-branch', 'sandbox']);
     expect(await ok('activateProfile', { profileId: 'main-branch' })).toMatchObject({ mode: 'partner' });
@@ -169,6 +178,8 @@ describe('a partner connection', () => {
   });
 
   it('updates preferences and refuses bad ones, keeping the old', async () => {
+    await ok('useSandbox');
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     expect(await ok('updatePreferences', { idleLockMinutes: 12, language: 'fr-CA' })).toEqual({ idleLockMinutes: 12, language: 'fr-CA' });
     expect(await call('updatePreferences', { idleLockMinutes: 500 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     expect((await ok('appInfo')).preferences).toEqual({ idleLockMinutes: 12, language: 'fr-CA' });
@@ -182,8 +193,8 @@ describe('secrets', () => {
     const libraryId = partner.libraries[0]!.libraryId;
     await call('savePartnerProfile', partnerProfile('wrong-password'));
     await ok('savePartnerProfile', partnerProfile(partner.password));
+    await ok('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     await ok('testPartnerConnection', { baseUrl: partner.url, username: partner.username, password: partner.password });
-    await ok('startShift', { staffName: 'Ana' });
     const contentIds = [1, 2, 3, 4, 5, 6, 7, 8];
     const availability = await ok('liveAvailability', { libraryId, contentIds });
     const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
@@ -207,9 +218,11 @@ describe('secrets', () => {
     await drive('savePartnerProfile', { ...partnerProfile(partner.password), profile: { ...partnerProfile(partner.password).profile, name: 'Main branch' } });
     await drive('activateProfile', { profileId: 'main-branch' });
     await drive('useSandbox');
-    await drive('startShift', { staffName: 'Ana' });
+    await drive('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     await drive('copyText', { text: `Loans of ${card}`, purpose: 'card' });
     await drive('lockSession', { reason: 'staff' });
+    await drive('setDeskPin', { pin: '97531864', currentPin: TEST_DESK_PIN });
+    await drive('startShift', { staffName: 'Ana', pin: '97531864' });
     await drive('forgetCredentials', { profileId: 'main-branch' });
     await drive('syncStatus');
     await drive('syncNow', {});
@@ -218,6 +231,7 @@ describe('secrets', () => {
     await drive('collectionRefreshAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
+    await drive('todaysActions', { libraryId, card });
     await drive('removeProfile', { profileId: 'main-branch-2' });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
 
@@ -226,8 +240,10 @@ describe('secrets', () => {
     const logText = [...readdirSync(join(dir, 'logs')).map((f) => join(dir, 'logs', f)), join(dir, 'action-log.jsonl')]
       .map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(logText).toContain('patron.action');
-    const haystacks = { results: results.join('\n'), logs: logText };
+    const settingsText = readFileSync(join(dir, 'settings.json'), 'utf8') + readFileSync(join(dir, 'sign-in.json'), 'utf8');
+    const haystacks = { results: results.join('\n'), logs: logText, settings: settingsText };
     for (const [where, text] of Object.entries(haystacks)) {
+      for (const pin of [TEST_DESK_PIN, '97531864']) expect(text, `${where}: a PIN`).not.toContain(pin);
       expect(text, `${where}: password`).not.toContain(partner.password);
       expect(text, `${where}: Basic credentials`).not.toContain(Buffer.from(`${partner.username}:${partner.password}`).toString('base64'));
       for (const token of tokens) expect(text, `${where}: bearer token`).not.toContain(token);
@@ -241,32 +257,42 @@ describe('secrets', () => {
 
 /** The sandbox in use, a shift open for "Jo", a fresh patron's card and an Instant title free to borrow. */
 async function sandboxShiftWithInstantTitle(): Promise<{ libraryId: number; card: string; instant: { contentId: number } }> {
-  const info = await ok('useSandbox');
-  const { libraryId, cards } = info.sandbox.libraries[0];
-  await ok('startShift', { staffName: 'Jo' });
+  await ok('useSandbox');
+  await ok('startShift', { staffName: 'Jo', pin: TEST_DESK_PIN });
+  const { libraryId, cards } = (await ok('appInfo')).sandbox.libraries[0];
   const availability = await ok('liveAvailability', { libraryId, contentIds: Array.from({ length: 60 }, (_, i) => i + 1) });
   const instant = availability.find((a: { purchaseModel?: string; status?: string }) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW');
   return { libraryId, card: cards[0] as string, instant };
 }
 
 describe('the action log', () => {
-  it('records every on-behalf action with staff, profile, library, masked card, title and outcome; exports CSV', async () => {
+  it('records every on-behalf action with staff, OS user, profile, library, masked card, title and outcome, sealed on disk; exports the entries', async () => {
+    await desk.close();
+    desk = newDesk({ osUserName: () => 'circ-desk-2' });
     const { libraryId, card, instant } = await sandboxShiftWithInstantTitle();
     await ok('borrow', { libraryId, card, contentId: instant.contentId, title: '=HYPERLINK("x")' });
     expect(await call('borrow', { libraryId, card, contentId: instant.contentId, title: 'Again' })).toMatchObject({ ok: false, error: { code: 'already-borrowed' } });
     await ok('returnTitle', { libraryId, card, contentId: instant.contentId });
 
     const page = await ok('listActions', {});
-    expect(page.total).toBe(3);
+    expect(page).toMatchObject({ total: 3, skipped: 0 });
     expect(page.entries.map((e: { action: string; outcome: string }) => `${e.action}:${e.outcome}`)).toEqual(['return:ok', 'borrow:already-borrowed', 'borrow:ok']);
-    expect(page.entries[2]).toMatchObject({ staff: 'Jo', profile: 'Built-in sandbox', libraryId, contentId: instant.contentId, card: `••••${card.slice(-4)}`, confirmedByReread: false });
-    const { fileName, csv } = await ok('exportActions');
-    expect(fileName).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('time,staff,profile,libraryId,card,action,contentId,title,outcome,confirmedByReread');
-    expect(lines).toHaveLength(4);
-    expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`); // a title is never run as a spreadsheet formula
-    expect(csv).not.toContain(card);
+    expect(page.entries[2]).toEqual({
+      time: expect.any(Number), staff: 'Jo', osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId, libraryName: expect.stringContaining('('),
+      card: `••••${card.slice(-4)}`, action: 'borrow', contentId: instant.contentId, title: '=HYPERLINK("x")', outcome: 'ok', confirmedByReread: false,
+    });
+    const exported = await ok('exportActions');
+    expect(exported.fileName).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(exported.entries.map((e: { action: string }) => e.action)).toEqual(['borrow', 'borrow', 'return']);
+    expect(await ok('exportActions', { outcome: 'failed' })).toMatchObject({ entries: [{ outcome: 'already-borrowed', title: 'Again' }] });
+    expect(JSON.stringify([page, exported])).not.toContain(card);
+    // On disk, the entries are sealed: no title, staff name, card ending or library in the clear.
+    const onDisk = readFileSync(join(dir, 'action-log.jsonl'), 'utf8');
+    for (const clear of ['HYPERLINK', 'Again', '"staff"', 'circ-desk-2', `••••${card.slice(-4)}`, 'Built-in sandbox', 'borrow']) expect(onDisk).not.toContain(clear);
+    // And the app log says that it happened, not to whom or what.
+    const appLog = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8');
+    expect(appLog).toContain('"event":"patron.action"');
+    for (const kept of ['HYPERLINK', 'Again', card.slice(-4), `"contentId":${instant.contentId}`]) expect(appLog).not.toContain(kept);
   });
 });
 
@@ -296,6 +322,7 @@ describe('a managed desk (policy file)', () => {
         profiles: [{ id: 'main-branch', name: 'Main branch', kind: 'partner', baseUrl: partner.url, libraries: [{ libraryId: partner.libraries[0]!.libraryId }], wsApi: '2.1', country: 'US' }],
       },
     });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     const info = await ok('appInfo');
     expect(info).toMatchObject({
       mode: 'partner', activeProfile: { id: 'main-branch', hasCredentials: false }, preferences: { idleLockMinutes: 3 },
@@ -307,7 +334,7 @@ describe('a managed desk (policy file)', () => {
     await expect(ok('updatePreferences', { language: 'fr-CA' })).resolves.toEqual({ idleLockMinutes: 3, language: 'fr-CA' });
     // Credentials still come from this PC's keychain.
     await ok('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password });
-    await ok('startShift', { staffName: 'IT' });
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     await expect(ok('lookupPatron', { libraryId: partner.libraries[0]!.libraryId, card: partner.libraries[0]!.cards[0] })).resolves.toHaveProperty('status');
   });
 });
@@ -317,6 +344,8 @@ describe('the catalog through the contract', () => {
     const progress: unknown[] = [];
     await desk.close();
     desk = newDesk({ emit: (event, payload) => { if (event === 'syncProgress') progress.push(payload); } });
+    expect(await call('syncStatus')).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    await ok('startShift', { staffName: 'Jo', pin: TEST_DESK_PIN });
     expect(await ok('syncStatus')).toMatchObject({ available: false });
     const { libraryId } = await sandboxShiftWithInstantTitle();
     const status = await ok('syncNow', {});
@@ -341,13 +370,13 @@ describe('the clipboard on a shared desk', () => {
     desk = newDesk({ clipboard });
     await ok('useSandbox');
     expect(await call('copyText', { text: 'Loans for ••••0002', purpose: 'slip' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
-    await ok('startShift', { staffName: 'JD' });
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     await ok('copyText', { text: 'Loans for ••••0002', purpose: 'slip' });
     expect(clipboard.text).toBe('Loans for ••••0002');
     await ok('lockSession', { reason: 'idle' });
     expect(clipboard.text).toBe('');
 
-    await ok('startShift', { staffName: 'JD' });
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     await ok('copyText', { text: 'Loans for ••••0005', purpose: 'slip' });
     clipboard.text = 'a phone number staff copied from elsewhere';
     await ok('lockSession', { reason: 'staff' });

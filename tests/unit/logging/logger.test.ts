@@ -99,6 +99,23 @@ describe('file logger', () => {
   });
 });
 
+describe('reading history and PINs', () => {
+  it('drops a title or search text however it is logged, and hides a PIN', () => {
+    const logger = createFileLogger({ dir: join(dir, 'logs') });
+    logger.info('patron.action', { action: 'borrow', title: 'Le Petit Prince', entry: { Title: 'Night Garden', series: 'Harbour tales' }, outcome: 'ok' });
+    logger.warn('search.failed', { q: 'the river road', searchText: 'stone harbour', query: 'maple valley' });
+    logger.info('session.start', { staff: 'JD', pin: '246813', currentPin: '135790' });
+    logger.close();
+    const text = readFileSync(logger.path, 'utf8');
+    for (const kept of ['Petit Prince', 'Night Garden', 'Harbour tales', 'river road', 'stone harbour', 'maple valley', '246813', '135790']) expect(text).not.toContain(kept);
+    expect(lines(logger.path)).toEqual([
+      expect.objectContaining({ event: 'patron.action', action: 'borrow', entry: {}, outcome: 'ok' }),
+      expect.objectContaining({ event: 'search.failed' }),
+      expect.objectContaining({ staff: 'JD', pin: '[redacted]', currentPin: '[redacted]' }),
+    ]);
+  });
+});
+
 describe('redact', () => {
   it('leaves ordinary values alone and copies rather than changes its input', () => {
     const input = { titleId: 'abc-123', count: 3, when: new Date(Date.UTC(2025, 0, 1)), ok: true, none: null, year: '2025' };

@@ -242,7 +242,9 @@ describe('a packaged start', () => {
     const ours = run.electron.windows[0]!.contents;
     const event = { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours };
     const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!(event, args);
-    await expect(call('startShift', { staffName: 'JD' })).resolves.toMatchObject({ ok: true });
+    // A fresh desk sets its desk PIN first (nothing else to prove on a desk with no partner connection), then signs in with it.
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
     await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { staffName: 'JD' } } });
     await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
     expect(run.electron.clipboard.text).toBe('Loans of ••••0002: due 1 December');

@@ -14,6 +14,7 @@ import { loadMachinePolicy, logMachinePolicy } from '../../../electron/policy/in
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { AppInfo, MethodName, Result } from '../../../electron/shared/contract.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
+import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
 
 const USER = 1000;
 let partner: SandboxHandle;
@@ -96,17 +97,17 @@ describe('a policy file a user wrote', () => {
     const log = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log).toContainEqual(expect.objectContaining({ level: 'warn', event: 'policy.ignored', message: `policy ignored: ${policyFile} is owned by user ${USER}, not by root.` }));
 
-    // Profile editing, the sandbox: refused, with a reason staff read in their language.
+    // On shift (connections answer only to staff signed in), profile editing and the sandbox: refused, with a reason staff read in their language.
+    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject({ ok: true });
     const frozen = { ok: false, error: { code: 'invalid-input', reason: 'policy.profiles-frozen' } };
     expect(await call('savePartnerProfile', partnerArgs('Another branch'))).toMatchObject(frozen);
     expect(await call('removeProfile', { profileId: 'main-branch' })).toMatchObject(frozen);
     expect((await call('useSandbox')).ok).toBe(false);
     expect((await value<{ id: string }[]>('listProfiles')).map((profile) => profile.id)).toEqual(['main-branch']);
 
-    // Everything else works: the idle lock is the desk's own, credentials, a shift, a patron.
+    // Everything else works: the idle lock is the desk's own, credentials, a patron.
     expect(await call('updatePreferences', { idleLockMinutes: 10 })).toMatchObject({ ok: true, value: { idleLockMinutes: 10 } });
     expect(await call('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password })).toMatchObject({ ok: true });
-    expect(await call('startShift', { staffName: 'JD' })).toMatchObject({ ok: true });
     expect(await call('lookupPatron', { libraryId: library().libraryId, card: library().cards[0] })).toMatchObject({ ok: true, value: { libraryId: library().libraryId } });
   });
 

@@ -19,9 +19,14 @@ const PROFILE = {
   id: 'city-library', name: 'City Library', kind: 'partner', baseUrl: 'https://partner.example.org',
   libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }], country: 'US', wsApi: '2.1',
 };
+const STAFF_PINS = [
+  { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4' },
+  { name: 'Jo Park', pinHash: '$scrypt$ln=16,r=8,p=1$8vONNuQRAdWL0iADuzaL7w$qRlEyp0hY1/t3SsLKd2vXYA8k0nDrNDWl4FSUIwrvJ0' },
+];
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
+  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false,
 };
 
 function xml(text: string): Document {
@@ -58,7 +63,7 @@ describe('the ADMX template', () => {
       const prefix = key === WINDOWS_POLICY_KEY ? '' : 'updates.';
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
-    expect([...written].sort()).toEqual(['idleLockMinutes', 'profiles', 'sandboxOffered', 'updates.mode', 'updates.url']);
+    expect([...written].sort()).toEqual(['actionLogRetentionDays', 'actionLogTitles', 'idleLockMinutes', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
@@ -75,6 +80,8 @@ describe('the ADMX template', () => {
     // What the Group Policy editor writes when IT enables each policy with the README's values.
     const entered: Record<string, Record<string, string | string[] | number>> = {
       Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
+      StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
+      ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
       IdleLockMinutes: { IdleLockMinutesValue: 3 },
       Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
     };
@@ -82,8 +89,8 @@ describe('the ADMX template', () => {
     const write = (key: string, value: RegistryValue) => keys.set(key, [...(keys.get(key) ?? []), value]);
     for (const policy of policies) {
       const key = attr(policy, 'key');
-      if (attr(policy, 'name') === 'SandboxOffered') {
-        // Set to Disabled: its disabledValue.
+      if (policy.querySelector('disabledValue')) {
+        // An on/off policy (the sandbox, titles in the action log) set to Disabled: its disabledValue.
         write(key, { name: attr(policy, 'valueName'), type: 4, data: formatDWORD(Number(attr(policy.querySelector('disabledValue decimal') as Element, 'value'))) });
         continue;
       }

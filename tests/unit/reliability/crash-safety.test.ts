@@ -1,11 +1,13 @@
 // Crash safety of local data: the action log after a torn line (the defect the crash run
 // found), and the short crash run itself — the mirror, the settings file and the action log
 // each killed mid-write by SIGKILL, every figure required to meet its goal.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionLog, type ActionRecord } from '../../../electron/action-log/action-log.ts';
+import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
+import { CRASH_LOG_KEY } from '../../reliability/children/crash-log-key.ts';
 import { runCrashSafety } from '../../reliability/crash-safety.ts';
 import { formatSection, SHORT } from '../../reliability/report.ts';
 
@@ -18,35 +20,41 @@ let dir: string;
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'crash-safety-')); });
 afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
 
-describe('action log after a crash mid-append', () => {
-  it('keeps the entry appended after a torn last line instead of gluing it onto the fragment', () => {
-    const path = join(dir, 'action-log.jsonl');
-    const before = new ActionLog(path);
-    before.record(entry(1));
-    before.record(entry(2));
-    // What a process killed mid-append leaves: part of a line, no newline.
-    const torn = JSON.stringify({ ...entry(3), card: '••••2345' });
-    appendFileSync(path, torn.slice(0, Math.floor(torn.length / 2)));
+const logAt = (path: string) => new ActionLog({ path, key: memoryLogKey(CRASH_LOG_KEY) });
+const contentIds = async (path: string) => (await logAt(path).page({}, 0, 100)).entries.map((e) => e.contentId);
 
-    const after = new ActionLog(path); // the next start of the app
-    after.record(entry(4));
-    after.record(entry(5));
-    expect(after.list().entries.map((e) => e.contentId)).toEqual([5, 4, 2, 1]);
+describe('action log after a crash mid-append', () => {
+  it('keeps the entry appended after a torn last line instead of gluing it onto the fragment', async () => {
+    const path = join(dir, 'action-log.jsonl');
+    const before = logAt(path);
+    await before.record(entry(1));
+    await before.record(entry(2));
+    await before.record(entry(3));
+    // What a process killed mid-append leaves: part of a line, no newline.
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const torn = lines[2]!;
+    writeFileSync(path, `${lines.slice(0, 2).join('\n')}\n${torn.slice(0, Math.floor(torn.length / 2))}`);
+
+    const after = logAt(path); // the next start of the app
+    await after.record(entry(4));
+    await after.record(entry(5));
+    expect(await contentIds(path)).toEqual([5, 4, 2, 1]);
     // The fragment is ended on a line of its own, and nothing else is added.
     expect(readFileSync(path, 'utf8').split('\n').filter((line) => line !== '')).toHaveLength(5);
   });
 
-  it('keeps an entry whose newline alone was lost, and the one after it', () => {
+  it('keeps an entry whose newline alone was lost, and the one after it', async () => {
     const path = join(dir, 'action-log.jsonl');
-    writeFileSync(path, JSON.stringify({ ...entry(1), card: '••••2345' }));
-    new ActionLog(path).record(entry(2));
-    expect(new ActionLog(path).list().entries.map((e) => e.contentId)).toEqual([2, 1]);
+    await logAt(path).record(entry(1));
+    writeFileSync(path, readFileSync(path, 'utf8').trimEnd());
+    await logAt(path).record(entry(2));
+    expect(await contentIds(path)).toEqual([2, 1]);
   });
 
-  it('adds nothing before the first entry of a new or whole file', () => {
+  it('adds nothing before the first entry of a new or whole file', async () => {
     const path = join(dir, 'nested', 'action-log.jsonl');
-    new ActionLog(path).record(entry(1));
-    new ActionLog(path).record(entry(2));
+    await logAt(path).record(entry(1));
+    await logAt(path).record(entry(2));
     expect(readFileSync(path, 'utf8').startsWith('{')).toBe(true);
     expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(3);
   });

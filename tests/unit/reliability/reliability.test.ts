@@ -18,19 +18,27 @@ function expectEveryGoalMet(section: Section): void {
 }
 
 describe('the secrets scan itself', () => {
-  it('finds a planted password, token and card in results and in files at any depth', () => {
+  it('finds a planted password, token, card and PIN in results and in files at any depth, and a title in the app log only', () => {
     const watch = new SecretWatch(['hunter2-partner']);
     watch.add('tok_abcdefghijklmnopqrstuvwxyz');
     watch.addCard('21101000017777');
+    watch.addPin('864213');
+    watch.addTitle('The Night Garden');
     watch.scanValue('result', { ok: false, error: { message: 'card 21101000017777 refused' } });
+    watch.scanValue('search result', { hits: [{ title: 'The Night Garden' }] });
     const dir = mkdtempSync(join(tmpdir(), 'secret-watch-'));
     mkdirSync(join(dir, 'catalog'));
-    writeFileSync(join(dir, 'catalog', 'mirror.db-wal'), Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from('Bearer tok_abcdefghijklmnopqrstuvwxyz')]));
+    mkdirSync(join(dir, 'logs'));
+    writeFileSync(join(dir, 'catalog', 'mirror.db-wal'), Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from('Bearer tok_abcdefghijklmnopqrstuvwxyz The Night Garden')]));
     writeFileSync(join(dir, 'settings.json'), '{"password":"hunter2-partner"}');
+    writeFileSync(join(dir, 'sign-in.json'), '{"pin":"864213"}');
+    writeFileSync(join(dir, 'logs', 'lending-desk.log'), '{"event":"patron.action","title":"The Night Garden"}');
     writeFileSync(join(dir, 'clean.log'), 'card ••••7777');
     watch.scanFiles(dir);
     rmSync(dir, { recursive: true });
-    expect(watch.hits.map((h) => `${h.kind}@${h.where}`).sort()).toEqual(['card@result', 'password@settings.json', `token@${join('catalog', 'mirror.db-wal')}`]);
+    expect(watch.hits.map((h) => `${h.kind}@${h.where}`).sort()).toEqual([
+      'card@result', 'password@settings.json', 'pin@sign-in.json', `title@${join('logs', 'lending-desk.log')}`, `token@${join('catalog', 'mirror.db-wal')}`,
+    ]);
   });
 });
 
@@ -52,7 +60,7 @@ describe('reliability (short run)', () => {
     expect(section.notes[0]).toMatch(/; [1-9]\d* met a 5xx/);
   }, 180_000);
 
-  it('secrets: no password, token or full card in any result or file of the runs above', () => {
+  it('secrets: no password, token, full card or PIN in any result or file of the runs above, no title in the app log', () => {
     const section = secretsSection();
     expectEveryGoalMet(section);
     expect(section.title).toMatch(/[1-9][\d,]* contract results/);

@@ -2,7 +2,7 @@
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionEntry } from '../../../electron/action-log/action-log.ts';
-import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 import { button, click, dialog, expectNoJunk, press } from './patron-desk-helpers.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -18,8 +18,8 @@ describe('action log', () => {
     desk.listActions.mockResolvedValueOnce(ok({ total: 25, entries: [
       entry(1), entry(2, { action: 'place-hold', outcome: 'unavailable', title: undefined }), entry(3, { confirmedByReread: true }),
       ...Array.from({ length: 17 }, (_, i) => entry(10 + i)),
-    ] }));
-    desk.listActions.mockResolvedValueOnce(ok({ total: 25, entries: Array.from({ length: 5 }, (_, i) => entry(40 + i, { action: 'return' })) }));
+    ], skipped: 0 }));
+    desk.listActions.mockResolvedValueOnce(ok({ total: 25, entries: Array.from({ length: 5 }, (_, i) => entry(40 + i, { action: 'return' })), skipped: 0 }));
     (document.activeElement as HTMLElement).blur();
     await press('l', { code: 'KeyL', altKey: true }, document.body);
     const log = dialog()!;
@@ -27,7 +27,7 @@ describe('action log', () => {
     expect(desk.listActions).toHaveBeenCalledWith({ offset: 0, limit: 20 });
     const rows = [...log.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent?.trim()));
     expect(rows).toHaveLength(20);
-    expect(rows[0]).toEqual([new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(entry(1).time), 'JD', '101', '••••0002', 'Borrow', 'Book 1 (#301)', 'Done']);
+    expect(rows[0]).toEqual([new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(entry(1).time), 'JD', 'Library 101', '••••0002', 'Borrow', 'Book 1 (#301)', 'Done']);
     expect(rows[1]!.slice(4)).toEqual(['Place hold', '#302', 'Refused: no copy free']);
     expect(rows[2]![6]).toBe('Done (confirmed by re-reading the account)');
     expect(log.textContent).toContain('Entries 1–20 of 25');
@@ -39,8 +39,9 @@ describe('action log', () => {
     expect(dialog()).toBeNull();
   });
 
-  it('exports CSV through a Blob and a download link', async () => {
+  it('exports CSV in the desk\'s language through a Blob and a download link', async () => {
     const { desk } = await mountApp(sandboxInfo());
+    desk.exportActions.mockResolvedValueOnce(ok({ fileName: 'lending-desk-actions-2026-03-01.csv', entries: [entry(1, { outcome: 'limit-reached', libraryName: 'Riverside' })], skipped: 0 }));
     const created: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => { created.push(blob); return 'blob:lending-desk/1'; });
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
@@ -48,15 +49,48 @@ describe('action log', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicks.push(this); });
     await click(button('Action log'));
     await click(button('Export CSV'));
-    expect(desk.exportActions).toHaveBeenCalledTimes(1);
+    expect(desk.exportActions).toHaveBeenCalledWith({});
     expect(created).toHaveLength(1);
-    expect(await created[0]!.text()).toBe('time\r\n');
+    // The file starts with a UTF-8 byte order mark, so a spreadsheet reads accents right.
+    expect([...new Uint8Array(await created[0]!.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = (await created[0]!.text()).replace(/^\ufeff/, '').split('\r\n');
+    expect(lines[0]).toBe('"Time","Staff","Computer account","Connection","Library","Card","Action","Title","Title id","Outcome"');
+    expect(lines[1]).toMatch(/^"2026-03-10T\d\d:01:00[+-]\d\d:\d\d","JD","","Built-in sandbox","Riverside \(101\)","••••0002","Borrow","Book 1","301","Refused: allowance used up"$/);
     expect(created[0]!.type).toContain('text/csv');
     expect(clicks).toHaveLength(1);
     expect(clicks[0]!.download).toBe('lending-desk-actions-2026-03-01.csv');
     expect(clicks[0]!.getAttribute('href')).toBe('blob:lending-desk/1');
     await flushPromises();
     expect(dialog()!.textContent).toContain('Downloaded lending-desk-actions-2026-03-01.csv.');
+  });
+
+  it('filters by card ending, staff, local days and outcome; exports what the filter shows; says what could not be read', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.listActions.mockResolvedValue(ok({ total: 1, entries: [entry(1, { osUser: 'circ-desk' })], skipped: 2 }));
+    await click(button('Action log'));
+    const log = dialog()!;
+    expect(log.textContent).toContain('Entries that could not be read (damaged or altered) are not shown: 2.');
+    expect(log.textContent).toContain('computer account circ-desk');
+    const fill = (label: string, value: string) => {
+      const input = inputLabelled(label) as HTMLInputElement | HTMLSelectElement;
+      input.value = value;
+      input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input'));
+    };
+    fill('Card ending', ' 0002 ');
+    fill('Staff', 'jd');
+    fill('From', '2026-03-10');
+    fill('To', '2026-03-11');
+    fill('Outcome', 'failed');
+    inputLabelled('Card ending').closest('form')!.dispatchEvent(new Event('submit', { cancelable: true })); // Apply
+    await flushPromises();
+    const filter = { cardEnding: '0002', staff: 'jd', from: new Date(2026, 2, 10).getTime(), to: new Date(2026, 2, 12).getTime(), outcome: 'failed' };
+    expect(desk.listActions).toHaveBeenLastCalledWith({ offset: 0, limit: 20, ...filter });
+    await click(button('Export CSV', log));
+    expect(desk.exportActions).toHaveBeenCalledWith(filter);
+    desk.listActions.mockResolvedValueOnce(ok({ total: 0, entries: [], skipped: 0 }));
+    await click(button('Clear filters', log));
+    expect(desk.listActions).toHaveBeenLastCalledWith({ offset: 0, limit: 20 });
+    expect(log.textContent).toContain('No actions recorded yet.');
   });
 
   it('says when nothing was recorded yet', async () => {

@@ -16,7 +16,7 @@ const dueDate = shortDate(PATRON.loans[0]!.dueAt!);
 const reserveDate = shortDate(PATRON.holds[1]!.reserveUntil!);
 
 describe('shift start', () => {
-  it('asks for a name, focused, and Enter starts the shift', async () => {
+  it('asks for a name, focused, and the PIN; Enter starts the shift', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo(false));
     expect(wrapper.get('h1').text()).toBe('Start your shift');
     expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
@@ -30,7 +30,14 @@ describe('shift start', () => {
     name.dispatchEvent(new Event('input'));
     name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
     await flushPromises();
-    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'JD' });
+    expect(announced('alert')).toEqual(['Enter the PIN.']);
+    expect(document.activeElement).toBe(inputLabelled('PIN'));
+    const pin = inputLabelled('PIN') as HTMLInputElement;
+    pin.value = '246813';
+    pin.dispatchEvent(new Event('input'));
+    name.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'JD', pin: '246813' });
     expect(wrapper.text()).toContain('On shift: JD');
     expect(document.activeElement).toBe(inputLabelled('Library card'));
   });

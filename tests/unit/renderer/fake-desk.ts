@@ -25,8 +25,11 @@ export const PARTNER_PROFILE: ProfileView = {
   libraries: [{ libraryId: 7, name: 'Central' }, { libraryId: 8 }], wsApi: '2.1', country: 'CA', hasCredentials: true, credentials: 'saved',
 };
 
+/** A desk whose PIN is set (the usual case): sign in with a name and the desk PIN. */
+export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0 };
+
 export function unconfigured(): AppInfo {
-  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' } };
+  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' }, signIn: { ...DESK_PIN_SIGN_IN, ready: false, deskPinNeeds: 'nothing' } };
 }
 export function sandboxInfo(withSession = true): AppInfo {
   return {
@@ -36,6 +39,7 @@ export function sandboxInfo(withSession = true): AppInfo {
       { libraryId: 202, country: 'CA', name: 'Maple Valley Library', cards: ['CA-5555'] },
     ] },
     preferences: { idleLockMinutes: 5, language: 'en' },
+    signIn: { ...DESK_PIN_SIGN_IN },
     ...(withSession ? { session: { staffName: 'JD', startedAt: 1_700_000_000_000 } } : {}),
   };
 }
@@ -43,6 +47,7 @@ export function partnerInfo(withSession = true): AppInfo {
   return {
     version: '0.1.0', mode: 'partner', activeProfile: PARTNER_PROFILE,
     preferences: { idleLockMinutes: 5, language: 'en' },
+    signIn: { ...DESK_PIN_SIGN_IN, deskPinNeeds: 'partner-password', partnerProfile: 'Metro Library', partnerUsernameNeeded: false },
     ...(withSession ? { session: { staffName: 'AB', startedAt: 1_700_000_000_000 } } : {}),
   };
 }
@@ -80,6 +85,8 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     removeProfile: vi.fn(async () => ok(sandboxInfo())),
     updatePreferences: vi.fn(async (args) => ok({ idleLockMinutes: 5, language: 'en' as const, ...args })),
     startShift: vi.fn(async (args) => ok({ staffName: args.staffName, startedAt: 1_700_000_100_000 })),
+    setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
+    todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),
     lookupPatron: vi.fn(async () => ok(PATRON)),
     findCardElsewhere: vi.fn(async () => ok([])),
@@ -89,8 +96,8 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     removeHold: vi.fn(),
     liveSearch: vi.fn(),
     liveAvailability: vi.fn(async () => ok([])),
-    listActions: vi.fn(async () => ok({ total: 0, entries: [] })),
-    exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', csv: 'time\r\n' })),
+    listActions: vi.fn(async () => ok({ total: 0, entries: [], skipped: 0 })),
+    exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', entries: [], skipped: 0 })),
     collectionBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
     collectionTitle: vi.fn(async () => ok(null)),
     collectionRefreshAvailability: vi.fn(async () => ok([])),

@@ -109,7 +109,7 @@ describe('catalog search', () => {
     expect(text()).toContain('No titles match “atlas”.');
   });
 
-  it('search results stay through a lock (no patron data in them); the patron does not', async () => {
+  it('search text, filters and results go at a lock (what a patron asked for), with the patron', async () => {
     const { desk } = await mountApp(sandboxInfo());
     desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: page(0, 1) }));
     await scan('0012345');
@@ -117,7 +117,8 @@ describe('catalog search', () => {
     await click(button('Lock'));
     const { useLiveSearchStore } = await import('../../../src/stores/live-search.ts');
     const { useCirculationStore } = await import('../../../src/stores/circulation.ts');
-    expect(useLiveSearchStore().page?.hits).toHaveLength(1);
+    expect(useLiveSearchStore().page).toBeUndefined();
+    expect(useLiveSearchStore().query).toBe('');
     expect(useCirculationStore().outcome).toBeUndefined();
   });
 });

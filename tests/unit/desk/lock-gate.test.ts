@@ -1,0 +1,141 @@
+// While the desk is locked the contract answers nothing about a patron, the catalog, the action
+// log, connections or credentials — tried as a page (or a compromised renderer) would: every
+// method in METHOD_NAMES, called with arguments that would work on shift, through dispatch and
+// straight on DeskService, and the sandbox's request log read to see that nothing was sent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryVault } from '../../../electron/credentials/index.ts';
+import type { DeskService } from '../../../electron/desk/desk-service.ts';
+import { WHILE_LOCKED } from '../../../electron/desk/lock-gate.ts';
+import { dispatch } from '../../../electron/ipc/dispatch.ts';
+import { createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
+import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
+import { METHOD_NAMES, type AppInfo, type MethodName, type Result } from '../../../electron/shared/contract.ts';
+import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
+import { createNodeDesk } from '../../support/node-desk.ts';
+
+let dir: string;
+let desk: DeskService;
+let sandbox: SandboxService | undefined;
+let closeLog: () => void;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lock-gate-'));
+  const created = createNodeDesk({ dir, vault: createMemoryVault(), sandbox: async () => inProcessSandbox((sandbox = createSandboxService({ catalogSize: 300 }))) });
+  desk = created.desk;
+  closeLog = () => created.logger.close();
+});
+afterEach(async () => {
+  await desk.close();
+  closeLog();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = (name: MethodName, args?: unknown): Promise<Result<unknown>> => dispatch(desk, name, args);
+async function ok<T>(name: MethodName, args?: unknown): Promise<T> {
+  const result = await call(name, args);
+  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+}
+
+/** Arguments each method would accept on shift, for the sandbox's first library and a demo patron. */
+function workingArguments(libraryId: number, card: string): Record<MethodName, unknown> {
+  const title = { libraryId, card, contentId: 1, title: 'A title' };
+  const partner = { username: 'someone', password: 'their-password' };
+  return {
+    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, syncStatus: undefined,
+    testPartnerConnection: { baseUrl: 'https://lending.example.org', ...partner },
+    savePartnerProfile: { profile: { name: 'Elsewhere', baseUrl: 'https://lending.example.org', libraries: [{ libraryId: 1 }], country: 'US' }, ...partner },
+    replaceCredentials: { profileId: 'sandbox', ...partner }, forgetCredentials: { profileId: 'sandbox' },
+    activateProfile: { profileId: 'sandbox' }, removeProfile: { profileId: 'sandbox' },
+    updatePreferences: { idleLockMinutes: 240 }, startShift: { staffName: 'Anyone', pin: '000000' }, lockSession: { reason: 'staff' },
+    setDeskPin: { pin: 'mine-now-1' }, copyText: { text: 'slip', purpose: 'slip' },
+    lookupPatron: { libraryId, card }, findCardElsewhere: { libraryId, card }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
+    liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
+    listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
+    collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionRefreshAvailability: { libraryId, contentIds: [1] },
+    syncNow: { full: false },
+  };
+}
+
+/** The sandbox in use, one shift to learn a demo card and to record an action, then locked. */
+async function lockedSandboxDesk(): Promise<{ libraryId: number; card: string }> {
+  await ok('useSandbox');
+  await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+  const { libraryId, cards } = (await ok<AppInfo>('appInfo')).sandbox!.libraries[0]!;
+  const card = cards[0]!;
+  await ok('placeHold', { libraryId, card, contentId: 2, title: 'Held before the lock' }).catch(() => undefined);
+  await ok('lockSession', { reason: 'idle' });
+  return { libraryId, card };
+}
+
+describe('the lock gate', () => {
+  it('names the open methods, and refuses every patron, catalog, log, export, profile and credential method', () => {
+    const open = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'open').sort();
+    expect(open).toEqual(['appInfo', 'lockSession', 'setDeskPin', 'startShift']);
+    const firstRun = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'before-any-connection').sort();
+    expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
+    expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
+    for (const name of ['lookupPatron', 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'todaysActions', 'copyText',
+      'liveSearch', 'liveAvailability', 'collectionBrowse', 'collectionTitle', 'collectionRefreshAvailability', 'syncStatus', 'syncNow',
+      'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials'] as MethodName[]) {
+      expect(WHILE_LOCKED[name], name).toBe('refused');
+    }
+  });
+
+  it('walks every contract method on a locked desk: each refused one answers session-locked and sends nothing', async () => {
+    const { libraryId, card } = await lockedSandboxDesk();
+    const args = workingArguments(libraryId, card);
+    sandbox!.control.resetRequestCounts();
+    const answers = new Map<MethodName, Result<unknown>>();
+    for (const name of METHOD_NAMES) {
+      if (name === 'lockSession' || name === 'setDeskPin' || name === 'startShift') continue; // open, and would change what is tested
+      answers.set(name, await call(name, args[name]));
+    }
+    for (const [name, answer] of answers) {
+      if (name === 'appInfo') continue;
+      expect(answer, name).toMatchObject({ ok: false, error: { code: 'session-locked', reason: 'session.locked' } });
+    }
+    expect(Object.values(sandbox!.control.requestCounts()).reduce((a, b) => a + b, 0)).toBe(0);
+    // appInfo answers, with no patron in it: no shift, no demo cards.
+    const info = answers.get('appInfo') as Result<AppInfo>;
+    expect(info.ok && info.value.session).toBeUndefined();
+    expect(info.ok && info.value.sandbox).toBeUndefined();
+    expect(JSON.stringify(info)).not.toContain(card);
+    expect(JSON.stringify(info)).not.toContain('Held before the lock');
+  });
+
+  it('holds for calls straight on DeskService too (main, a bench), not only through dispatch', async () => {
+    const { libraryId, card } = await lockedSandboxDesk();
+    await expect(desk.lookupPatron({ libraryId, card })).rejects.toMatchObject({ code: 'session-locked' });
+    await expect(desk.listActions({ offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'session-locked' });
+    await expect(desk.forgetCredentials({ profileId: 'sandbox' })).rejects.toMatchObject({ code: 'session-locked' });
+  });
+
+  it('changes the language while locked, but not the idle lock\'s minutes', async () => {
+    await lockedSandboxDesk();
+    expect(await ok('updatePreferences', { language: 'fr-CA' })).toEqual({ idleLockMinutes: 5, language: 'fr-CA' });
+    expect(await call('updatePreferences', { idleLockMinutes: 240 })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect(await call('updatePreferences', { idleLockMinutes: 240, language: 'en' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect((await ok<AppInfo>('appInfo')).preferences).toEqual({ idleLockMinutes: 5, language: 'fr-CA' });
+  });
+
+  it('answers the first-run methods only while no connection is set up', async () => {
+    expect(await call('listProfiles')).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect(await call('testPartnerConnection', { baseUrl: 'http://127.0.0.1:9/', username: 'u', password: 'p' })).toMatchObject({ ok: false, error: { code: 'network' } });
+    await ok('useSandbox');
+    expect(await call('useSandbox')).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    expect(await call('testPartnerConnection', { baseUrl: 'http://127.0.0.1:9/', username: 'u', password: 'p' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+  });
+
+  it('opens everything once a PIN opens a shift, and shuts it all again at the lock', async () => {
+    const { libraryId, card } = await lockedSandboxDesk();
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+    await expect(ok('lookupPatron', { libraryId, card })).resolves.toHaveProperty('loans');
+    expect((await ok<{ total: number }>('listActions', {})).total).toBeGreaterThan(0);
+    await ok('lockSession', { reason: 'staff' });
+    expect(await call('listActions', {})).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+  });
+});
