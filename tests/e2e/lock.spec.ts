@@ -82,7 +82,7 @@ test('the idle countdown warns, the pointer keeps the session, and the lock clea
   const borrow = page.locator('ul.results > li').getByRole('button', { name: /^Borrow / }).first();
   const borrowedTitle = ((await borrow.getAttribute('aria-label')) ?? (await borrow.textContent()) ?? '').replace(/^Borrow /, '').trim();
   await borrow.click();
-  await expect(page.getByRole('status').filter({ hasText: `${borrowedTitle} is borrowed for card ••••0002.` })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `${borrowedTitle} is borrowed for card ••••0002, due ` })).toBeVisible();
   const today = page.getByRole('region', { name: 'Today at this desk' });
   await expect(today).toContainText(`Borrow · ${borrowedTitle}`);
   await expect(today).toContainText('Done');

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createDeskI18n } from '../../src/i18n/index.ts';
-import { SCREENSHOT_DIR, expect } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect } from './hosts.ts';
 
 export type Language = 'en' | 'fr-CA';
 export const LIBRARY = 101;
@@ -28,6 +28,7 @@ export async function openDesk(page: Page, language: Language = 'en', staff = 'J
   }
   await page.getByRole('button', { name: say(language, 'firstRun.useSandbox') }).click();
   await page.getByLabel(say(language, 'shift.staffName')).fill(staff);
+  await page.getByLabel(say(language, 'pin.label'), { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
   await expect(page.getByText(say(language, 'desk.onShift', { name: staff }))).toBeVisible();
   await expect(page.locator('#card-entry-input')).toBeFocused();

@@ -1,6 +1,7 @@
 // A card not known at this library, tried at the profile's other libraries through the
 // contract (dispatch, as main's registry calls it), against the built-in sandbox: which
 // library knows it, which does not, which could not be asked; and what the contract refuses.
+import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ beforeEach(async () => {
   desk = created.desk;
   closeLog = () => created.logger.close();
   await dispatch(desk, 'useSandbox', undefined);
-  await dispatch(desk, 'startShift', { staffName: 'JD' });
+  await dispatch(desk, 'startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
 });
 
 afterEach(async () => {

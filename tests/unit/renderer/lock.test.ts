@@ -42,7 +42,7 @@ function expectNoPatronTrace(): void {
   const search = useLiveSearchStore();
   expect([search.query, search.format, search.purchaseModel, search.kidsMode, search.page]).toEqual(['', '', '', false, undefined]);
   const collection = useCollectionStore();
-  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'all', availableNow: false, kids: false });
+  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
   expect(collection.pages.size).toBe(0);
   expect(dialog()).toBeNull();
   for (const trace of ['The River Road', 'Night Garden', '••••', 'Book of the search', 'Borrowed', 'Today at this desk']) expect(text()).not.toContain(trace);
