@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 import { EVENT_NAMES, METHOD_NAMES } from '../electron/shared/contract.ts';
 import { installHostBridge } from '../tests/e2e/host/bridge-script.ts';
+import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TYPING_GAP_MS = 100;
@@ -100,6 +101,7 @@ async function typeInTheWindow(url: string, searches: string[]): Promise<Omit<Wi
     await page.goto(url);
     await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
     await page.getByLabel('Enter your name or initials to start').fill('BENCH');
+    await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN); // the desk host gives a fresh desk the test PIN
     await page.keyboard.press('Enter');
     await page.getByLabel('Library card').waitFor();
 

@@ -9,7 +9,7 @@
 //   statements into a fresh database with no triggers, its FTS5 index built once afterwards;
 // - the insert path: the same sample through the mirror's own write path (bulk mode, the run's
 //   end building its index), also from disk.
-import { titleChange } from '../electron/mirror/title-row.ts';
+import { packCatalogChanges } from '../electron/mirror/title-row.ts';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -113,7 +113,7 @@ function insertPath(files: string[], path: string): number {
   mirror.beginRun('global', undefined, 1, true);
   for (const file of files) {
     const page = readPage(file);
-    mirror.applyGlobalPage('global', 1, page.items.map(titleChange), page.next);
+    mirror.applyGlobalPage('global', 1, packCatalogChanges(page.items), page.next);
     records += page.items.length;
   }
   mirror.transaction(() => mirror.sweepTitles(1));

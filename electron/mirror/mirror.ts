@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
-import { titleRow, type TitleChange, type TitleRow } from './title-row.ts';
+import { titleRow, unpackTitleChanges, type PackedTitles, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 export type { SourceState } from '../shared/collection.ts';
@@ -21,6 +21,12 @@ interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
   last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; items: number;
 }
+
+// FTS5's configuration for building the whole index at once, and its defaults (fts5.html#fts5_configuration_options).
+const BUILD_HASH_SIZE = 16 * 1024 * 1024;
+const BUILD_AUTOMERGE = 8;
+const DEFAULT_HASH_SIZE = 1024 * 1024;
+const DEFAULT_AUTOMERGE = 4;
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
@@ -111,12 +117,22 @@ export class CatalogMirror {
     if (running) return false;
     this.transaction(() => {
       this.db.exec("INSERT INTO title_words (title_words) VALUES ('delete-all')");
+      // Built with a 16 MiB term buffer and fewer merges, then back to FTS5's defaults for the
+      // page-by-page writes: on a million titles 2.3-3.0 s instead of 5-6 s, 32 MiB more peak RSS.
+      this.ftsConfig(BUILD_HASH_SIZE, BUILD_AUTOMERGE);
       this.db.exec('INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL');
+      this.ftsConfig(DEFAULT_HASH_SIZE, DEFAULT_AUTOMERGE);
       this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
         WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
       this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
     });
     return true;
+  }
+
+  private ftsConfig(hashSize: number, automerge: number): void {
+    // Literal values: with a bound value this statement failed ("SQL logic error") under node:sqlite.
+    this.db.exec(`INSERT INTO title_words (title_words, rank) VALUES ('hashsize', ${Math.trunc(hashSize)})`);
+    this.db.exec(`INSERT INTO title_words (title_words, rank) VALUES ('automerge', ${Math.trunc(automerge)})`);
   }
 
   /** Inside the page's transaction: where to continue, and how much has been done. */
@@ -135,8 +151,9 @@ export class CatalogMirror {
 
   // ---- pages ----
 
-  /** A page of the global catalog, its titles prepared as rows (title-row.ts). */
-  applyGlobalPage(source: string, run: number, changes: TitleChange[], nextToken: string | undefined): void {
+  /** A page of the global catalog, its titles prepared as rows and packed (title-row.ts). */
+  applyGlobalPage(source: string, run: number, packed: PackedTitles, nextToken: string | undefined): void {
+    const changes = unpackTitleChanges(packed);
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {

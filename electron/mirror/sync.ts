@@ -8,7 +8,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
-import { titleChange } from './title-row.ts';
+import { packCatalogChanges } from './title-row.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -159,8 +159,8 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, 'global catalog', request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
-    // Rows prepared here, beside the parsing: the writer only stores them (title-row.ts).
-    (run, page) => ctx.mirror.applyGlobalPage(source, run, page.items.map(titleChange), page.next),
+    // Rows packed here, beside the parsing; the writer adds the search words (title-row.ts).
+    (run, page) => ctx.mirror.applyGlobalPage(source, run, packCatalogChanges(page.items), page.next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
 

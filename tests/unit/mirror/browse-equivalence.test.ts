@@ -17,6 +17,7 @@ import type { BrowseQuery } from '../../../electron/mirror/queries.ts';
 import type { SyncRequest } from '../../../electron/mirror/sync.ts';
 import { browse } from '../../../electron/mirror/queries.ts';
 import { ShelfCache } from '../../../electron/mirror/shelf-cache.ts';
+import { packCatalogChanges } from '../../../electron/mirror/title-row.ts';
 import { COUNT_CAP, type SearchTuning } from '../../../electron/mirror/shelf-search.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { Format } from '../../../electron/shared/model.ts';
@@ -73,7 +74,7 @@ beforeAll(async () => {
   // Global records gone while the entitlements stay (a global run that failed, a record withdrawn):
   // rows with NULL columns, written by another connection as the sync worker writes.
   const writer = new CatalogMirror(join(dir, 'mirror.db'));
-  writer.applyGlobalPage('withdrawn', 1, some.slice(60, 75).map((id) => ({ kind: 'removed' as const, id })), undefined);
+  writer.applyGlobalPage('withdrawn', 1, packCatalogChanges(some.slice(60, 75).map((id) => ({ kind: 'removed' as const, id }))), undefined);
   writer.close();
   for (const { libraryId } of sandbox.libraries) {
     const ids = catalog.browse({ libraryId, model: 'FLEX', sort: 'availability', offset: 300, limit: 100 }).rows.map((r) => r.contentId);

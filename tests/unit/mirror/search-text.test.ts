@@ -2,7 +2,7 @@
 // apostrophes, an ISBN with or without hyphens, one letter, other scripts — each finds the
 // title staff expect, by the walk and by the full-text index alike. And what an attacker types:
 // nothing of it reaches SQLite as FTS5 syntax, and no string makes a search fail.
-import { titleChange } from '../../../electron/mirror/title-row.ts';
+import { packCatalogChanges } from '../../../electron/mirror/title-row.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +50,7 @@ beforeAll(() => {
   mirror = new CatalogMirror(join(dir, 'mirror.db'));
   mirror.beginRun('global', undefined, 1);
   // Page by page, not in bulk: the index is kept as a delta keeps it.
-  mirror.applyGlobalPage('global', 1, TITLES.map((fields, i) => titleChange({ kind: 'upsert' as const, record: record(i + 1, fields) })), undefined);
+  mirror.applyGlobalPage('global', 1, packCatalogChanges(TITLES.map((fields, i) => ({ kind: 'upsert' as const, record: record(i + 1, fields) }))), undefined);
   mirror.finishRun('global');
   mirror.beginRun('entitlements', undefined, 1);
   mirror.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);

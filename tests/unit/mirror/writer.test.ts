@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inThreadWriter, workerWriter, type MirrorWriter } from '../../../electron/mirror/mirror-writer.ts';
-import { titleChange } from '../../../electron/mirror/title-row.ts';
+import { packCatalogChanges } from '../../../electron/mirror/title-row.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
 import { tempDir } from './helpers.ts';
 
@@ -15,13 +15,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const record = (id: number): CatalogRecord => ({
   id, title: `Title ${id}`, format: 'EBOOK', artists: [], genres: [], countries: ['US'], purchaseModels: ['INSTANT'], ratings: [], ppuPrices: [], segments: [], episodes: [],
 });
-const page = (from: number) => Array.from({ length: 5 }, (_, i) => titleChange({ kind: 'upsert', record: record(from + i) }));
+const page = (from: number) => packCatalogChanges(Array.from({ length: 5 }, (_, i) => ({ kind: 'upsert' as const, record: record(from + i) })));
 
 async function sendAhead(writer: MirrorWriter): Promise<{ outcomes: string[]; token: string | undefined; items: number }> {
   await writer.beginRun('global', undefined, 1_000, false);
   const run = (await writer.state('global')).runStartedAt as number;
   // Three pages sent at once; the second one breaks (a title id SQLite will not take).
-  const bad = [titleChange({ kind: 'upsert', record: { ...record(1), id: 'x' as unknown as number } })];
+  const bad = packCatalogChanges([{ kind: 'upsert', record: { ...record(1), id: 'x' as unknown as number } }]);
   // As the sync sends them: each call made in turn, none waiting for the one before.
   const sent = [
     () => writer.applyGlobalPage('global', run, page(1), 't1'),
