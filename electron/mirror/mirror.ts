@@ -15,11 +15,12 @@ import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-colum
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
+import { isErrorCode, type ErrorCode } from '../shared/errors.ts';
 
 
 interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
-  last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; items: number;
+  last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; last_error_code: string | null; items: number;
 }
 
 // FTS5's configuration for building the whole index at once, and its defaults (fts5.html#fts5_configuration_options).
@@ -80,7 +81,8 @@ export class CatalogMirror {
     return {
       source, inProgress: row.in_progress === 1, nextToken: orUndefined(row.next_token), runSince: orUndefined(row.run_since),
       runStartedAt: orUndefined(row.run_started_at), lastSuccessAt: orUndefined(row.last_success_at),
-      lastAttemptAt: orUndefined(row.last_attempt_at), lastError: orUndefined(row.last_error), items: row.items,
+      lastAttemptAt: orUndefined(row.last_attempt_at), lastError: orUndefined(row.last_error),
+      ...(row.last_error_code !== null && isErrorCode(row.last_error_code) ? { lastErrorCode: row.last_error_code } : {}), items: row.items,
     };
   }
 
@@ -142,11 +144,12 @@ export class CatalogMirror {
 
   finishRun(source: string): void {
     this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
-      last_error = NULL WHERE source = ?`).run(source);
+      last_error = NULL, last_error_code = NULL WHERE source = ?`).run(source);
   }
 
-  failRun(source: string, message: string, at: number): void {
-    this.statement('UPDATE sync_state SET last_error = ?, last_attempt_at = ? WHERE source = ?').run(message, at, source);
+  /** `message` is English, for the log; `code` is what staff read, in their language. */
+  failRun(source: string, message: string, at: number, code: ErrorCode = 'server'): void {
+    this.statement('UPDATE sync_state SET last_error = ?, last_error_code = ?, last_attempt_at = ? WHERE source = ?').run(message, code, at, source);
   }
 
   // ---- pages ----

@@ -86,6 +86,9 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX entitlements_by_content ON entitlements (content_id)',
     "INSERT INTO mirror_state (key, value) SELECT 'words_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
   ],
+  // 3: a failed run keeps its error's code beside the English message, so staff read why in
+  //    their language (the message stays for the log).
+  ['ALTER TABLE sync_state ADD COLUMN last_error_code TEXT'],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -27,7 +27,7 @@ export interface SyncRequest {
 }
 
 export type { SyncProgress } from '../shared/collection.ts';
-import type { SyncProgress } from '../shared/collection.ts';
+import { SEARCH_INDEX_STEP, type SyncProgress } from '../shared/collection.ts';
 
 /**
  * `client` is the connection's background client: its requests pass the connection's request
@@ -81,7 +81,7 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
  * (`titles`) writes a full run in bulk: the search index is built once at its end.
  */
 async function syncSource<T>(
-  ctx: SyncContext, source: string, phase: string, full: boolean | undefined, firstSince: number | undefined,
+  ctx: SyncContext, source: string, full: boolean | undefined, firstSince: number | undefined,
   pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
   apply: (run: number, page: Page<T>) => unknown,
   sweep: (run: number) => unknown,
@@ -110,7 +110,7 @@ async function syncSource<T>(
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? (done - state.items) / seconds : undefined;
     ctx.onProgress?.({
-      phase, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
+      source, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
       ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
     });
   };
@@ -129,13 +129,13 @@ async function syncSource<T>(
     if (state.runSince === undefined) await sweep(run);
     await mirror.finishRun(source);
     if (titles && (await mirror.inBulk())) {
-      ctx.onProgress?.({ phase: 'search index', done }); // the titles the index is being built from
+      ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done }); // the titles the index is being built from
       await mirror.finishBulk(await titleSources(mirror));
     }
   } catch (error) {
     await Promise.allSettled(writing.map((page) => page.stored));
     // A cancelled run (the connection closed) is no failure: it resumes from its stored token.
-    if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now());
+    if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now(), error instanceof PartnerError ? error.code : 'server');
     throw error;
   }
 }
@@ -146,7 +146,7 @@ async function completeSearchUpgrade(ctx: SyncContext): Promise<void> {
     ctx.signal?.throwIfAborted();
     const step = await ctx.mirror.upgradeSearchWords();
     if (!step.pending) return;
-    ctx.onProgress?.({ phase: 'search index', done: Math.round((step.progress ?? 1) * 100), total: 100 });
+    ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done: Math.round((step.progress ?? 1) * 100), total: 100 });
   }
 }
 
@@ -157,7 +157,7 @@ async function titleSources(mirror: MirrorWriter): Promise<string[]> {
 
 function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
-  return syncSource(ctx, source, 'global catalog', request.full, undefined,
+  return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
     // Rows packed here, beside the parsing; the writer adds the search words (title-row.ts).
     (run, page) => ctx.mirror.applyGlobalPage(source, run, packCatalogChanges(page.items), page.next),
@@ -166,7 +166,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
 
 function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
   const source = sourceNames.entitlements(libraryId, model);
-  return syncSource(ctx, source, `entitlements ${libraryId} ${model === 'FLEX' ? 'Flex' : 'Instant'}`, request.full, undefined,
+  return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, page.items, page.next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
@@ -174,7 +174,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
 
 function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
   const source = sourceNames.libraryContent(libraryId);
-  return syncSource(ctx, source, `library content ${libraryId}`, request.full, undefined,
+  return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
     (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
@@ -191,7 +191,7 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
   const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
-  await syncSource(ctx, source, `availability ${libraryId}`, false, baseline,
+  await syncSource(ctx, source, false, baseline,
     (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE }),
     (run, page) => {
       for (const e of page.items) if (!e.removed) changed.add(e.contentId);
@@ -208,6 +208,6 @@ export async function readAvailability(ctx: SyncContext, libraryId: number, cont
     ctx.signal?.throwIfAborted();
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
     await ctx.mirror.storeAvailability(libraryId, await ctx.client.contentInfo(libraryId, batch), ctx.now());
-    ctx.onProgress?.({ phase: `availability ${libraryId}`, done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
+    ctx.onProgress?.({ source: sourceNames.availability(libraryId), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
   }
 }

@@ -1,5 +1,6 @@
 // What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
 // record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
+import type { ErrorCode } from './errors.ts';
 import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from './model.ts';
 
 export interface SourceState {
@@ -10,11 +11,21 @@ export interface SourceState {
   runStartedAt?: number;
   lastSuccessAt?: number;
   lastAttemptAt?: number;
+  /** English, for the log; staff read the sentence for `lastErrorCode`. */
   lastError?: string;
+  lastErrorCode?: ErrorCode;
   items: number;
 }
 
-export interface SyncProgress { phase: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
+/** The step a sync reports besides its sources: building the search index. */
+export const SEARCH_INDEX_STEP = 'search-index';
+
+/**
+ * `source` names what is being read, as SourceState.source does ('global',
+ * 'entitlements:101:FLEX', 'availability:101', 'library-content:101'), or SEARCH_INDEX_STEP:
+ * the renderer words it in the desk's language.
+ */
+export interface SyncProgress { source: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
 
 export interface RowAvailability {
   status?: AvailabilityStatus;

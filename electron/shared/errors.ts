@@ -25,6 +25,11 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** A stored code read back (a mirror's sync state): only the codes this version knows. */
+export function isErrorCode(value: string): value is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(value);
+}
+
 export type ErrorParams = Record<string, string | number>;
 
 export interface ErrorInfo {

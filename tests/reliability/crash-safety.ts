@@ -150,9 +150,9 @@ async function duringSync(runs: number, random: () => number, root: string): Pro
       if (await kill(child) && pages.length > 0 && !finished) {
         landedMidRun += 1;
         const [, phase = '?', done = '?'] = (pages.at(-1) as string).split(' ');
-        const name = phase.startsWith('entitlements') ? 'entitlements' : phase.replace(/_/g, ' ');
+        const name = phase.startsWith('entitlements') ? 'entitlements' : phase;
         phases.set(name, (phases.get(name) ?? 0) + 1);
-        points.push(`${phase.replace(/_/g, ' ')} at ${Number(done).toLocaleString('en-US')}`);
+        points.push(`${phase} at ${Number(done).toLocaleString('en-US')}`);
       }
 
       const db = new DatabaseSync(target);

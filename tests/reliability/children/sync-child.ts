@@ -1,5 +1,5 @@
 // A catalog sync in a process of its own, so the crash-safety run can kill it with SIGKILL at
-// any point. It prints one line per stored page ("page <phase> <done>") and "done" at the end,
+// any point. It prints one line per stored page ("page <source> <done>") and "done" at the end,
 // so the parent knows whether its kill landed mid-run and where. The mirror is written in this
 // process's own thread, as the product's writer thread writes it.
 // argv: <database> <JSON connection> <JSON request>
@@ -12,7 +12,7 @@ const { baseUrl, username, password, wsApi } = JSON.parse(connection) as { baseU
 const client = new PartnerClient({ baseUrl, wsApi, credentials: { username, password } }).withPriority('background');
 const mirror = inThreadWriter(databasePath);
 await runJob({ client, mirror, now: Date.now }, { kind: 'sync', request: JSON.parse(request) }, (progress) => {
-  process.stdout.write(`page ${progress.phase.replace(/\s+/g, '_')} ${progress.done}\n`);
+  process.stdout.write(`page ${progress.source} ${progress.done}\n`);
 });
 await mirror.close();
 process.stdout.write('done\n');

@@ -42,7 +42,7 @@ function writeSchemaOne(path: string, from: string, titleIds?: number[]): void {
   if (!titleIds) {
     db.exec('INSERT INTO entitlements (library_id, content_id, model, active, seen_run) SELECT library_id, content_id, model, active, seen_run FROM ref.entitlements');
     db.exec('INSERT INTO availability SELECT * FROM ref.availability');
-    db.exec('INSERT INTO sync_state SELECT * FROM ref.sync_state');
+    db.exec(`INSERT INTO sync_state SELECT source, in_progress, next_token, run_since, run_started_at, last_success_at, last_attempt_at, last_error, items FROM ref.sync_state`);
   }
   db.exec('DETACH ref');
   expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(1);

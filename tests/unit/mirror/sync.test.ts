@@ -48,7 +48,7 @@ describe('catalog mirror', () => {
     db.close();
     expect(status.sources.every((s) => s.lastSuccessAt !== undefined && !s.inProgress && s.lastError === undefined)).toBe(true);
     expect(status.counts.titles).toBe(expected.titles);
-    expect(progress.some((p) => p.phase === 'global catalog' && p.total === expected.titles)).toBe(true);
+    expect(progress.some((p) => p.source === 'global' && p.total === expected.titles)).toBe(true);
     expect(progress.at(-1)?.done).toBeGreaterThan(0);
     await catalog.close();
   });
@@ -200,7 +200,8 @@ describe('catalog mirror', () => {
     const status = catalog.status();
     expect(status.counts.titles).toBe(before.titles);
     const global = status.sources.find((s) => s.source === 'global')!;
-    expect(global.lastError).toMatch(/503|unavailable/i);
+    expect(global.lastError).toMatch(/503|unavailable/i); // English, for the log
+    expect(global.lastErrorCode).toBe('server'); // what staff read, in their language
     expect(global.lastSuccessAt).toBeLessThanOrEqual(global.lastAttemptAt!);
     await catalog.close();
   });

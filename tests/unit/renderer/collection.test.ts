@@ -118,7 +118,7 @@ describe('sync page', () => {
     desk.syncStatus.mockResolvedValue(ok({ available: true, counts: { titles: 1234, entitlements: [{ libraryId: 101, model: 'FLEX', active: 40, total: 42 }] },
       sources: [
         { source: 'global', inProgress: false, items: 1234, lastSuccessAt: now - 3_600_000, lastAttemptAt: now - 3_600_000 },
-        { source: 'entitlements:101:FLEX', inProgress: false, items: 42, lastSuccessAt: now - 7_200_000, lastAttemptAt: now - 60_000, lastError: 'The service is temporarily unavailable' },
+        { source: 'entitlements:101:FLEX', inProgress: false, items: 42, lastSuccessAt: now - 7_200_000, lastAttemptAt: now - 60_000, lastError: 'The service is temporarily unavailable', lastErrorCode: 'network' },
       ] }));
     let finish: (v: unknown) => void = () => {};
     desk.syncNow.mockImplementation(() => new Promise((resolve) => { finish = resolve as (v: unknown) => void; }));
@@ -126,14 +126,15 @@ describe('sync page', () => {
     expect(wrapper.text()).toContain('Titles copied: 1,234');
     expect(wrapper.text()).toContain('Global catalog');
     expect(wrapper.text()).toContain('Entitlements, library 101, Flex');
-    expect(wrapper.find('[role="alert"]').text()).toMatch(/temporarily unavailable/);
+    expect(wrapper.find('[role="alert"]').text()).toMatch(/Entitlements, library 101, Flex: the last attempt .* failed: Nothing answered at this service address\. Check the address/);
+    expect(wrapper.find('[role="alert"]').text()).not.toMatch(/temporarily unavailable/); // main's English stays in the log
     await buttonNamed(wrapper, 'Sync now').trigger('click');
-    desk.emit('syncProgress', { phase: 'global catalog', done: 300, total: 1200, ratePerSecond: 150, etaSeconds: 6 });
+    desk.emit('syncProgress', { source: 'global', done: 300, total: 1200, ratePerSecond: 150, etaSeconds: 6 });
     await flushPromises();
     const bar = wrapper.get('progress');
     expect(bar.attributes('value')).toBe('300');
     expect(bar.attributes('max')).toBe('1200');
-    expect(wrapper.text()).toContain('300 of 1,200');
+    expect(wrapper.text()).toContain('Global catalog: 300 of 1,200');
     expect(buttonNamed(wrapper, 'Sync now').attributes('disabled')).toBeDefined();
     finish(ok({ available: true, sources: [], counts: { titles: 1234, entitlements: [] } }));
     await flushPromises();
