@@ -75,15 +75,33 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
   if (failures.length > 0) throw new PartnerError('server', `The sync did not complete: ${failures.join(' ')}`);
 }
 
+/** A page as it waits for the writer: its items already in the form the writer takes. */
+interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number }
+
 /**
- * One source, resumable. `pages(startToken, since)` pulls; `apply` stores a page and its next
- * token in one transaction; `sweep` removes what a full run did not see. A source of titles
- * (`titles`) writes a full run in bulk: the search index is built once at its end.
+ * Each page prepared as it arrives (titles packed into one string), so what waits for the
+ * writer is that, not the parsed page: objects that wait across scavenges are promoted, and a
+ * long sync of them had grown main's young generation to 128 MiB.
  */
-async function syncSource<T>(
+async function* prepared<T, P>(pages: AsyncGenerator<Page<T>>, prepare: (items: T[]) => P): AsyncGenerator<PreparedPage<P>> {
+  for await (const page of pages) {
+    yield { items: prepare(page.items), count: page.items.length, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
+  }
+}
+
+const asTheyCame = <T>(items: T[]): T[] => items;
+
+/**
+ * One source, resumable. `pages(startToken, since)` pulls; `prepare` readies a page's items for
+ * the writer as they arrive; `apply` stores them and the next token in one transaction; `sweep`
+ * removes what a full run did not see. A source of titles (`titles`) writes a full run in bulk:
+ * the search index is built once at its end.
+ */
+async function syncSource<T, P>(
   ctx: SyncContext, source: string, full: boolean | undefined, firstSince: number | undefined,
   pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
-  apply: (run: number, page: Page<T>) => unknown,
+  prepare: (items: T[]) => P,
+  apply: (run: number, items: P, next: string | undefined) => unknown,
   sweep: (run: number) => unknown,
   titles = false,
 ): Promise<void> {
@@ -117,11 +135,11 @@ async function syncSource<T>(
   try {
     // The next page is on its way while the pages before it are prepared and stored. (The
     // connection's budget paces each request.)
-    for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, async () => {})) {
+    for await (const page of readAhead(prepared(pages(state.nextToken, state.runSince), prepare), (page) => page.next !== undefined, async () => {})) {
       ctx.signal?.throwIfAborted();
-      const stored = Promise.resolve().then(() => apply(run, page));
+      const stored = Promise.resolve().then(() => apply(run, page.items, page.next));
       stored.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
-      writing.push({ stored, items: page.items.length });
+      writing.push({ stored, items: page.count });
       total ??= page.totalCount;
       while (writing.length >= PAGES_BEFORE_THE_WRITER) await oldestStored();
     }
@@ -160,7 +178,8 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
     // Rows packed here, beside the parsing; the writer adds the search words (title-row.ts).
-    (run, page) => ctx.mirror.applyGlobalPage(source, run, packCatalogChanges(page.items), page.next),
+    packCatalogChanges,
+    (run, packed, next) => ctx.mirror.applyGlobalPage(source, run, packed, next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
 
@@ -168,7 +187,8 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
   const source = sourceNames.entitlements(libraryId, model);
   return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since }),
-    (run, page) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, page.items, page.next),
+    asTheyCame,
+    (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
 }
 
@@ -176,7 +196,8 @@ function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: n
   const source = sourceNames.libraryContent(libraryId);
   return syncSource(ctx, source, request.full, undefined,
     (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
-    (run, page) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, page.items, page.next),
+    asTheyCame,
+    (run, items, next) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
 }
 
@@ -193,9 +214,10 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
   await syncSource(ctx, source, false, baseline,
     (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE }),
-    (run, page) => {
-      for (const e of page.items) if (!e.removed) changed.add(e.contentId);
-      return ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', page.items, page.next);
+    asTheyCame,
+    (run, items, next) => {
+      for (const e of items) if (!e.removed) changed.add(e.contentId);
+      return ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', items, next);
     },
     () => {});
   await readAvailability(ctx, libraryId, [...changed]);
