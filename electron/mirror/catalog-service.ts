@@ -5,6 +5,7 @@
 import type { PartnerClient } from '../partner/client.ts';
 import { CatalogMirror, type SourceState } from './mirror.ts';
 import { inThreadWriter, workerWriter, type MirrorWriter } from './mirror-writer.ts';
+import { workerPageReader, type PageReader } from './page-reader.ts';
 import { browse, counts, detail, type BrowseQuery, type CatalogPage, type BrowseRow, type TitleDetail } from './queries.ts';
 import { ShelfCache } from './shelf-cache.ts';
 import { runJob, type SyncJob } from './sync-job.ts';
@@ -31,6 +32,8 @@ export class CatalogService {
   private readonly options: CatalogServiceOptions;
   private readonly mirror: CatalogMirror;
   private writerInstance: MirrorWriter | undefined;
+  /** The global catalog's pages read on a thread of their own, beside the writer's (page-reader.ts). */
+  private readerInstance: PageReader | undefined;
   private running: Promise<SyncStatus> | undefined;
   private progress: SyncProgress | undefined;
   /** Jobs under way (a sync, a refresh, availability reads), so close() can wait for them. */
@@ -91,14 +94,22 @@ export class CatalogService {
   async close(): Promise<void> {
     this.abort.abort(new Error('The connection was closed.'));
     await Promise.allSettled([...this.jobs]);
-    await this.writerInstance?.close();
+    await Promise.all([this.writerInstance?.close(), this.readerInstance?.close()]);
     this.writerInstance = undefined;
+    this.readerInstance = undefined;
     this.mirror.close();
   }
 
   private writer(): MirrorWriter {
     this.writerInstance ??= this.options.writer === 'in-thread' ? inThreadWriter(this.options.databasePath) : workerWriter(this.options.databasePath, this.options.workerUrl);
     return this.writerInstance;
+  }
+
+  /** In-thread writing reads pages in this thread too (the sync's default). */
+  private pageReader(): PageReader | undefined {
+    if (this.options.writer === 'in-thread') return undefined;
+    this.readerInstance ??= workerPageReader(this.options.workerUrl);
+    return this.readerInstance;
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -113,8 +124,10 @@ export class CatalogService {
       onProgress(p);
     };
     this.abort.signal.throwIfAborted();
+    const reader = this.pageReader();
     await this.track(runJob({
       client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal,
+      ...(reader ? { readPages: reader.read } : {}),
     }, job, report));
     return this.status();
   }

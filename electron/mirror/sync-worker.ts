@@ -1,8 +1,12 @@
-// Worker thread entry: the mirror's writer (mirror-writer.ts). Main runs the sync and sends
-// each page here to be stored. Built as its own file (out/main/sync-worker.js) for Electron;
-// Node runs the .ts directly.
+// Worker thread entry, in one of two roles: the mirror's writer (mirror-writer.ts: main runs the
+// sync and sends each page here to be stored), or the catalog's page reader (page-reader.ts:
+// main fetches each page and moves its bytes here to be read). One file for both, built as
+// out/main/sync-worker.js for Electron; Node runs the .ts directly.
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveWriter } from './mirror-writer.ts';
+import { servePageReader } from './page-reader.ts';
 
 if (!parentPort) throw new Error('sync-worker must run as a worker thread');
-serveWriter(parentPort, (workerData as { databasePath: string }).databasePath);
+const role = workerData as { role: 'page-reader' } | { databasePath: string };
+if ('role' in role) servePageReader(parentPort);
+else serveWriter(parentPort, role.databasePath);

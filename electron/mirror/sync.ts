@@ -3,12 +3,12 @@
 // stored page token; a full run sweeps what it did not see, a delta applies exactly what
 // changed (the service's own removals and deactivations included). A failure keeps the last
 // good data and records what went wrong and when.
-import type { PartnerClient } from '../partner/client.ts';
+import type { PageRead, PartnerClient, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
-import { packCatalogChanges } from './title-row.ts';
+import { inThreadPageReader, type ReadTitles } from './page-reader.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -40,6 +40,8 @@ export interface SyncContext {
   now: () => number;
   onProgress?: (progress: SyncProgress) => void;
   signal?: AbortSignal;
+  /** Reads the global catalog's pages (a thread of their own in the product); this thread when absent. */
+  readPages?: PageRead<ReadTitles>;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -75,32 +77,37 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
   if (failures.length > 0) throw new PartnerError('server', `The sync did not complete: ${failures.join(' ')}`);
 }
 
-/** A page as it waits for the writer: its items already in the form the writer takes. */
+/**
+ * A page as it waits for the writer: its items already in the form the writer takes (the
+ * catalog's titles packed in one string), so no parsed page waits across scavenges to be
+ * promoted into main's old space.
+ */
 interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number }
 
-/**
- * Each page prepared as it arrives (titles packed into one string), so what waits for the
- * writer is that, not the parsed page: objects that wait across scavenges are promoted, and a
- * long sync of them had grown main's young generation to 128 MiB.
- */
-async function* prepared<T, P>(pages: AsyncGenerator<Page<T>>, prepare: (items: T[]) => P): AsyncGenerator<PreparedPage<P>> {
+/** A page of records as the client parsed them (entitlements, library content): stored as they came. */
+async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<PreparedPage<T[]>> {
   for await (const page of pages) {
-    yield { items: prepare(page.items), count: page.items.length, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
+    yield { items: page.items, count: page.items.length, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
   }
 }
 
-const asTheyCame = <T>(items: T[]): T[] => items;
+/** Pages read elsewhere (page-reader.ts), each once its records are ready, in order. */
+async function* whenRead(pages: AsyncGenerator<ReadPage<ReadTitles>>): AsyncGenerator<PreparedPage<ReadTitles['packed']>> {
+  for await (const page of pages) {
+    const { packed, count } = await page.items;
+    yield { items: packed, count, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
+  }
+}
 
 /**
- * One source, resumable. `pages(startToken, since)` pulls; `prepare` readies a page's items for
- * the writer as they arrive; `apply` stores them and the next token in one transaction; `sweep`
+ * One source, resumable. `pages(startToken, since)` pulls, each page's items ready for the
+ * writer as they arrive (asTheyCame, whenRead); `apply` stores them and the next token in one transaction; `sweep`
  * removes what a full run did not see. A source of titles (`titles`) writes a full run in bulk:
  * the search index is built once at its end.
  */
-async function syncSource<T, P>(
+async function syncSource<P>(
   ctx: SyncContext, source: string, full: boolean | undefined, firstSince: number | undefined,
-  pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<Page<T>>,
-  prepare: (items: T[]) => P,
+  pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<PreparedPage<P>>,
   apply: (run: number, items: P, next: string | undefined) => unknown,
   sweep: (run: number) => unknown,
   titles = false,
@@ -135,7 +142,7 @@ async function syncSource<T, P>(
   try {
     // The next page is on its way while the pages before it are prepared and stored. (The
     // connection's budget paces each request.)
-    for await (const page of readAhead(prepared(pages(state.nextToken, state.runSince), prepare), (page) => page.next !== undefined, async () => {})) {
+    for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, async () => {})) {
       ctx.signal?.throwIfAborted();
       const stored = Promise.resolve().then(() => apply(run, page.items, page.next));
       stored.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
@@ -176,9 +183,9 @@ async function titleSources(mirror: MirrorWriter): Promise<string[]> {
 function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => ctx.client.globalContentPages({ countries: request.countries, limit: request.pageSize ?? 500, startToken, since }),
-    // Rows packed here, beside the parsing; the writer adds the search words (title-row.ts).
-    packCatalogChanges,
+    // Fetched here, read and packed by the page reader; the writer adds the search words (title-row.ts).
+    (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(ctx.readPages ?? inThreadPageReader().read,
+      { countries: request.countries, limit: request.pageSize ?? 500, startToken, since })),
     (run, packed, next) => ctx.mirror.applyGlobalPage(source, run, packed, next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
@@ -186,8 +193,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
 function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
   const source = sourceNames.entitlements(libraryId, model);
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since }),
-    asTheyCame,
+    (startToken, since) => asTheyCame(ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since })),
     (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
 }
@@ -195,8 +201,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
 function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
   const source = sourceNames.libraryContent(libraryId);
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since }),
-    asTheyCame,
+    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since })),
     (run, items, next) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
 }
@@ -213,8 +218,7 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   // availability of unchanged titles is read when staff look at them.
   const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
   await syncSource(ctx, source, false, baseline,
-    (startToken, since) => ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE }),
-    asTheyCame,
+    (startToken, since) => asTheyCame(ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE })),
     (run, items, next) => {
       for (const e of items) if (!e.removed) changed.add(e.contentId);
       return ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', items, next);

@@ -86,6 +86,16 @@ function isAmbiguous(error: unknown): error is PartnerError {
   return error instanceof PartnerError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
 }
 
+/** A bulk page read elsewhere (PageRead): its token and total first, its records when they are ready. */
+export interface ReadPage<P> {
+  next?: string;
+  totalCount?: number;
+  items: Promise<P>;
+}
+
+/** Reads a bulk page's bytes; throws PartnerError('bad-response') for an answer that is not a page (sent again). */
+export type PageRead<P> = (bytes: ArrayBuffer) => Promise<ReadPage<P>>;
+
 export class PartnerClient {
   private readonly core: ClientCore;
   /** Whose requests these are: the desk's go first through the connection's budget. */
@@ -230,6 +240,20 @@ export class PartnerClient {
     }, options.startToken, parseGlobalContentPage);
   }
 
+  /**
+   * The same pull, each page's bytes handed to `read` instead of parsed here: the sync reads the
+   * catalog's pages on a thread of their own (mirror/page-reader.ts), so this thread only
+   * fetches. `read` answers with the page's token as soon as it has it; the records follow.
+   */
+  globalContentPagesReadBy<P>(read: PageRead<P>, options: GlobalContentOptions = {}): AsyncGenerator<ReadPage<P>> {
+    const countries = options.countries?.map((c) => checkCountry(c));
+    const path = apiPath('global-contents');
+    const query = { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };
+    return this.pull(options.startToken,
+      (startToken) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken }, retry: true, read }) as Promise<ReadPage<P>>,
+      (page) => page.next, (page) => page);
+  }
+
   entitlementPages(libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<Page<Entitlement>> {
     const status = options.status ?? 'all';
     if (!['active', 'inactive', 'all'].includes(status)) {
@@ -311,24 +335,31 @@ export class PartnerClient {
    * before this one is parsed: the service prepares it while this process parses, instead of
    * each waiting for the other.
    */
-  private async *pages<T>(
+  private pages<T>(
     path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
   ): AsyncGenerator<Page<T>> {
-    const request = (token: string | undefined): Promise<unknown> => {
-      const answer = this.get('bulk', path, { ...query, startToken: token });
+    return this.pull(startToken, (token) => this.get('bulk', path, { ...query, startToken: token }), nextPageToken, parse);
+  }
+
+  /** A pull: `request(token)` for each page, the next one asked for as soon as `tokenOf` reads its token. */
+  private async *pull<B, R>(
+    startToken: string | undefined, get: (token: string | undefined) => Promise<B>, tokenOf: (body: B) => string | undefined, finish: (body: B) => R,
+  ): AsyncGenerator<R> {
+    const request = (token: string | undefined): Promise<B> => {
+      const answer = get(token);
       answer.catch(() => {}); // awaited below, or dropped when the caller stops early
       return answer;
     };
     let token = startToken;
-    let answer: Promise<unknown> | undefined = request(token);
+    let answer: Promise<B> | undefined = request(token);
     while (answer) {
       const body = await answer;
-      const next = nextPageToken(body);
+      const next = tokenOf(body);
       if (next !== undefined && next === token) {
         throw new PartnerError('bad-response', 'The service returned the same page token twice; paging stopped to avoid a loop.');
       }
       answer = next === undefined ? undefined : request(next);
-      yield parse(body);
+      yield finish(body);
       token = next;
     }
   }

@@ -234,13 +234,19 @@ export function nextPageToken(body: unknown): string | undefined {
   return tokenOf(isObject(body.metadata) ? body.metadata.nextStartToken : undefined, body.nextStartToken);
 }
 
-function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
-  if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
+/** What a bulk page says of the pull (its next token, the total), read before its records. */
+export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
+  if (!isObject(body)) return {};
   const metadata = isObject(body.metadata) ? body.metadata : {};
-  const items = bulkItems(body, key).map(parse).filter((x): x is T => x !== undefined);
   const next = nextPageToken(body);
   const totalCount = int(metadata.totalCount ?? body.totalCount);
-  return { items, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
+  return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
+}
+
+function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
+  if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
+  const items = bulkItems(body, key).map(parse).filter((x): x is T => x !== undefined);
+  return { items, ...pageMetadata(body) };
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);

@@ -40,6 +40,11 @@ export interface RequestSpec {
   retry: boolean;
   /** Desk unless said otherwise. */
   priority?: Priority;
+  /**
+   * Reads a 2xx answer's bytes instead of parsing them here (a bulk page, read on another
+   * thread). A PartnerError('bad-response') it throws is a garbled answer: a GET is sent again.
+   */
+  read?: (bytes: ArrayBuffer) => Promise<unknown>;
 }
 
 export interface HttpAnswer {
@@ -155,17 +160,20 @@ export class Transport {
     const gate: SendGate = this.options.gate ?? ((_priority, send) => send());
     let signal: AbortSignal | undefined;
     let response: Response;
-    let text: string;
+    let text = '';
+    let bytes: ArrayBuffer | undefined;
     try {
-      ({ response, text } = await gate(spec.priority ?? 'desk', async () => {
+      ({ response, text, bytes } = await gate(spec.priority ?? 'desk', async () => {
         // The timeout starts when the exchange is admitted, not while it waits its turn.
         signal = AbortSignal.timeout(timeoutMs);
         const answer = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
-        return { response: answer, text: await answer.text() };
+        if (spec.read && answer.ok) return { response: answer, text: '', bytes: await answer.arrayBuffer() };
+        return { response: answer, text: await answer.text(), bytes: undefined };
       }));
     } catch (error) {
       throw transportFailure(error, signal, timeoutMs);
     }
+    if (bytes && spec.read) return { status: response.status, body: await spec.read(bytes) };
     const body = parseJson(text, response.status);
     if (response.status >= 200 && response.status < 300) return { status: response.status, body };
     const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));

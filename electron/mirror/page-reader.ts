@@ -1,0 +1,145 @@
+// Reading a page of the global catalog off the wire: decoding, JSON, the client's checks of
+// every record, and packing its titles for the writer (title-row.ts). In the product this runs
+// on a thread of its own (the sync worker's file in the role 'page-reader'), so main only
+// fetches: parsing a million titles in main had made main the sync's narrowest step on a
+// 2-core desk PC, and grown its young generation to 128 MiB, which no code can cap in
+// Electron's main process (a worker's `resourceLimits` can). The reader answers in two steps:
+// the page's token first, so main asks for the next page at once, then the packed records.
+import { TextDecoder } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import type { PageRead, ReadPage } from '../partner/client.ts';
+import { PartnerError } from '../partner/errors.ts';
+import { pageMetadata, parseGlobalContentPage } from '../partner/normalize.ts';
+import type { Page } from '../shared/model.ts';
+import { DEFAULT_WRITER_URL } from './mirror-writer.ts';
+import { packCatalogChanges, type PackedTitles } from './title-row.ts';
+
+/** A page's titles as the writer takes them, and how many records the page held. */
+export interface ReadTitles { packed: PackedTitles; count: number }
+
+export interface PageReader {
+  read: PageRead<ReadTitles>;
+  close(): Promise<void>;
+}
+
+type Head = Omit<Page<never>, 'items'>;
+
+const NOT_JSON = 'The service sent an answer that is not valid JSON.';
+
+/** Step one: the bytes as JSON, and what the page says of the pull. Throws for a garbled answer. */
+function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { body: unknown; head: Head } {
+  let body: unknown;
+  try {
+    body = JSON.parse(decoder.decode(bytes));
+  } catch {
+    throw new PartnerError('bad-response', NOT_JSON);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PartnerError('bad-response', 'A page of the global catalog is not an object.');
+  return { body, head: pageMetadata(body) };
+}
+
+/** Step two: every record checked as the client checks it, packed for the writer. */
+function readTitles(body: unknown): ReadTitles {
+  const page = parseGlobalContentPage(body);
+  return { packed: packCatalogChanges(page.items), count: page.items.length };
+}
+
+/** The same reading on this thread: tests, and a mirror written in-thread. */
+export function inThreadPageReader(): PageReader {
+  const decoder = new TextDecoder();
+  return {
+    read: async (bytes) => {
+      const { body, head } = readHead(bytes, decoder);
+      const items = Promise.resolve().then(() => readTitles(body));
+      items.catch(() => {}); // the sync awaits it; not an unhandled rejection meanwhile
+      return { ...head, items };
+    },
+    close: async () => {},
+  };
+}
+
+type ReaderReply =
+  | { id: number; step: 'head'; head: Head } | { id: number; step: 'items'; titles: ReadTitles }
+  | { id: number; step: 'head' | 'items'; error: { code: 'bad-response' | 'server'; message: string } };
+
+interface Deferred<T> { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void }
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  promise.catch(() => {}); // awaited by whoever reads the page; not an unhandled rejection meanwhile
+  return { promise, resolve, reject };
+}
+
+/** A thread that reads pages: the bytes are moved to it, not copied. */
+export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL): PageReader {
+  // A young generation of 16 MiB, as the writer's: the parsed pages live a few milliseconds.
+  const worker = new Worker(workerUrl, { workerData: { role: 'page-reader' }, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  const pending = new Map<number, { head: Deferred<Head>; items: Deferred<ReadTitles> }>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+  const failAll = (error: Error): void => {
+    stopped ??= error;
+    for (const { head, items } of pending.values()) {
+      head.reject(error);
+      items.reject(error);
+    }
+    pending.clear();
+  };
+  worker.on('message', (reply: ReaderReply) => {
+    const page = pending.get(reply.id);
+    if (!page) return;
+    if ('error' in reply) {
+      const error = new PartnerError(reply.error.code, reply.error.message);
+      page.head.reject(error);
+      page.items.reject(error);
+      pending.delete(reply.id);
+    } else if (reply.step === 'head') {
+      page.head.resolve(reply.head);
+    } else {
+      page.items.resolve(reply.titles);
+      pending.delete(reply.id);
+    }
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new PartnerError('server', `The catalog page reader stopped (exit code ${code}).`)));
+  return {
+    read: async (bytes): Promise<ReadPage<ReadTitles>> => {
+      if (stopped) throw stopped;
+      const id = nextId++;
+      const page = { head: deferred<Head>(), items: deferred<ReadTitles>() };
+      pending.set(id, page);
+      worker.postMessage({ id, bytes }, [bytes]);
+      return { ...(await page.head.promise), items: page.items.promise };
+    },
+    close: async () => {
+      if (stopped) return;
+      await worker.terminate();
+    },
+  };
+}
+
+/** The worker side: reads each page sent to it, answering its head, then its titles. */
+export function servePageReader(port: { on(event: 'message', listener: (request: { id: number; bytes: ArrayBuffer }) => void): unknown; postMessage(reply: ReaderReply): void }): void {
+  const decoder = new TextDecoder();
+  const failure = (error: unknown) => ({
+    code: error instanceof PartnerError && error.code === 'bad-response' ? 'bad-response' as const : 'server' as const,
+    message: error instanceof Error ? error.message : String(error),
+  });
+  port.on('message', ({ id, bytes }) => {
+    let read: { body: unknown; head: Head };
+    try {
+      read = readHead(bytes, decoder);
+    } catch (error) {
+      port.postMessage({ id, step: 'head', error: failure(error) });
+      return;
+    }
+    port.postMessage({ id, step: 'head', head: read.head });
+    try {
+      port.postMessage({ id, step: 'items', titles: readTitles(read.body) });
+    } catch (error) {
+      port.postMessage({ id, step: 'items', error: failure(error) });
+    }
+  });
+}
