@@ -84,10 +84,13 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
  */
 interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number }
 
+const preparedPage = <P>(items: P, count: number, { next, totalCount }: { next?: string; totalCount?: number }): PreparedPage<P> =>
+  ({ items, count, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) });
+
 /** A page of records as the client parsed them (entitlements, library content): stored as they came. */
 async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<PreparedPage<T[]>> {
   for await (const page of pages) {
-    yield { items: page.items, count: page.items.length, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
+    yield preparedPage(page.items, page.items.length, page);
   }
 }
 
@@ -95,7 +98,7 @@ async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<Pr
 async function* whenRead(pages: AsyncGenerator<ReadPage<ReadTitles>>): AsyncGenerator<PreparedPage<ReadTitles['packed']>> {
   for await (const page of pages) {
     const { packed, count } = await page.items;
-    yield { items: packed, count, ...(page.next === undefined ? {} : { next: page.next }), ...(page.totalCount === undefined ? {} : { totalCount: page.totalCount }) };
+    yield preparedPage(packed, count, page);
   }
 }
 
