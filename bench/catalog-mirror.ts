@@ -58,7 +58,7 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
     const httpRate = limits.http.records / limits.http.seconds;
     console.log(`  HTTP limit (PartnerClient's bare paged extraction, nothing stored): ${count(limits.http.records)} records in ${limits.http.seconds.toFixed(1)} s = ${count(httpRate)} records/s`);
     // The product's path: the connection's client fetches each page in this process, through its
-    // request budget (lifted here), while the writer thread stores the page before it.
+    // request budget (lifted here), the page reader thread parses and packs it, and the writer thread stores the page before it.
     const connection = new Connection({
       profile: { id: 'bench', name: 'Bench', kind: 'partner', baseUrl: sandbox.url, libraries: [{ libraryId }], wsApi: '2.1', country },
       baseUrl: sandbox.url, fetch: (input, init) => fetch(input, init), credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
@@ -69,7 +69,7 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
     const ingest = await fullIngest(catalog, country);
     const ingestRate = ingest.records / ingest.seconds;
     const ingestVsHttp = ingestRate / httpRate;
-    console.log(`  full ingest through the sync (a connection's syncNow: pages fetched here, stored by the writer thread, search index built at the end): ${count(ingest.records)} records in ${ingest.seconds.toFixed(1)} s = ${count(ingestRate)} records/s`);
+    console.log(`  full ingest through the sync (a connection's syncNow: pages fetched here, read on the page reader thread, stored by the writer thread, search index built at the end): ${count(ingest.records)} records in ${ingest.seconds.toFixed(1)} s = ${count(ingestRate)} records/s`);
     console.log(`    ingest / HTTP limit: ${atLeastGoal(ingestVsHttp, 0.8)}`);
     const insertVsBulkLimit = limits.insertPathPerSecond / limits.bulkLimitPerSecond;
     console.log(`  bulk limit (${count(limits.sampleRecords)} of the same records from disk: parse + plain inserts, no triggers, FTS5 over the same fields with the same prefix indexes built once): ${count(limits.bulkLimitPerSecond)} records/s`);

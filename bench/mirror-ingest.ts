@@ -3,7 +3,7 @@
 // - the HTTP limit: the partner client's bare paged extraction of the global catalog (every
 //   page fetched and parsed, nothing stored);
 // - the full ingest: the same pages through the real sync path (CatalogService.syncNow of a
-//   connection: pages fetched in this process, stored by the writer thread), the search index
+//   connection: pages fetched in this process, read on the page reader thread, stored by the writer thread), the search index
 //   built at the end;
 // - the bulk limit: a sample of the same pages, read from disk, parsed and inserted with plain
 //   statements into a fresh database with no triggers, its FTS5 index built once afterwards;
