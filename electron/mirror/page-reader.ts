@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { PageRead, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { pageMetadata, parseGlobalContentPage } from '../partner/normalize.ts';
+import { NOT_JSON } from '../partner/transport.ts';
 import type { Page } from '../shared/model.ts';
 import { DEFAULT_WRITER_URL } from './mirror-writer.ts';
 import { packCatalogChanges, type PackedTitles } from './title-row.ts';
@@ -23,8 +24,6 @@ export interface PageReader {
 }
 
 type Head = Omit<Page<never>, 'items'>;
-
-const NOT_JSON = 'The service sent an answer that is not valid JSON.';
 
 /** Step one: the bytes as JSON, and what the page says of the pull. Throws for a garbled answer. */
 function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { body: unknown; head: Head } {

@@ -232,12 +232,7 @@ export class PartnerClient {
   }
 
   globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
-    const countries = options.countries?.map((c) => checkCountry(c));
-    return this.pages(apiPath('global-contents'), {
-      countryCodes: countries?.length ? countries.join(',') : undefined,
-      limit: checkLimit(options.limit),
-      startTime: epochSeconds(options.since),
-    }, options.startToken, parseGlobalContentPage);
+    return this.pages(GLOBAL_CONTENTS, globalContentsQuery(options), options.startToken, parseGlobalContentPage);
   }
 
   /**
@@ -246,11 +241,9 @@ export class PartnerClient {
    * fetches. `read` answers with the page's token as soon as it has it; the records follow.
    */
   globalContentPagesReadBy<P>(read: PageRead<P>, options: GlobalContentOptions = {}): AsyncGenerator<ReadPage<P>> {
-    const countries = options.countries?.map((c) => checkCountry(c));
-    const path = apiPath('global-contents');
-    const query = { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };
+    const query = globalContentsQuery(options);
     return this.pull(options.startToken,
-      (startToken) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken }, retry: true, read }) as Promise<ReadPage<P>>,
+      (startToken) => this.authorized('bulk', { method: 'GET', path: GLOBAL_CONTENTS, query: { ...query, startToken }, retry: true, read }) as Promise<ReadPage<P>>,
       (page) => page.next, (page) => page);
   }
 
@@ -363,6 +356,14 @@ export class PartnerClient {
       token = next;
     }
   }
+}
+
+const GLOBAL_CONTENTS = apiPath('global-contents');
+
+/** The global catalog pull's query, checked: the same whether its pages are parsed here or elsewhere. */
+function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'] {
+  const countries = options.countries?.map((c) => checkCountry(c));
+  return { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };
 }
 
 function checkLimit(limit: number | undefined): number | undefined {

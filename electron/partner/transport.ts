@@ -182,6 +182,9 @@ export class Transport {
   }
 }
 
+/** What a 2xx answer that is not JSON is told as (here, and by a page read on another thread). */
+export const NOT_JSON = 'The service sent an answer that is not valid JSON.';
+
 function parseJson(text: string, status: number): unknown {
   if (text.trim() === '') return undefined;
   try {
@@ -189,7 +192,7 @@ function parseJson(text: string, status: number): unknown {
   } catch {
     // An error page in HTML is still an error status; only a 2xx must be JSON.
     if (status >= 200 && status < 300) {
-      throw new PartnerError('bad-response', 'The service sent an answer that is not valid JSON.', status);
+      throw new PartnerError('bad-response', NOT_JSON, status);
     }
     return undefined;
   }
