@@ -475,7 +475,7 @@ export const en = {
     doneOf: '{done} of {total}',
     rate: '{rate} a second',
     eta: 'about {seconds} s left',
-    failed: '{source}: the last attempt ({when}) failed: {error}. The data from the last successful sync is still shown.',
+    failed: '{source}: the last attempt, {when}, failed. {error} The data from the last successful sync is still shown.',
     titles: 'Titles copied: {count}',
     entitlementsCaption: 'Entitlements per library',
     activeOfTotal: 'Active of total',

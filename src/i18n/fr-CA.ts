@@ -610,7 +610,7 @@ export const frCA: Messages = {
     doneOf: '{done} sur {total}',
     rate: '{rate} par seconde',
     eta: 'environ {seconds} s restantes',
-    failed: '{source} : la dernière tentative ({when}) a échoué : {error}. Les données de la dernière synchronisation réussie restent affichées.',
+    failed: '{source} : la dernière tentative, {when}, a échoué. {error} Les données de la dernière synchronisation réussie restent affichées.',
     titles: 'Titres copiés : {count}',
     entitlementsCaption: 'Droits par bibliothèque',
     activeOfTotal: 'Actifs sur le total',

@@ -126,7 +126,8 @@ describe('sync page', () => {
     expect(wrapper.text()).toContain('Titles copied: 1,234');
     expect(wrapper.text()).toContain('Global catalog');
     expect(wrapper.text()).toContain('Entitlements, library 101, Flex');
-    expect(wrapper.find('[role="alert"]').text()).toMatch(/Entitlements, library 101, Flex: the last attempt .* failed: Nothing answered at this service address\. Check the address/);
+    expect(wrapper.find('[role="alert"]').text()).toMatch(/Entitlements, library 101, Flex: the last attempt, .*, failed\. Nothing answered at this service address\. Check the address and this computer’s network connection\. The data from the last successful sync is still shown\./);
+    expect(wrapper.find('[role="alert"]').text()).not.toMatch(/\.\./); // the sentence for the code ends itself
     expect(wrapper.find('[role="alert"]').text()).not.toMatch(/temporarily unavailable/); // main's English stays in the log
     await buttonNamed(wrapper, 'Sync now').trigger('click');
     desk.emit('syncProgress', { source: 'global', done: 300, total: 1200, ratePerSecond: 150, etaSeconds: 6 });
