@@ -2,20 +2,12 @@
 // filter, search, open a title, read its availability now, and borrow it for the patron on
 // the desk.
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
-
-async function startOnSandbox(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
-  await page.getByLabel('Enter your name or initials to start').fill('CB');
-  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
-  await page.keyboard.press('Enter');
-  await expect(page.getByLabel('Library card')).toBeFocused();
-}
+import { openDesk } from './desk-steps.ts';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 test('sync, browse, filter, search, open a title, refresh availability, borrow it for the patron', async ({ desk }) => {
   const { page } = desk;
-  await startOnSandbox(page);
+  await openDesk(page, 'en', 'CB');
   await page.keyboard.type('2110100001');
   await page.keyboard.press('Enter');
   await expect(page.getByText('Card ••••0001')).toBeVisible();

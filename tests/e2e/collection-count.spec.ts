@@ -3,14 +3,11 @@
 // count once typing pauses. The page's clock is held so the "1,000+" moment can be looked at.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { openDesk } from './desk-steps.ts';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 async function syncSandbox(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
-  await page.getByLabel('Enter your name or initials to start').fill('CC');
-  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
-  await page.keyboard.press('Enter');
-  await expect(page.getByLabel('Library card')).toBeFocused();
+  await openDesk(page, 'en', 'CC');
   await page.getByRole('tab', { name: 'Sync' }).click();
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.getByText(/^Titles copied: [1-9]/)).toBeVisible({ timeout: 60_000 });

@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { openDesk } from './desk-steps.ts';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -24,15 +25,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 interface PickedTitle { contentId: number; title: string }
-
-async function openDesk(page: Page, staff = 'JD'): Promise<void> {
-  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
-  await page.getByLabel('Enter your name or initials to start').fill(staff);
-  await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
-  await page.keyboard.press('Enter');
-  await expect(page.getByText(`On shift: ${staff}`)).toBeVisible();
-  await expect(page.getByLabel('Library card')).toBeFocused();
-}
 
 /** A scanner: digits, then Enter, into the focused card field. */
 async function scan(page: Page, card: string): Promise<void> {

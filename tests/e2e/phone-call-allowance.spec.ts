@@ -4,7 +4,7 @@
 // refusal still happens (another desk spent the last borrow), it says the same in the desk's
 // words and the date, without the lending-model names and without the service's English.
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, STEERS_SANDBOX, act, axeViolations, openDesk, result, say, scan, screenshots, titles } from './phone-call-steps.ts';
+import { LANGUAGES, STEERS_SANDBOX, act, axeViolations, openDesk, result, say, scan, screenshots, titles } from './desk-steps.ts';
 import { firstOfNextMonth } from '../../src/i18n/format.ts';
 
 const MODEL_NAMES = /Instant|Flex/;

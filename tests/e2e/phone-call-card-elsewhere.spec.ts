@@ -3,7 +3,7 @@
 // after the failed lookup, where retyping it at another library took about twenty. A card typed
 // with spaces gets a hint, and when it is not known, a lookup without the spaces.
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, axeViolations, focused, openDesk, say, scan, screenshots } from './phone-call-steps.ts';
+import { LANGUAGES, axeViolations, focused, openDesk, say, scan, screenshots } from './desk-steps.ts';
 
 const MAPLE = '2120200002'; // a demo card of library 202, not known at 101
 

@@ -5,7 +5,7 @@
 // locale's rules. Screenshots in both languages at both sizes.
 import type { Page } from '@playwright/test';
 import { expect, test } from './hosts.ts';
-import { axeViolations, focused, openDesk, say, scan, screenshots } from './phone-call-steps.ts';
+import { axeViolations, focused, openDesk, say, scan, screenshots } from './desk-steps.ts';
 
 async function sync(page: Page): Promise<void> {
   await page.keyboard.press('Alt+3');

@@ -3,7 +3,7 @@
 // and the sandbox playing it, accept a borrow of a copy set aside for the patron). Search
 // results and title details for that title say it is set aside for this patron and offer Borrow.
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, LIBRARY, STEERS_SANDBOX, axeViolations, focused, openDesk, patronState, result, row, say, scan, screenshots } from './phone-call-steps.ts';
+import { LANGUAGES, LIBRARY, STEERS_SANDBOX, axeViolations, focused, openDesk, patronState, result, row, say, scan, screenshots } from './desk-steps.ts';
 
 const CARD = '2110100003'; // the sandbox's demo patron with a RESERVED hold
 

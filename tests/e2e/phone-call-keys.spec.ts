@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './hosts.ts';
 import {
   LANGUAGES, STEERS_SANDBOX, act, addPatron, axeViolations, focused, openDesk, row, say, screenshots, takeEveryCopy, titles,
-} from './phone-call-steps.ts';
+} from './desk-steps.ts';
 
 /** Presses keys and counts them (typed text counts as one: a scanner or a word typed). */
 function keyboard(page: Page) {

@@ -6,7 +6,7 @@
 import { expect, test } from './hosts.ts';
 import {
   LANGUAGES, STEERS_SANDBOX, act, addPatron, axeViolations, expectOnScreen, openDesk, row, say, scan, screenshots, takeEveryCopy, titles,
-} from './phone-call-steps.ts';
+} from './desk-steps.ts';
 
 const CARD = '2110188005';
 

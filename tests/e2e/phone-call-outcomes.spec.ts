@@ -4,7 +4,7 @@
 // the library changes and when the desk locks.
 import type { Page } from '@playwright/test';
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, STEERS_SANDBOX, axeViolations, openDesk, result, say, scan, screenshots, takeEveryCopy, titles } from './phone-call-steps.ts';
+import { LANGUAGES, STEERS_SANDBOX, axeViolations, openDesk, result, say, scan, screenshots, takeEveryCopy, titles } from './desk-steps.ts';
 
 async function searchFor(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F3');

@@ -3,7 +3,7 @@
 // the system clipboard through main, shows it as it prints, and offers Print, which prints the
 // slip alone. No full card number anywhere in it.
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, axeViolations, openDesk, say, scan, screenshots } from './phone-call-steps.ts';
+import { LANGUAGES, axeViolations, openDesk, say, scan, screenshots } from './desk-steps.ts';
 
 const CARD = '2110100002'; // the sandbox's patron with loans and a waiting hold
 

@@ -3,7 +3,7 @@
 // template's, and the last good copy said to be still shown. Screenshots in English and French
 // at 1280x800 and 1024x700.
 import { expect, test } from './hosts.ts';
-import { LANGUAGES, STEERS_SANDBOX, openDesk, sandboxUrl, say, screenshots } from './phone-call-steps.ts';
+import { LANGUAGES, STEERS_SANDBOX, openDesk, sandboxUrl, say, screenshots } from './desk-steps.ts';
 
 for (const language of LANGUAGES) {
   test(`a failed sync says which part failed and why, in the desk's language (${language})`, async ({ desk }, testInfo) => {

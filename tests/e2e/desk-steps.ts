@@ -1,5 +1,5 @@
-// Steps the phone-call specs (issue #14) share: open the desk on the built-in sandbox in a
-// language, scan a card, build a patron through the Chromium host's sandbox door, find titles
+// Steps the end-to-end specs share (the phone-call specs of issue #14 first): open the desk on
+// the built-in sandbox in a language and start a shift, scan a card, build a patron through the Chromium host's sandbox door, find titles
 // by lending model and live status, check what is on screen without scrolling, run axe, and
 // take the screenshots at both sizes.
 import { readFileSync } from 'node:fs';
