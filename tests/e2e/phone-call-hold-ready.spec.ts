@@ -2,20 +2,28 @@
 // as a button and as Alt+B on the selected hold; the borrow moves it to the loans (the service,
 // and the sandbox playing it, accept a borrow of a copy set aside for the patron). Search
 // results and title details for that title say it is set aside for this patron and offer Borrow.
+import type { Page } from '@playwright/test';
 import { expect, test } from './hosts.ts';
 import { LANGUAGES, LIBRARY, STEERS_SANDBOX, axeViolations, focused, openDesk, patronState, result, row, say, scan, screenshots } from './desk-steps.ts';
 
 const CARD = '2110100003'; // the sandbox's demo patron with a RESERVED hold
+
+/** The demo patron's ready hold, as the service holds it before the test acts. */
+async function readyHold(page: Page): Promise<{ contentId: number; title: string }> {
+  const before = await page.evaluate(async ({ libraryId, card }) => window.lendingDesk.lookupPatron({ libraryId, card }), { libraryId: LIBRARY, card: CARD });
+  if (!before.ok) throw new Error(before.error.message);
+  const ready = before.value.holds.find((h) => h.status === 'RESERVED');
+  if (!ready?.title) throw new Error(`card ${CARD} has no ready hold with a title`);
+  return { contentId: ready.contentId, title: ready.title };
+}
 
 for (const language of LANGUAGES) {
   test(`a ready hold is borrowed from the hold list with Alt+B and moves to the loans (${language})`, async ({ desk }, testInfo) => {
     test.skip(testInfo.project.name === 'electron', STEERS_SANDBOX);
     const { page } = desk;
     await openDesk(page, language);
-    const before = await page.evaluate(async ({ libraryId, card }) => window.lendingDesk.lookupPatron({ libraryId, card }), { libraryId: LIBRARY, card: CARD });
-    if (!before.ok) throw new Error(before.error.message);
-    const ready = before.value.holds.find((h) => h.status === 'RESERVED')!;
-    const title = ready.title!;
+    const ready = await readyHold(page);
+    const title = ready.title;
 
     await scan(page, CARD);
     const hold = row(page, 'holds', title);
@@ -48,10 +56,8 @@ for (const language of LANGUAGES) {
     test.skip(testInfo.project.name === 'electron', STEERS_SANDBOX);
     const { page } = desk;
     await openDesk(page, language);
-    const before = await page.evaluate(async ({ libraryId, card }) => window.lendingDesk.lookupPatron({ libraryId, card }), { libraryId: LIBRARY, card: CARD });
-    if (!before.ok) throw new Error(before.error.message);
-    const ready = before.value.holds.find((h) => h.status === 'RESERVED')!;
-    const title = ready.title!;
+    const ready = await readyHold(page);
+    const title = ready.title;
     const setAside = say(language, 'catalog.ready');
     await scan(page, CARD);
     // Straight on to the search, as staff do while the lookup runs: the keys stay in the search field.
