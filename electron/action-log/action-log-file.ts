@@ -44,17 +44,9 @@ export class ActionLogFile {
   read(): ReadResult {
     const entries: StoredAction[] = [];
     let skipped = 0;
-    let lastSeq = 0;
-    for (const text of this.lines()) {
-      const line = parseLine(text);
-      const plain = line && line.seq > lastSeq ? unseal(this.keys, line) : undefined;
-      const entry = plain === undefined ? undefined : storedAction(plain);
-      if (!line || !entry) {
-        skipped += 1;
-        continue;
-      }
-      lastSeq = line.seq;
-      entries.push(entry);
+    for (const line of this.opened()) {
+      if (line.entry) entries.push(line.entry);
+      else skipped += 1;
     }
     return { entries, skipped };
   }
@@ -70,21 +62,18 @@ export class ActionLogFile {
     let changed = 0;
     let lastSeq = 0;
     const out: string[] = [];
-    for (const text of this.lines()) {
-      const line = parseLine(text);
-      const plain = line && line.seq > lastSeq ? unseal(this.keys, line) : undefined;
-      const entry = plain === undefined ? undefined : storedAction(plain);
-      if (!line || !entry) {
+    for (const { text, seq, entry } of this.opened()) {
+      if (!entry) {
         unreadable += 1;
         continue;
       }
-      lastSeq = line.seq;
+      lastSeq = seq;
       const kept = keep(entry);
       if (kept === undefined) removed += 1;
       else if (kept === entry) out.push(text);
       else {
         changed += 1;
-        out.push(JSON.stringify(seal(this.keys, line.seq, JSON.stringify(kept))));
+        out.push(JSON.stringify(seal(this.keys, seq, JSON.stringify(kept))));
       }
     }
     if (removed + unreadable + changed === 0) return { removed, unreadable, changed };
@@ -103,6 +92,25 @@ export class ActionLogFile {
       this.lastSeq = this.lines().reduce((max, text) => Math.max(max, parseLine(text)?.seq ?? 0), 0);
     }
     return this.lastSeq + 1;
+  }
+
+  /**
+   * Each line with its entry, or without one when it does not open: torn, altered, under another
+   * key, or out of place (a sequence number not above the last good one's: a line copied back).
+   */
+  private *opened(): Generator<{ text: string; seq: number; entry?: StoredAction }> {
+    let lastSeq = 0;
+    for (const text of this.lines()) {
+      const line = parseLine(text);
+      const plain = line && line.seq > lastSeq ? unseal(this.keys, line) : undefined;
+      const entry = plain === undefined ? undefined : storedAction(plain);
+      if (!line || !entry) {
+        yield { text, seq: line?.seq ?? 0 };
+        continue;
+      }
+      lastSeq = line.seq;
+      yield { text, seq: line.seq, entry };
+    }
   }
 
   private lines(): string[] {
