@@ -2,6 +2,7 @@
 // the 10-minute refresh, the entitlements browser's queries, and availability read on demand.
 // Reads are answered here, from main's read connection; every write goes through the writer
 // (a worker thread in the product), and every request through the connection's clients.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { PartnerClient } from '../partner/client.ts';
 import { CatalogMirror, type SourceState } from './mirror.ts';
 import { inThreadWriter, workerWriter, type MirrorWriter } from './mirror-writer.ts';
@@ -34,6 +35,8 @@ export class CatalogService {
   private writerInstance: MirrorWriter | undefined;
   /** The global catalog's pages read on a thread of their own, beside the writer's (page-reader.ts). */
   private readerInstance: PageReader | undefined;
+  /** The reader's end of the channel to the writer thread, until a reader takes it. */
+  private readerPort: MessagePort | undefined;
   private running: Promise<SyncStatus> | undefined;
   private progress: SyncProgress | undefined;
   /** Jobs under way (a sync, a refresh, availability reads), so close() can wait for them. */
@@ -95,20 +98,35 @@ export class CatalogService {
     this.abort.abort(new Error('The connection was closed.'));
     await Promise.allSettled([...this.jobs]);
     await Promise.all([this.writerInstance?.close(), this.readerInstance?.close()]);
+    this.readerPort?.close();
     this.writerInstance = undefined;
     this.readerInstance = undefined;
+    this.readerPort = undefined;
     this.mirror.close();
   }
 
   private writer(): MirrorWriter {
-    this.writerInstance ??= this.options.writer === 'in-thread' ? inThreadWriter(this.options.databasePath) : workerWriter(this.options.databasePath, this.options.workerUrl);
+    if (this.writerInstance) return this.writerInstance;
+    if (this.options.writer === 'in-thread') {
+      this.writerInstance = inThreadWriter(this.options.databasePath);
+    } else {
+      // The writer thread holds one end of the channel from the start; the reader, made when a
+      // sync of the global catalog first needs it, takes the other.
+      const { port1, port2 } = new MessageChannel();
+      this.writerInstance = workerWriter(this.options.databasePath, this.options.workerUrl, port2);
+      this.readerPort = port1;
+    }
     return this.writerInstance;
   }
 
   /** In-thread writing reads pages in this thread too (the sync's default). */
   private pageReader(): PageReader | undefined {
     if (this.options.writer === 'in-thread') return undefined;
-    this.readerInstance ??= workerPageReader(this.options.workerUrl);
+    if (!this.readerInstance) {
+      this.writer();
+      this.readerInstance = workerPageReader(this.options.workerUrl, this.readerPort);
+      this.readerPort = undefined;
+    }
     return this.readerInstance;
   }
 

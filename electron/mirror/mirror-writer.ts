@@ -3,10 +3,11 @@
 // writer. In the product the writer is a worker thread, so parsing into SQLite and building
 // the search index never stall main's event loop (and with it the desk's IPC); in tests and
 // in a crash-safety child it can be the mirror itself, in the same thread.
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { PartnerError } from '../partner/errors.ts';
 import { CatalogMirror } from './mirror.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
+import { isHandedOver, type HandedOverTitles, type PackedTitles, type TitlesForWriter } from './title-row.ts';
 
 /** The mirror's methods a sync calls: its run state and its writes. */
 export const WRITER_METHODS = [
@@ -28,10 +29,12 @@ export interface SearchWordsStep {
 type Fn = (...args: never[]) => unknown;
 /** Each write, answered now (in-thread) or later (worker). A sync awaits every call. */
 export type MirrorWriter = {
-  [K in WriterMethod]: CatalogMirror[K] extends Fn
+  [K in Exclude<WriterMethod, 'applyGlobalPage'>]: CatalogMirror[K] extends Fn
     ? (...args: Parameters<CatalogMirror[K]>) => ReturnType<CatalogMirror[K]> | Promise<ReturnType<CatalogMirror[K]>>
     : never;
 } & {
+  /** As the mirror's, but the titles may be a page the reader thread handed to this writer (title-row.ts). */
+  applyGlobalPage(source: string, run: number, titles: TitlesForWriter, nextToken: string | undefined): void | Promise<void>;
   upgradeSearchWords(): SearchWordsStep | Promise<SearchWordsStep>;
   close(): Promise<void>;
 };
@@ -65,6 +68,7 @@ function writerCall(mirror: CatalogMirror, upgrade: () => SearchUpgrade): (metho
       const progress = words.progress();
       return { pending: words.pending(), ...(progress === undefined ? {} : { progress }) } satisfies SearchWordsStep;
     }
+    if (method === 'applyGlobalPage' && isHandedOver(args[2])) throw new Error('A page handed to a writer thread reached a writer with no reader thread.');
     return (mirror[method] as (...a: unknown[]) => unknown)(...args);
   }
 }
@@ -91,11 +95,17 @@ export const DEFAULT_WRITER_URL = new URL('./sync-worker.ts', import.meta.url);
 export interface WriterRequest { id: number; method: WriterCall; args: unknown[] }
 export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
 
-/** A worker thread that owns a write connection to the mirror and runs the calls sent to it, in order. */
-export function workerWriter(databasePath: string, workerUrl: URL | string = DEFAULT_WRITER_URL): MirrorWriter {
+/**
+ * A worker thread that owns a write connection to the mirror and runs the calls sent to it, in
+ * order. With `reader` (one end of a channel whose other end goes to workerPageReader) it also
+ * takes the titles of pages the reader hands over.
+ */
+export function workerWriter(databasePath: string, workerUrl: URL | string = DEFAULT_WRITER_URL, reader?: MessagePort): MirrorWriter {
   // A young generation of 16 MiB: V8 would otherwise let a busy thread's grow to 128 MiB (seen on
   // a 24 GiB machine), memory the desk does not need for pages that live a few milliseconds.
-  const worker = new Worker(workerUrl, { workerData: { databasePath }, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  const worker = new Worker(workerUrl, {
+    workerData: { databasePath, reader }, transferList: reader ? [reader] : [], resourceLimits: { maxYoungGenerationSizeMb: 16 },
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let stopped: Error | undefined;
@@ -133,11 +143,21 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
   } as MirrorWriter;
 }
 
-/** The worker side: serves calls on its own connection until terminated. */
-export function serveWriter(port: { on(event: 'message', listener: (request: WriterRequest) => void): unknown; postMessage(reply: WriterReply): void }, databasePath: string): void {
+/**
+ * The worker side: serves calls on its own connection until terminated, in the order they came.
+ * A page handed over by the reader (`reader`: its channel) can be named by main before its
+ * titles arrive, as the two come by different channels: the calls wait for them.
+ */
+export function serveWriter(
+  port: { on(event: 'message', listener: (request: WriterRequest) => void): unknown; postMessage(reply: WriterReply): void },
+  databasePath: string,
+  reader?: { on(event: 'message', listener: (titles: HandedOverTitles) => void): unknown },
+): void {
   const mirror = new CatalogMirror(databasePath);
   const call = writerCall(mirror, lazy(() => new SearchUpgrade(mirror)));
-  port.on('message', ({ id, method, args }) => {
+  const waiting: WriterRequest[] = [];
+  const handedOver = new Map<number, PackedTitles>();
+  const answer = ({ id, method, args }: WriterRequest): void => {
     if (!(WRITER_METHODS as readonly string[]).includes(method) && method !== UPGRADE_SEARCH_WORDS) {
       port.postMessage({ id, ok: false, message: `Unknown mirror call ${String(method)}.` });
       return;
@@ -148,5 +168,28 @@ export function serveWriter(port: { on(event: 'message', listener: (request: Wri
     } catch (error) {
       port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
     }
+  };
+  const serve = (): void => {
+    while (waiting.length > 0) {
+      const request = waiting[0] as WriterRequest;
+      const titles = request.method === 'applyGlobalPage' ? request.args[2] : undefined;
+      if (reader && isHandedOver(titles)) {
+        const packed = handedOver.get(titles.handedOver);
+        if (packed === undefined) return; // on its way from the reader
+        // Pages are numbered in the order read: one before this one that was never named belonged to a sync that stopped.
+        for (const page of handedOver.keys()) if (page <= titles.handedOver) handedOver.delete(page);
+        request.args[2] = packed;
+      }
+      waiting.shift();
+      answer(request);
+    }
+  };
+  port.on('message', (request) => {
+    waiting.push(request);
+    serve();
+  });
+  reader?.on('message', ({ page, packed }) => {
+    handedOver.set(page, packed);
+    serve();
   });
 }

@@ -5,18 +5,22 @@
 // 2-core desk PC, and grown its young generation to 128 MiB, which no code can cap in
 // Electron's main process (a worker's `resourceLimits` can). The reader answers in two steps:
 // the page's token first, so main asks for the next page at once, then the packed records.
+// Beside a writer thread, the reader sends the packed records to the writer over a channel of
+// their own and tells main only their number: main's young generation and its share of the CPU
+// were the sync's largest left after parsing moved here, and most of both went on receiving,
+// copying and collecting those strings.
 import { TextDecoder } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { PageRead, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { pageMetadata, parseGlobalContentPage } from '../partner/normalize.ts';
 import { NOT_JSON } from '../partner/transport.ts';
 import type { Page } from '../shared/model.ts';
 import { DEFAULT_WRITER_URL } from './mirror-writer.ts';
-import { packCatalogChanges, type PackedTitles } from './title-row.ts';
+import { packCatalogChanges, type HandedOverTitles, type PackedTitles, type TitlesForWriter } from './title-row.ts';
 
 /** A page's titles as the writer takes them, and how many records the page held. */
-export interface ReadTitles { packed: PackedTitles; count: number }
+export interface ReadTitles { titles: TitlesForWriter; count: number }
 
 export interface PageReader {
   read: PageRead<ReadTitles>;
@@ -38,9 +42,9 @@ function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { body: unknown; he
 }
 
 /** Step two: every record checked as the client checks it, packed for the writer. */
-function readTitles(body: unknown): ReadTitles {
+function readTitles(body: unknown): { titles: PackedTitles; count: number } {
   const page = parseGlobalContentPage(body);
-  return { packed: packCatalogChanges(page.items), count: page.items.length };
+  return { titles: packCatalogChanges(page.items), count: page.items.length };
 }
 
 /** The same reading on this thread: tests, and a mirror written in-thread. */
@@ -71,10 +75,16 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** A thread that reads pages: the bytes are moved to it, not copied. */
-export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL): PageReader {
+/**
+ * A thread that reads pages: the bytes are moved to it, not copied. With `writer` (one end of a
+ * channel whose other end a writer thread holds: workerWriter) it hands each page's titles to
+ * the writer and answers main with the page's number.
+ */
+export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, writer?: MessagePort): PageReader {
   // A young generation of 16 MiB, as the writer's: the parsed pages live a few milliseconds.
-  const worker = new Worker(workerUrl, { workerData: { role: 'page-reader' }, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  const worker = new Worker(workerUrl, {
+    workerData: { role: 'page-reader', writer }, transferList: writer ? [writer] : [], resourceLimits: { maxYoungGenerationSizeMb: 16 },
+  });
   const pending = new Map<number, { head: Deferred<Head>; items: Deferred<ReadTitles> }>();
   let nextId = 1;
   let stopped: Error | undefined;
@@ -119,8 +129,11 @@ export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL): 
   };
 }
 
-/** The worker side: reads each page sent to it, answering its head, then its titles. */
-export function servePageReader(port: { on(event: 'message', listener: (request: { id: number; bytes: ArrayBuffer }) => void): unknown; postMessage(reply: ReaderReply): void }): void {
+/** The worker side: reads each page sent to it, answering its head, then its titles (handed to `writer` when there is one). */
+export function servePageReader(
+  port: { on(event: 'message', listener: (request: { id: number; bytes: ArrayBuffer }) => void): unknown; postMessage(reply: ReaderReply): void },
+  writer?: { postMessage(titles: HandedOverTitles): void },
+): void {
   const decoder = new TextDecoder();
   const failure = (error: unknown) => ({
     code: error instanceof PartnerError && error.code === 'bad-response' ? 'bad-response' as const : 'server' as const,
@@ -136,7 +149,10 @@ export function servePageReader(port: { on(event: 'message', listener: (request:
     }
     port.postMessage({ id, step: 'head', head: read.head });
     try {
-      port.postMessage({ id, step: 'items', titles: readTitles(read.body) });
+      const { titles, count } = readTitles(read.body);
+      // To the writer first: once main hears of the page, its titles are on their way there.
+      if (writer) writer.postMessage({ page: id, packed: titles });
+      port.postMessage({ id, step: 'items', titles: { titles: writer ? { handedOver: id } : titles, count } });
     } catch (error) {
       port.postMessage({ id, step: 'items', error: failure(error) });
     }

@@ -95,10 +95,10 @@ async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<Pr
 }
 
 /** Pages read elsewhere (page-reader.ts), each once its records are ready, in order. */
-async function* whenRead(pages: AsyncGenerator<ReadPage<ReadTitles>>): AsyncGenerator<PreparedPage<ReadTitles['packed']>> {
+async function* whenRead(pages: AsyncGenerator<ReadPage<ReadTitles>>): AsyncGenerator<PreparedPage<ReadTitles['titles']>> {
   for await (const page of pages) {
-    const { packed, count } = await page.items;
-    yield preparedPage(packed, count, page);
+    const { titles, count } = await page.items;
+    yield preparedPage(titles, count, page);
   }
 }
 
@@ -186,10 +186,10 @@ async function titleSources(mirror: MirrorWriter): Promise<string[]> {
 function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, request.full, undefined,
-    // Fetched here, read and packed by the page reader; the writer adds the search words (title-row.ts).
+    // Fetched here, read and packed by the page reader (which hands the titles to a writer thread); the writer adds the search words (title-row.ts).
     (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(ctx.readPages ?? inThreadPageReader().read,
       { countries: request.countries, limit: request.pageSize ?? 500, startToken, since })),
-    (run, packed, next) => ctx.mirror.applyGlobalPage(source, run, packed, next),
+    (run, titles, next) => ctx.mirror.applyGlobalPage(source, run, titles, next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
 

@@ -3,11 +3,12 @@
 // transport asks for it again), and over HTTP a product-shaped sync that meets a garbled page
 // and a dropped connection still ends equal to the service.
 import { rmSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
 import { inThreadPageReader, workerPageReader, type PageReader } from '../../../electron/mirror/page-reader.ts';
-import { unpackTitleChanges } from '../../../electron/mirror/title-row.ts';
+import { unpackTitleChanges, type PackedTitles } from '../../../electron/mirror/title-row.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { countriesOf, mirrorFingerprint, mirrorTitleKeys, serviceFingerprint, serviceOf, tempDir } from './helpers.ts';
 
@@ -47,11 +48,30 @@ describe('the page reader', () => {
     const [here, there] = await readBoth(async (reader) => {
       const page = await reader.read(bytesOf(PAGE));
       const items = await page.items;
-      return { next: page.next, totalCount: page.totalCount, count: items.count, changes: unpackTitleChanges(items.packed) };
+      return { next: page.next, totalCount: page.totalCount, count: items.count, changes: unpackTitleChanges(items.titles as PackedTitles) };
     });
     expect(there).toEqual(here);
     expect(here).toMatchObject({ next: 'after-2', totalCount: 40, count: 2 });
     expect((here as { changes: unknown[] }).changes).toMatchObject([{ kind: 'upsert', row: { id: 7, title: "L'Été", artist: 'A. Author' } }, { kind: 'removed', id: 8 }]);
+  });
+
+  it('beside a writer thread, sends the titles down its channel to the writer and tells main only the page\'s number', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const reader = workerPageReader(undefined, port1);
+    try {
+      const arrived = new Promise<{ page: number; packed: PackedTitles }>((resolve) => port2.once('message', resolve));
+      const page = await reader.read(bytesOf(PAGE));
+      const items = await page.items;
+      expect(page.next).toBe('after-2');
+      expect(items).toEqual({ titles: { handedOver: expect.any(Number) }, count: 2 });
+      const handed = await arrived;
+      expect(handed.page).toBe((items.titles as { handedOver: number }).handedOver);
+      const here = await inThreadPageReader().read(bytesOf(PAGE)).then((p) => p.items);
+      expect(unpackTitleChanges(handed.packed)).toEqual(unpackTitleChanges(here.titles as PackedTitles));
+    } finally {
+      await reader.close();
+      port2.close();
+    }
   });
 
   it('refuses a garbled page or one that is not an object as bad-response, and goes on reading', async () => {

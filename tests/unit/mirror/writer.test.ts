@@ -1,8 +1,10 @@
 // The mirror's writer as a sync uses it: pages sent ahead of the one being stored are refused
 // once a page fails, so no later page's token is stored past a page that was not; the writer
-// thread answers the same as the in-thread one.
+// thread answers the same as the in-thread one; and pages the reader thread hands the writer
+// directly are stored in the order main names them, whichever arrives first.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inThreadWriter, workerWriter, type MirrorWriter } from '../../../electron/mirror/mirror-writer.ts';
 import { packCatalogChanges } from '../../../electron/mirror/title-row.ts';
@@ -52,4 +54,37 @@ describe('the mirror writer', () => {
       }
     });
   }
+
+  it('worker: stores handed-over pages in the order main names them, waiting for titles that come after their name or out of order', async () => {
+    const { port1: reader, port2 } = new MessageChannel();
+    const writer = workerWriter(join(dir, 'handed.db'), undefined, port2);
+    try {
+      await writer.beginRun('global', undefined, 1_000, false);
+      const run = (await writer.state('global')).runStartedAt as number;
+      reader.postMessage({ page: 1, packed: page(1) }); // a page of a sync that stopped: never named
+      const stored = [writer.applyGlobalPage('global', run, { handedOver: 2 }, 't2'), writer.applyGlobalPage('global', run, { handedOver: 3 }, 't3')];
+      // Named, not yet arrived: the calls after them wait too.
+      expect(await Promise.race([writer.state('global'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 200))])).toBe('waiting');
+      reader.postMessage({ page: 3, packed: page(31) });
+      reader.postMessage({ page: 2, packed: page(21) });
+      await Promise.all(stored);
+      const state = await writer.state('global');
+      expect(state.nextToken).toBe('t3');
+      expect(state.items).toBe(10);
+    } finally {
+      await writer.close();
+      reader.close();
+    }
+  });
+
+  it('in-thread: refuses a handed-over page, as there is no reader thread to hand it', async () => {
+    const writer = inThreadWriter(join(dir, 'in-thread-handed.db'));
+    try {
+      await writer.beginRun('global', undefined, 1_000, false);
+      const run = (await writer.state('global')).runStartedAt as number;
+      expect(() => writer.applyGlobalPage('global', run, { handedOver: 1 }, 't1')).toThrow(/no reader thread/);
+    } finally {
+      await writer.close();
+    }
+  });
 });
