@@ -7,7 +7,9 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import { PartnerError } from '../partner/errors.ts';
 import { CatalogMirror } from './mirror.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
-import { isHandedOver, type HandedOverTitles, type PackedTitles, type TitlesForWriter } from './title-row.ts';
+import { isHandedOver, type ForWriter, type HandedOver, type HandedOverItems } from './handed-over.ts';
+import type { PackedTitles } from './title-row.ts';
+import type { Entitlement, PurchaseModel } from '../shared/model.ts';
 
 /** The mirror's methods a sync calls: its run state and its writes. */
 export const WRITER_METHODS = [
@@ -29,12 +31,15 @@ export interface SearchWordsStep {
 type Fn = (...args: never[]) => unknown;
 /** Each write, answered now (in-thread) or later (worker). A sync awaits every call. */
 export type MirrorWriter = {
-  [K in Exclude<WriterMethod, 'applyGlobalPage'>]: CatalogMirror[K] extends Fn
+  [K in Exclude<WriterMethod, 'applyGlobalPage' | 'applyEntitlementPage'>]: CatalogMirror[K] extends Fn
     ? (...args: Parameters<CatalogMirror[K]>) => ReturnType<CatalogMirror[K]> | Promise<ReturnType<CatalogMirror[K]>>
     : never;
 } & {
-  /** As the mirror's, but the titles may be a page the reader thread handed to this writer (title-row.ts). */
-  applyGlobalPage(source: string, run: number, titles: TitlesForWriter, nextToken: string | undefined): void | Promise<void>;
+  // As the mirror's, but the records may be a page the reader thread handed to this writer (handed-over.ts).
+  applyGlobalPage(source: string, run: number, titles: ForWriter<PackedTitles>, nextToken: string | undefined): void | Promise<void>;
+  applyEntitlementPage(
+    source: string, run: number, libraryId: number, model: PurchaseModel, items: ForWriter<Entitlement[]>, nextToken: string | undefined,
+  ): void | Promise<void>;
   upgradeSearchWords(): SearchWordsStep | Promise<SearchWordsStep>;
   close(): Promise<void>;
 };
@@ -68,7 +73,7 @@ function writerCall(mirror: CatalogMirror, upgrade: () => SearchUpgrade): (metho
       const progress = words.progress();
       return { pending: words.pending(), ...(progress === undefined ? {} : { progress }) } satisfies SearchWordsStep;
     }
-    if (method === 'applyGlobalPage' && isHandedOver(args[2])) throw new Error('A page handed to a writer thread reached a writer with no reader thread.');
+    if (args.some(isHandedOver)) throw new Error('A page handed to a writer thread reached a writer with no reader thread.');
     return (mirror[method] as (...a: unknown[]) => unknown)(...args);
   }
 }
@@ -98,7 +103,7 @@ export type WriterReply = { id: number; ok: true; value: unknown } | { id: numbe
 /**
  * A worker thread that owns a write connection to the mirror and runs the calls sent to it, in
  * order. With `reader` (one end of a channel whose other end goes to workerPageReader) it also
- * takes the titles of pages the reader hands over.
+ * takes the records of pages the reader hands over.
  */
 export function workerWriter(databasePath: string, workerUrl: URL | string = DEFAULT_WRITER_URL, reader?: MessagePort): MirrorWriter {
   // A young generation of 16 MiB: V8 would otherwise let a busy thread's grow to 128 MiB (seen on
@@ -151,12 +156,12 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
 export function serveWriter(
   port: { on(event: 'message', listener: (request: WriterRequest) => void): unknown; postMessage(reply: WriterReply): void },
   databasePath: string,
-  reader?: { on(event: 'message', listener: (titles: HandedOverTitles) => void): unknown },
+  reader?: { on(event: 'message', listener: (items: HandedOverItems) => void): unknown },
 ): void {
   const mirror = new CatalogMirror(databasePath);
   const call = writerCall(mirror, lazy(() => new SearchUpgrade(mirror)));
   const waiting: WriterRequest[] = [];
-  const handedOver = new Map<number, PackedTitles>();
+  const handedOver = new Map<number, unknown>();
   const answer = ({ id, method, args }: WriterRequest): void => {
     if (!(WRITER_METHODS as readonly string[]).includes(method) && method !== UPGRADE_SEARCH_WORDS) {
       port.postMessage({ id, ok: false, message: `Unknown mirror call ${String(method)}.` });
@@ -172,13 +177,13 @@ export function serveWriter(
   const serve = (): void => {
     while (waiting.length > 0) {
       const request = waiting[0] as WriterRequest;
-      const titles = request.method === 'applyGlobalPage' ? request.args[2] : undefined;
-      if (reader && isHandedOver(titles)) {
-        const packed = handedOver.get(titles.handedOver);
-        if (packed === undefined) return; // on its way from the reader
+      const at = reader && isPage(request.method) ? request.args.findIndex(isHandedOver) : -1;
+      if (at >= 0) {
+        const { handedOver: page } = request.args[at] as HandedOver;
+        if (!handedOver.has(page)) return; // on its way from the reader
+        request.args[at] = handedOver.get(page);
         // Pages are numbered in the order read: one before this one that was never named belonged to a sync that stopped.
-        for (const page of handedOver.keys()) if (page <= titles.handedOver) handedOver.delete(page);
-        request.args[2] = packed;
+        for (const earlier of handedOver.keys()) if (earlier <= page) handedOver.delete(earlier);
       }
       waiting.shift();
       answer(request);
@@ -188,8 +193,8 @@ export function serveWriter(
     waiting.push(request);
     serve();
   });
-  reader?.on('message', ({ page, packed }) => {
-    handedOver.set(page, packed);
+  reader?.on('message', ({ page, items }) => {
+    handedOver.set(page, items);
     serve();
   });
 }

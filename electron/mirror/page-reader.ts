@@ -1,31 +1,51 @@
-// Reading a page of the global catalog off the wire: decoding, JSON, the client's checks of
-// every record, and packing its titles for the writer (title-row.ts). In the product this runs
+// Reading a bulk page off the wire (the global catalog's, a library's entitlements'): decoding,
+// JSON, the client's checks of every record, and the catalog's titles packed for the writer
+// (title-row.ts). In the product this runs
 // on a thread of its own (the sync worker's file in the role 'page-reader'), so main only
 // fetches: parsing a million titles in main had made main the sync's narrowest step on a
 // 2-core desk PC, and grown its young generation to 128 MiB, which no code can cap in
 // Electron's main process (a worker's `resourceLimits` can). The reader answers in two steps:
 // the page's token first, so main asks for the next page at once, then the packed records.
-// Beside a writer thread, the reader sends the packed records to the writer over a channel of
-// their own and tells main only their number: main's young generation and its share of the CPU
-// were the sync's largest left after parsing moved here, and most of both went on receiving,
-// copying and collecting those strings.
+// Beside a writer thread, the reader sends the records to the writer over a channel of their own
+// and tells main only the page's number (handed-over.ts): main's young generation and its share
+// of the CPU were the sync's largest left after parsing moved here, and most of both went on
+// receiving, copying and collecting those pages.
 import { TextDecoder } from 'node:util';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { PageRead, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import { pageMetadata, parseGlobalContentPage } from '../partner/normalize.ts';
+import { pageMetadata, parseEntitlementPage, parseGlobalContentPage } from '../partner/normalize.ts';
 import { NOT_JSON } from '../partner/transport.ts';
 import type { Page } from '../shared/model.ts';
+import type { ForWriter, HandedOverItems } from './handed-over.ts';
 import { DEFAULT_WRITER_URL } from './mirror-writer.ts';
-import { packCatalogChanges, type HandedOverTitles, type PackedTitles, type TitlesForWriter } from './title-row.ts';
+import { packCatalogChanges } from './title-row.ts';
 
-/** A page's titles as the writer takes them, and how many records the page held. */
-export interface ReadTitles { titles: TitlesForWriter; count: number }
+/** Step two, for each kind of page: every record checked as the client checks it, in the form the writer takes. */
+const ITEMS_OF = {
+  global: (body: unknown) => {
+    const page = parseGlobalContentPage(body);
+    return { items: packCatalogChanges(page.items), count: page.items.length };
+  },
+  entitlements: (body: unknown) => {
+    const page = parseEntitlementPage(body);
+    return { items: page.items, count: page.items.length };
+  },
+} satisfies Record<string, (body: unknown) => { items: unknown; count: number }>;
+
+export type PageKind = keyof typeof ITEMS_OF;
+type ItemsOf<K extends PageKind> = ReturnType<(typeof ITEMS_OF)[K]>['items'];
+
+/** A page's records as the writer takes them (or handed to it), and how many the page held. */
+export interface ReadItems<K extends PageKind> { items: ForWriter<ItemsOf<K>>; count: number }
 
 export interface PageReader {
-  read: PageRead<ReadTitles>;
+  read<K extends PageKind>(kind: K, bytes: ArrayBuffer): Promise<ReadPage<ReadItems<K>>>;
   close(): Promise<void>;
 }
+
+/** One kind of page, read by `reader`, as the client's pulls take it. */
+export const readingAs = <K extends PageKind>(reader: PageReader['read'], kind: K): PageRead<ReadItems<K>> => (bytes) => reader(kind, bytes);
 
 type Head = Omit<Page<never>, 'items'>;
 
@@ -37,23 +57,17 @@ function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { body: unknown; he
   } catch {
     throw new PartnerError('bad-response', NOT_JSON);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PartnerError('bad-response', 'A page of the global catalog is not an object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PartnerError('bad-response', 'A page of a bulk list is not an object.');
   return { body, head: pageMetadata(body) };
-}
-
-/** Step two: every record checked as the client checks it, packed for the writer. */
-function readTitles(body: unknown): { titles: PackedTitles; count: number } {
-  const page = parseGlobalContentPage(body);
-  return { titles: packCatalogChanges(page.items), count: page.items.length };
 }
 
 /** The same reading on this thread: tests, and a mirror written in-thread. */
 export function inThreadPageReader(): PageReader {
   const decoder = new TextDecoder();
   return {
-    read: async (bytes) => {
+    read: async <K extends PageKind>(kind: K, bytes: ArrayBuffer) => {
       const { body, head } = readHead(bytes, decoder);
-      const items = Promise.resolve().then(() => readTitles(body));
+      const items = Promise.resolve().then(() => ITEMS_OF[kind](body) as ReadItems<K>);
       items.catch(() => {}); // the sync awaits it; not an unhandled rejection meanwhile
       return { ...head, items };
     },
@@ -62,7 +76,7 @@ export function inThreadPageReader(): PageReader {
 }
 
 type ReaderReply =
-  | { id: number; step: 'head'; head: Head } | { id: number; step: 'items'; titles: ReadTitles }
+  | { id: number; step: 'head'; head: Head } | { id: number; step: 'items'; read: ReadItems<PageKind> }
   | { id: number; step: 'head' | 'items'; error: { code: 'bad-response' | 'server'; message: string } };
 
 interface Deferred<T> { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void }
@@ -77,7 +91,7 @@ function deferred<T>(): Deferred<T> {
 
 /**
  * A thread that reads pages: the bytes are moved to it, not copied. With `writer` (one end of a
- * channel whose other end a writer thread holds: workerWriter) it hands each page's titles to
+ * channel whose other end a writer thread holds: workerWriter) it hands each page's records to
  * the writer and answers main with the page's number.
  */
 export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, writer?: MessagePort): PageReader {
@@ -85,7 +99,7 @@ export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, w
   const worker = new Worker(workerUrl, {
     workerData: { role: 'page-reader', writer }, transferList: writer ? [writer] : [], resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
-  const pending = new Map<number, { head: Deferred<Head>; items: Deferred<ReadTitles> }>();
+  const pending = new Map<number, { head: Deferred<Head>; items: Deferred<ReadItems<PageKind>> }>();
   let nextId = 1;
   let stopped: Error | undefined;
   const failAll = (error: Error): void => {
@@ -107,20 +121,20 @@ export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, w
     } else if (reply.step === 'head') {
       page.head.resolve(reply.head);
     } else {
-      page.items.resolve(reply.titles);
+      page.items.resolve(reply.read);
       pending.delete(reply.id);
     }
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new PartnerError('server', `The catalog page reader stopped (exit code ${code}).`)));
   return {
-    read: async (bytes): Promise<ReadPage<ReadTitles>> => {
+    read: async <K extends PageKind>(kind: K, bytes: ArrayBuffer): Promise<ReadPage<ReadItems<K>>> => {
       if (stopped) throw stopped;
       const id = nextId++;
-      const page = { head: deferred<Head>(), items: deferred<ReadTitles>() };
+      const page = { head: deferred<Head>(), items: deferred<ReadItems<PageKind>>() };
       pending.set(id, page);
-      worker.postMessage({ id, bytes }, [bytes]);
-      return { ...(await page.head.promise), items: page.items.promise };
+      worker.postMessage({ id, kind, bytes }, [bytes]);
+      return { ...(await page.head.promise), items: page.items.promise as Promise<ReadItems<K>> };
     },
     close: async () => {
       if (stopped) return;
@@ -129,17 +143,17 @@ export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, w
   };
 }
 
-/** The worker side: reads each page sent to it, answering its head, then its titles (handed to `writer` when there is one). */
+/** The worker side: reads each page sent to it, answering its head, then its records (handed to `writer` when there is one). */
 export function servePageReader(
-  port: { on(event: 'message', listener: (request: { id: number; bytes: ArrayBuffer }) => void): unknown; postMessage(reply: ReaderReply): void },
-  writer?: { postMessage(titles: HandedOverTitles): void },
+  port: { on(event: 'message', listener: (request: { id: number; kind: PageKind; bytes: ArrayBuffer }) => void): unknown; postMessage(reply: ReaderReply): void },
+  writer?: { postMessage(items: HandedOverItems): void },
 ): void {
   const decoder = new TextDecoder();
   const failure = (error: unknown) => ({
     code: error instanceof PartnerError && error.code === 'bad-response' ? 'bad-response' as const : 'server' as const,
     message: error instanceof Error ? error.message : String(error),
   });
-  port.on('message', ({ id, bytes }) => {
+  port.on('message', ({ id, kind, bytes }) => {
     let read: { body: unknown; head: Head };
     try {
       read = readHead(bytes, decoder);
@@ -149,10 +163,11 @@ export function servePageReader(
     }
     port.postMessage({ id, step: 'head', head: read.head });
     try {
-      const { titles, count } = readTitles(read.body);
-      // To the writer first: once main hears of the page, its titles are on their way there.
-      if (writer) writer.postMessage({ page: id, packed: titles });
-      port.postMessage({ id, step: 'items', titles: { titles: writer ? { handedOver: id } : titles, count } });
+      if (!Object.hasOwn(ITEMS_OF, kind)) throw new Error(`No reading for pages of ${String(kind)}.`);
+      const { items, count } = ITEMS_OF[kind](read.body);
+      // To the writer first: once main hears of the page, its records are on their way there.
+      if (writer) writer.postMessage({ page: id, items });
+      port.postMessage({ id, step: 'items', read: { items: writer ? { handedOver: id } : items, count } });
     } catch (error) {
       port.postMessage({ id, step: 'items', error: failure(error) });
     }

@@ -8,7 +8,7 @@ import { PartnerError } from '../partner/errors.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
-import { inThreadPageReader, type ReadTitles } from './page-reader.ts';
+import { inThreadPageReader, readingAs, type PageKind, type PageReader, type ReadItems } from './page-reader.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
@@ -40,8 +40,8 @@ export interface SyncContext {
   now: () => number;
   onProgress?: (progress: SyncProgress) => void;
   signal?: AbortSignal;
-  /** Reads the global catalog's pages (a thread of their own in the product); this thread when absent. */
-  readPages?: PageRead<ReadTitles>;
+  /** Reads the pages of bulk pulls (a thread of their own in the product); this thread when absent. */
+  readPages?: PageReader['read'];
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -95,10 +95,10 @@ async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<Pr
 }
 
 /** Pages read elsewhere (page-reader.ts), each once its records are ready, in order. */
-async function* whenRead(pages: AsyncGenerator<ReadPage<ReadTitles>>): AsyncGenerator<PreparedPage<ReadTitles['titles']>> {
+async function* whenRead<K extends PageKind>(pages: AsyncGenerator<ReadPage<ReadItems<K>>>): AsyncGenerator<PreparedPage<ReadItems<K>['items']>> {
   for await (const page of pages) {
-    const { titles, count } = await page.items;
-    yield preparedPage(titles, count, page);
+    const { items, count } = await page.items;
+    yield preparedPage(items, count, page);
   }
 }
 
@@ -178,6 +178,9 @@ async function completeSearchUpgrade(ctx: SyncContext): Promise<void> {
   }
 }
 
+/** Pages of `kind` read by the context's reader, or in this thread. */
+const reading = <K extends PageKind>(ctx: SyncContext, kind: K): PageRead<ReadItems<K>> => readingAs(ctx.readPages ?? inThreadPageReader().read, kind);
+
 /** Sources that write titles: bulk ends when none of them has a run left under way. */
 async function titleSources(mirror: MirrorWriter): Promise<string[]> {
   return (await mirror.allStates()).map((s) => s.source).filter((s) => s === sourceNames.global || s.startsWith('library-content:'));
@@ -187,7 +190,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   const source = sourceNames.global;
   return syncSource(ctx, source, request.full, undefined,
     // Fetched here, read and packed by the page reader (which hands the titles to a writer thread); the writer adds the search words (title-row.ts).
-    (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(ctx.readPages ?? inThreadPageReader().read,
+    (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(reading(ctx, 'global'),
       { countries: request.countries, limit: request.pageSize ?? 500, startToken, since })),
     (run, titles, next) => ctx.mirror.applyGlobalPage(source, run, titles, next),
     (run) => ctx.mirror.sweepTitles(run), true);
@@ -196,7 +199,9 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
 function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
   const source = sourceNames.entitlements(libraryId, model);
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => asTheyCame(ctx.client.entitlementPages(libraryId, { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since })),
+    // Read by the page reader too: main only fetches (and, with a writer thread, never holds the records).
+    (startToken, since) => whenRead(ctx.client.entitlementPagesReadBy(reading(ctx, 'entitlements'), libraryId,
+      { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since })),
     (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
 }

@@ -43,19 +43,6 @@ export function titleRow(record: CatalogRecord): TitleRow {
 /** A page of title changes as one string, for the writer thread (unpackTitleChanges reads it back). */
 export type PackedTitles = string & { readonly packedTitles: unique symbol };
 
-/**
- * A page's titles as main names them to the writer: packed, or, when the page reader and the
- * writer are threads joined by a channel, the number of the page whose packed titles the
- * reader sent the writer itself (so main never holds, copies or collects them).
- */
-export type TitlesForWriter = PackedTitles | HandedOver;
-export interface HandedOver { readonly handedOver: number }
-/** What the reader thread sends the writer thread for a handed-over page. */
-export interface HandedOverTitles { page: number; packed: PackedTitles }
-
-export const isHandedOver = (titles: unknown): titles is HandedOver =>
-  typeof titles === 'object' && titles !== null && typeof (titles as HandedOver).handedOver === 'number';
-
 const FIELD = '\u0000';
 const NULL = '\u0001';
 const FIELDS_PER_CHANGE = 13;

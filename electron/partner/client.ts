@@ -241,23 +241,16 @@ export class PartnerClient {
    * fetches. `read` answers with the page's token as soon as it has it; the records follow.
    */
   globalContentPagesReadBy<P>(read: PageRead<P>, options: GlobalContentOptions = {}): AsyncGenerator<ReadPage<P>> {
-    const query = globalContentsQuery(options);
-    return this.pull(options.startToken,
-      (startToken) => this.authorized('bulk', { method: 'GET', path: GLOBAL_CONTENTS, query: { ...query, startToken }, retry: true, read }) as Promise<ReadPage<P>>,
-      (page) => page.next, (page) => page);
+    return this.pagesReadBy(read, GLOBAL_CONTENTS, globalContentsQuery(options), options.startToken);
   }
 
   entitlementPages(libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<Page<Entitlement>> {
-    const status = options.status ?? 'all';
-    if (!['active', 'inactive', 'all'].includes(status)) {
-      throw new PartnerError('invalid-input', 'The entitlement status must be active, inactive or all.');
-    }
-    return this.pages(apiPath('libraries', checkLibraryId(libraryId), 'entitlements'), {
-      limit: checkLimit(options.limit),
-      startTime: epochSeconds(options.since),
-      status,
-      purchaseModel: options.purchaseModel === undefined ? 'All' : checkModel(options.purchaseModel) === 'FLEX' ? 'Flex' : 'Instant',
-    }, options.startToken, parseEntitlementPage);
+    return this.pages(entitlementsPath(libraryId), entitlementsQuery(options), options.startToken, parseEntitlementPage);
+  }
+
+  /** The same pull, read by `read` (as globalContentPagesReadBy): a library's entitlements, in a sync. */
+  entitlementPagesReadBy<P>(read: PageRead<P>, libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<ReadPage<P>> {
+    return this.pagesReadBy(read, entitlementsPath(libraryId), entitlementsQuery(options), options.startToken);
   }
 
   libraryContentPages(libraryId: number, options: LibraryContentOptions = {}): AsyncGenerator<Page<LibraryContentChange>> {
@@ -334,6 +327,13 @@ export class PartnerClient {
     return this.pull(startToken, (token) => this.get('bulk', path, { ...query, startToken: token }), nextPageToken, parse);
   }
 
+  /** A bulk pull whose pages' bytes go to `read`; a garbled page it refuses (bad-response) is sent for again. */
+  private pagesReadBy<P>(read: PageRead<P>, path: string, query: RequestSpec['query'], startToken: string | undefined): AsyncGenerator<ReadPage<P>> {
+    return this.pull(startToken,
+      (token) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, read }) as Promise<ReadPage<P>>,
+      (page) => page.next, (page) => page);
+  }
+
   /** A pull: `request(token)` for each page, the next one asked for as soon as `tokenOf` reads its token. */
   private async *pull<B, R>(
     startToken: string | undefined, get: (token: string | undefined) => Promise<B>, tokenOf: (body: B) => string | undefined, finish: (body: B) => R,
@@ -361,6 +361,21 @@ export class PartnerClient {
 const GLOBAL_CONTENTS = apiPath('global-contents');
 
 /** The global catalog pull's query, checked: the same whether its pages are parsed here or elsewhere. */
+const entitlementsPath = (libraryId: number): string => apiPath('libraries', checkLibraryId(libraryId), 'entitlements');
+
+function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
+  const status = options.status ?? 'all';
+  if (!['active', 'inactive', 'all'].includes(status)) {
+    throw new PartnerError('invalid-input', 'The entitlement status must be active, inactive or all.');
+  }
+  return {
+    limit: checkLimit(options.limit),
+    startTime: epochSeconds(options.since),
+    status,
+    purchaseModel: options.purchaseModel === undefined ? 'All' : checkModel(options.purchaseModel) === 'FLEX' ? 'Flex' : 'Instant',
+  };
+}
+
 function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'] {
   const countries = options.countries?.map((c) => checkCountry(c));
   return { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };

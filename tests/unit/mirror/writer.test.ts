@@ -61,12 +61,12 @@ describe('the mirror writer', () => {
     try {
       await writer.beginRun('global', undefined, 1_000, false);
       const run = (await writer.state('global')).runStartedAt as number;
-      reader.postMessage({ page: 1, packed: page(1) }); // a page of a sync that stopped: never named
+      reader.postMessage({ page: 1, items: page(1) }); // a page of a sync that stopped: never named
       const stored = [writer.applyGlobalPage('global', run, { handedOver: 2 }, 't2'), writer.applyGlobalPage('global', run, { handedOver: 3 }, 't3')];
       // Named, not yet arrived: the calls after them wait too.
       expect(await Promise.race([writer.state('global'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 200))])).toBe('waiting');
-      reader.postMessage({ page: 3, packed: page(31) });
-      reader.postMessage({ page: 2, packed: page(21) });
+      reader.postMessage({ page: 3, items: page(31) });
+      reader.postMessage({ page: 2, items: page(21) });
       await Promise.all(stored);
       const state = await writer.state('global');
       expect(state.nextToken).toBe('t3');
