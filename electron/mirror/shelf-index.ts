@@ -59,7 +59,8 @@ export class ShelfOrder {
   }
 }
 
-const VIEWS_KEPT = 8;
+/** Filtered views kept (up to 2 MiB each for half a million rows); the one being scrolled is always among them. */
+const VIEWS_KEPT = 4;
 
 export class ShelfIndex {
   readonly libraryId: number;
@@ -67,14 +68,14 @@ export class ShelfIndex {
   /** Ascending: the row number of a content id is its index. */
   readonly contentIds: Float64Array;
   readonly facets: Uint8Array;
-  private readonly years: Float64Array;
+  private readonly years: Float32Array;
   readonly reader: ShelfReader;
   private readonly orders = new Map<string, ShelfOrder>();
   private scratch: Int32Array | undefined;
   /** Filtered views (rows by position), most recently used last. */
   private readonly views = new Map<string, { rows: Int32Array; readsAvailability: boolean }>();
 
-  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float64Array }, reader: ShelfReader) {
+  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float32Array }, reader: ShelfReader) {
     this.libraryId = libraryId;
     this.size = rows.contentIds.length;
     this.contentIds = rows.contentIds;
@@ -166,28 +167,31 @@ export class ShelfIndex {
     return rows;
   }
 
-  /** Rows by a small key, stable in content id order (the tiebreak in both directions); NULL first ascending. */
+  /**
+   * Rows by a small key, stable in content id order (the tiebreak in both directions); NULL
+   * first ascending. The key is worked out again in each pass rather than kept: a library-sized
+   * array of keys per sort was memory the process kept long after (freed, not returned).
+   */
   private countingSort(sort: 'format' | 'year' | 'availability', direction: Direction): Int32Array {
     const n = this.size;
-    const keys = new Float64Array(n);
-    for (let row = 0; row < n; row++) {
+    const keyOf = (row: number): number => {
       const facets = this.facets[row] as number;
       const key = sort === 'format' ? formatOf(facets) : sort === 'availability' ? availabilityOf(facets) : (this.years[row] as number);
-      keys[row] = Number.isNaN(key) ? -Infinity : key; // NULL year sorts first, as in SQLite
-    }
-    const distinct = [...new Set(keys)].sort((a, b) => (direction === 'asc' ? a - b : b - a));
+      return Number.isNaN(key) ? -Infinity : key; // NULL year sorts first, as in SQLite
+    };
+    const keys = new Set<number>();
+    for (let row = 0; row < n; row++) keys.add(keyOf(row));
+    const distinct = [...keys].sort((a, b) => (direction === 'asc' ? a - b : b - a));
     const bucketOf = new Map(distinct.map((key, i) => [key, i]));
     const starts = new Int32Array(distinct.length + 1);
-    const buckets = new Int32Array(n);
     for (let row = 0; row < n; row++) {
-      const bucket = bucketOf.get(keys[row] as number) as number;
-      buckets[row] = bucket;
+      const bucket = bucketOf.get(keyOf(row)) as number;
       starts[bucket + 1] = (starts[bucket + 1] as number) + 1;
     }
     for (let i = 1; i < starts.length; i++) starts[i] = (starts[i] as number) + (starts[i - 1] as number);
     const rows = new Int32Array(n);
     for (let row = 0; row < n; row++) {
-      const bucket = buckets[row] as number;
+      const bucket = bucketOf.get(keyOf(row)) as number;
       rows[starts[bucket] as number] = row;
       starts[bucket] = (starts[bucket] as number) + 1;
     }
