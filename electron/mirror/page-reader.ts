@@ -18,7 +18,7 @@ import { pageMetadata, parseEntitlementPage, parseGlobalContentPage } from '../p
 import { NOT_JSON } from '../partner/transport.ts';
 import type { Page } from '../shared/model.ts';
 import type { ForWriter, HandedOverItems } from './handed-over.ts';
-import { DEFAULT_WRITER_URL } from './mirror-writer.ts';
+import { DEFAULT_WRITER_URL, SYNC_THREAD_LIMITS } from './mirror-writer.ts';
 import { packCatalogChanges } from './title-row.ts';
 
 /** Step two, for each kind of page: every record checked as the client checks it, in the form the writer takes. */
@@ -95,9 +95,8 @@ function deferred<T>(): Deferred<T> {
  * the writer and answers main with the page's number.
  */
 export function workerPageReader(workerUrl: URL | string = DEFAULT_WRITER_URL, writer?: MessagePort): PageReader {
-  // A young generation of 16 MiB, as the writer's: the parsed pages live a few milliseconds.
   const worker = new Worker(workerUrl, {
-    workerData: { role: 'page-reader', writer }, transferList: writer ? [writer] : [], resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    workerData: { role: 'page-reader', writer }, transferList: writer ? [writer] : [], resourceLimits: SYNC_THREAD_LIMITS,
   });
   const pending = new Map<number, { head: Deferred<Head>; items: Deferred<ReadItems<PageKind>> }>();
   let nextId = 1;
