@@ -1,15 +1,14 @@
 // Reading a bulk page off the wire (the global catalog's, a library's entitlements'): decoding,
 // JSON, the client's checks of every record, and the catalog's titles packed for the writer
-// (title-row.ts). In the product this runs
-// on a thread of its own (the sync worker's file in the role 'page-reader'), so main only
-// fetches: parsing a million titles in main had made main the sync's narrowest step on a
-// 2-core desk PC, and grown its young generation to 128 MiB, which no code can cap in
-// Electron's main process (a worker's `resourceLimits` can). The reader answers in two steps:
-// the page's token first, so main asks for the next page at once, then the packed records.
-// Beside a writer thread, the reader sends the records to the writer over a channel of their own
-// and tells main only the page's number (handed-over.ts): main's young generation and its share
-// of the CPU were the sync's largest left after parsing moved here, and most of both went on
-// receiving, copying and collecting those pages.
+// (title-row.ts). In the product this runs on a thread of its own (the sync worker's file in
+// the role 'page-reader'), so main only fetches: parsing a million titles in main had made main
+// the sync's narrowest step on a 2-core desk PC, and grown its young generation to 128 MiB,
+// which no code can cap in Electron's main process (a worker's `resourceLimits` can). The
+// reader answers in two steps: the page's token first, so main asks for the next page at once,
+// then the records. Beside a writer thread, the reader sends the records to the writer over a
+// channel of their own and tells main only the page's number (handed-over.ts): main's young
+// generation and its share of the CPU were the sync's largest left after parsing moved here,
+// and most of both went on receiving, copying and collecting those pages.
 import { TextDecoder } from 'node:util';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { PageRead, ReadPage } from '../partner/client.ts';
