@@ -33,7 +33,7 @@ export class CatalogService {
   private readonly options: CatalogServiceOptions;
   private readonly mirror: CatalogMirror;
   private writerInstance: MirrorWriter | undefined;
-  /** The global catalog's pages read on a thread of their own, beside the writer's (page-reader.ts). */
+  /** Bulk pages (the catalog's, entitlements') read on a thread of their own, beside the writer's (page-reader.ts). */
   private readerInstance: PageReader | undefined;
   /** The reader's end of the channel to the writer thread, until a reader takes it. */
   private readerPort: MessagePort | undefined;
@@ -111,7 +111,7 @@ export class CatalogService {
       this.writerInstance = inThreadWriter(this.options.databasePath);
     } else {
       // The writer thread holds one end of the channel from the start; the reader, made when a
-      // sync of the global catalog first needs it, takes the other.
+      // sync first needs it (the 10-minute refresh does not), takes the other.
       const { port1, port2 } = new MessageChannel();
       this.writerInstance = workerWriter(this.options.databasePath, this.options.workerUrl, port2);
       this.readerPort = port1;

@@ -158,7 +158,7 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
 /**
  * The worker side: serves calls on its own connection until terminated, in the order they came.
  * A page handed over by the reader (`reader`: its channel) can be named by main before its
- * titles arrive, as the two come by different channels: the calls wait for them.
+ * records arrive, as the two come by different channels: the calls wait for them.
  */
 export function serveWriter(
   port: { on(event: 'message', listener: (request: WriterRequest) => void): unknown; postMessage(reply: WriterReply): void },

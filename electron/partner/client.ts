@@ -360,9 +360,9 @@ export class PartnerClient {
 
 const GLOBAL_CONTENTS = apiPath('global-contents');
 
-/** The global catalog pull's query, checked: the same whether its pages are parsed here or elsewhere. */
 const entitlementsPath = (libraryId: number): string => apiPath('libraries', checkLibraryId(libraryId), 'entitlements');
 
+/** A library's entitlements pull's query, checked: the same whether its pages are parsed here or elsewhere. */
 function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
   const status = options.status ?? 'all';
   if (!['active', 'inactive', 'all'].includes(status)) {
@@ -376,6 +376,7 @@ function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
   };
 }
 
+/** The global catalog pull's query, checked: the same whether its pages are parsed here or elsewhere. */
 function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'] {
   const countries = options.countries?.map((c) => checkCountry(c));
   return { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };
