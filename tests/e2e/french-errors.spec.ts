@@ -86,6 +86,9 @@ async function search(page: Page, title: string, model: 'INSTANT' | 'FLEX'): Pro
   await page.getByLabel(fr('catalog.model'), { exact: true }).selectOption(model);
   await field.press('Enter');
   await expect(page.locator('ul.results > li').first()).toBeVisible();
+  // Its live availability read: until then the row may still change to "Place hold", and a step
+  // that has another desk take the last copy after the search must come after this.
+  await expect(page.getByRole('button', { name: fr('catalog.borrowTitle', { title }) })).toBeVisible();
 }
 
 /** Through the page's own contract: a title of this model and live status found alone by its name, with at most `copies` free. */
