@@ -5,11 +5,12 @@
 // - the full ingest: the same pages through the real sync path (CatalogService.syncNow of a
 //   connection: pages fetched in this process, read on the page reader thread, stored by the writer thread), the search index
 //   built at the end;
-// - the bulk limit: a sample of the same pages, read from disk, parsed and inserted with plain
-//   statements into a fresh database with no triggers, its FTS5 index built once afterwards;
+// - the bulk limit: a sample of the same pages, read from disk, parsed (each record's columns
+//   read, the record kept as sent, as the mirror keeps it) and inserted with plain statements
+//   into a fresh database with no triggers, its FTS5 index built once afterwards;
 // - the insert path: the same sample through the mirror's own write path (bulk mode, the run's
 //   end building its index), also from disk.
-import { packCatalogChanges } from '../electron/mirror/title-row.ts';
+import { packWireChanges } from '../electron/mirror/title-row.ts';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -17,8 +18,8 @@ import { CatalogMirror } from '../electron/mirror/mirror.ts';
 import { CatalogService } from '../electron/mirror/catalog-service.ts';
 import type { SyncRequest } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
-import { parseGlobalContentPage } from '../electron/partner/normalize.ts';
-import type { CatalogRecord, Country } from '../electron/shared/model.ts';
+import { catalogColumns, pageMetadata, readGlobalContentPage } from '../electron/partner/normalize.ts';
+import type { Country } from '../electron/shared/model.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 
 export const PAGE = Number(process.env.PAGE ?? 500);
@@ -64,13 +65,13 @@ async function savePages(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'pas
     const file = join(dir, `page-${i}.json`);
     writeFileSync(file, text);
     files.push(file);
-    startToken = parseGlobalContentPage(JSON.parse(text)).next;
+    startToken = pageMetadata(JSON.parse(text)).next;
     if (startToken === undefined) break;
   }
   return files;
 }
 
-const readPage = (file: string) => parseGlobalContentPage(JSON.parse(readFileSync(file, 'utf8')));
+const readPage = (file: string) => readGlobalContentPage(JSON.parse(readFileSync(file, 'utf8')));
 
 /** Plain inserts, no triggers, the full-text index built once at the end: the least a mirror could do. */
 function bulkLimit(files: string[], path: string): number {
@@ -89,10 +90,10 @@ function bulkLimit(files: string[], path: string): number {
     db.exec('BEGIN');
     for (const change of page.items) {
       if (change.kind !== 'upsert') continue;
-      const r: CatalogRecord = change.record;
-      title.run(r.id, r.title ?? null, r.series ?? null, r.artist ?? r.artists[0]?.name ?? null, r.format ?? null, r.year ?? null,
-        r.isbn ?? null, r.upc ?? null, r.forChildren ? 1 : 0, r.coverImageUrl ?? null, r.countries.join(','));
-      record.run(r.id, JSON.stringify(r));
+      const c = catalogColumns(change.wire);
+      title.run(change.id, c.title ?? null, c.series ?? null, c.artist ?? null, c.format ?? null, c.year ?? null,
+        c.isbn ?? null, c.upc ?? null, c.forChildren ? 1 : 0, c.coverImageUrl ?? null, c.countries.join(','));
+      record.run(change.id, JSON.stringify(change.wire));
       records++;
     }
     db.exec('COMMIT');
@@ -113,7 +114,7 @@ function insertPath(files: string[], path: string): number {
   mirror.beginRun('global', undefined, 1, true);
   for (const file of files) {
     const page = readPage(file);
-    mirror.applyGlobalPage('global', 1, packCatalogChanges(page.items), page.next);
+    mirror.applyGlobalPage('global', 1, packWireChanges(page.items), page.next);
     records += page.items.length;
   }
   mirror.transaction(() => mirror.sweepTitles(1));

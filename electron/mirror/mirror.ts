@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
-import { titleRow, unpackTitleChanges, type PackedTitles, type TitleRow } from './title-row.ts';
+import { recordOf, titleRow, unpackTitleChanges, type PackedTitles, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 export type { SourceState } from '../shared/collection.ts';
@@ -188,8 +188,9 @@ export class CatalogMirror {
           continue;
         }
         const { active, purchaseModel, price: _price, ...record } = change.title;
-        const existing = this.statement('SELECT r.record FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?').get(record.id, run) as { record: string } | undefined;
-        const merged = existing ? mergeEpisodes(JSON.parse(existing.record) as CatalogRecord, record) : record;
+        const existing = this.statement('SELECT r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?')
+          .get(record.id, run) as { record: string; wire: number } | undefined;
+        const merged = existing ? mergeEpisodes(recordOf(existing.record, existing.wire, record.id), record) : record;
         this.upsertTitle(titleRow(merged), run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
       }
@@ -251,8 +252,8 @@ export class CatalogMirror {
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
         seen_run = excluded.seen_run, words = excluded.words`)
       .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words);
-    this.statement('INSERT INTO title_records (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record')
-      .run(row.id, row.record);
+    this.statement('INSERT INTO title_records (id, record, wire) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record, wire = excluded.wire')
+      .run(row.id, row.record, row.wire);
     if (bulk) return;
     if (before?.words !== now.words) {
       // The index holds no copy of the words: removing the old entry takes the words it was made of.

@@ -13,18 +13,18 @@ import { TextDecoder } from 'node:util';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { PageRead, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import { pageMetadata, parseEntitlementPage, parseGlobalContentPage } from '../partner/normalize.ts';
+import { pageMetadata, parseEntitlementPage, readGlobalContentPage } from '../partner/normalize.ts';
 import { NOT_JSON } from '../partner/transport.ts';
 import type { Page } from '../shared/model.ts';
 import type { ForWriter, HandedOverItems } from './handed-over.ts';
 import { DEFAULT_WRITER_URL, SYNC_THREAD_LIMITS } from './mirror-writer.ts';
-import { packCatalogChanges } from './title-row.ts';
+import { packWireChanges } from './title-row.ts';
 
 /** Step two, for each kind of page: every record checked as the client checks it, in the form the writer takes. */
 const ITEMS_OF = {
   global: (body: unknown) => {
-    const page = parseGlobalContentPage(body);
-    return { items: packCatalogChanges(page.items), count: page.items.length };
+    const page = readGlobalContentPage(body); // each record checked as the client checks it, and kept as sent (title-row.ts)
+    return { items: packWireChanges(page.items), count: page.items.length };
   },
   entitlements: (body: unknown) => {
     const page = parseEntitlementPage(body);

@@ -6,12 +6,13 @@
 // sort column (NOCASE for text, NULL first ascending) and then by content id ascending in both
 // directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from '../shared/model.ts';
+import type { AvailabilityStatus, Format, PurchaseModel } from '../shared/model.ts';
 import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
 import { queryWords } from './search-text.ts';
 import type { ShelfCache } from './shelf-cache.ts';
 import type { Direction, ShelfFilters, SortKey } from './shelf-index.ts';
 import { COUNT_CAP } from './shelf-search.ts';
+import { recordOf } from './title-row.ts';
 
 export type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
 
@@ -88,15 +89,15 @@ export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery
 }
 
 export function detail(db: DatabaseSync, libraryId: number, contentId: number): TitleDetail | undefined {
-  const row = db.prepare(`SELECT e.content_id, e.model, e.active, r.record, a.status, a.available_copies, a.total_copies,
+  const row = db.prepare(`SELECT e.content_id, e.model, e.active, r.record, r.wire, a.status, a.available_copies, a.total_copies,
       a.holds_queue_size, a.read_at ${FROM} LEFT JOIN title_records r ON r.id = e.content_id
     WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, contentId) as
-    (Row & { record: string | null }) | undefined;
+    (Row & { record: string | null; wire: number | null }) | undefined;
   if (!row) return undefined;
   const availability = availabilityOf(row);
   return {
     contentId: row.content_id, purchaseModel: row.model, active: row.active === 1,
-    ...(row.record ? { record: JSON.parse(row.record) as CatalogRecord } : {}),
+    ...(row.record ? { record: recordOf(row.record, row.wire ?? 0, row.content_id) } : {}),
     ...(availability ? { availability } : {}),
   };
 }

@@ -89,6 +89,9 @@ const MIGRATIONS: string[][] = [
   // 3: a failed run keeps its error's code beside the English message, so staff read why in
   //    their language (the message stays for the log).
   ['ALTER TABLE sync_state ADD COLUMN last_error_code TEXT'],
+  // 4: a global catalog record is stored as the service sent it and normalised when shown
+  //    (title-row.ts); the records stored before stay normalised, and say so with 0.
+  ['ALTER TABLE title_records ADD COLUMN wire INTEGER NOT NULL DEFAULT 0'],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,7 +13,7 @@ import type {
 import { COUNTRIES } from '../shared/model.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
@@ -163,17 +163,25 @@ function episodeOf(v: Json): Episode[] {
   return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
 }
 
+// The fields the catalog mirror files a title by, each read one way for both readers of a
+// record: parseCatalogRecord (the whole record, normalised) and catalogColumns (only these,
+// from a record the mirror stores as the service sent it).
+const formatOf = (v: Json): Format | undefined => normalizeFormat(v.format ?? v.kind);
+const seriesOf = (v: Json): string | undefined => str(v.seriesName ?? v.series);
+const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
+const forChildrenOf = (v: Json): boolean | undefined => bool(v.isForChildren ?? v.children);
+
 /** A global content record (`format`, `licenseType`) or its older spelling (`kind`, `purchaseModel`). */
 export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
   return {
-    id, titleId: int(v.titleId), format: normalizeFormat(v.format ?? v.kind), title: str(v.title), subtitle: str(v.subtitle),
-    series: str(v.seriesName ?? v.series), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
+    id, titleId: int(v.titleId), format: formatOf(v), title: str(v.title), subtitle: str(v.subtitle),
+    series: seriesOf(v), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
     episode: int(v.episodeNumber ?? v.episode), isbn: str(v.isbn), upc: str(v.upc), synopsis: str(v.synopsis),
-    year: int(v.releaseYear ?? v.year), duration: str(v.duration), pages: int(v.pages), language: str(v.language),
+    year: yearOf(v), duration: str(v.duration), pages: int(v.pages), language: str(v.language),
     subtitleLanguage: str(v.subtitleLanguage), dubLanguage: str(v.dubLanguage ?? v.dubtitleLanguage),
     artist: str(v.artist), artists: artists(v.artists), publisher: str(v.publisher), genres: strings(v.genres),
     audience: str(v.audience), lexile: str(v.lexile), atosBookLevel: str(v.atosBookLevel),
-    interestLevel: str(v.interestLevel), forChildren: bool(v.isForChildren ?? v.children),
+    interestLevel: str(v.interestLevel), forChildren: forChildrenOf(v),
     fiction: bool(v.isFiction ?? v.fiction), abridged: bool(v.isAbridged ?? v.abridged),
     parentalAdvisory: bool(v.isParentalAdvisory ?? v.pa), demo: bool(v.isDemo ?? v.demo),
     profanity: bool(v.containsProfanity ?? v.profanity), edited: bool(v.isEdited ?? v.edited),
@@ -191,11 +199,45 @@ export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
   };
 }
 
+/** What the catalog mirror files a title by: as parseCatalogRecord reads it, the artist being the record's `artist` or else its first named one. */
+export interface CatalogColumns {
+  title: string | undefined; series: string | undefined; artist: string | undefined; format: Format | undefined; year: number | undefined;
+  isbn: string | undefined; upc: string | undefined; forChildren: boolean | undefined; coverImageUrl: string | undefined; countries: Country[];
+}
+
+/** The first artist `artists` keeps (one with a name). */
+function firstArtistName(v: unknown): string | undefined {
+  for (const a of list(v)) {
+    const name = isObject(a) ? str(a.name) : undefined;
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/** Only the mirror's columns of a record, without normalising the rest of it (which is read when the title is shown). */
+export function catalogColumns(v: Json): CatalogColumns {
+  return {
+    title: str(v.title), series: seriesOf(v), artist: str(v.artist) ?? firstArtistName(v.artists), format: formatOf(v), year: yearOf(v),
+    isbn: str(v.isbn), upc: str(v.upc), forChildren: forChildrenOf(v), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
+  };
+}
+
+/** A global content record as the service sent it, once the checks every record passes have passed (an object with a whole-number id). */
+export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json };
+
+/** The checks every global content record passes: an object with a whole-number id (its id; undefined: skipped). */
+const acceptedId = (v: unknown): number | undefined => (isObject(v) ? int(v.id) : undefined);
+
 function parseGlobalChange(v: unknown): CatalogChange | undefined {
-  if (!isObject(v)) return undefined;
-  const id = int(v.id);
+  const id = acceptedId(v);
   if (id === undefined) return undefined;
-  return v.removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v, id) };
+  return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v as Json, id) };
+}
+
+function acceptGlobalChange(v: unknown): WireCatalogChange | undefined {
+  const id = acceptedId(v);
+  if (id === undefined) return undefined;
+  return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', id, wire: v as Json };
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
@@ -250,6 +292,8 @@ function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | und
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
+/** The same page, its records checked as parseGlobalContentPage checks them but kept as sent (the catalog mirror's bulk pull). */
+export const readGlobalContentPage = (body: unknown): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange);
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
+import { recordOf } from '../../../electron/mirror/title-row.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
-import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
+import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
@@ -33,19 +34,20 @@ export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sa
 const sha = (lines: string[]): string => createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 
 /**
- * Ids and key fields of every mirrored title, and of every entitlement; and what search and the
+ * Ids, key fields and records of every mirrored title, and of every entitlement; and what search and the
  * browser read: every word of the full-text index with the title it points to, and the columns
  * each entitlement row copies from its title.
  */
 export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
-  const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string }[];
+  const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string; wire: number }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
   const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
-    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${t.record}`)),
+    // The record as the detail reads it: kept as sent, or normalised by an earlier version.
+    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${JSON.stringify(recordOf(t.record, t.wire, t.id))}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
     searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),
@@ -79,6 +81,15 @@ export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titl
     }
   }
   return { titles: titleLines.length, titleKeys: sha(titleLines), entitlements: entLines.length, entitlementSum: sha(entLines) };
+}
+
+/** Every title of the service's global catalog as the client normalises it, by id. */
+export async function collectRecords(sandbox: SandboxHandle): Promise<Map<number, CatalogRecord>> {
+  const records = new Map<number, CatalogRecord>();
+  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+    for (const c of page.items) if (c.kind === 'upsert') records.set(c.record.id, c.record);
+  }
+  return records;
 }
 
 export function mirrorTitleKeys(db: DatabaseSync): string {

@@ -9,9 +9,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { migrate, SCHEMA_VERSION } from '../../../electron/mirror/schema.ts';
+import { recordOf } from '../../../electron/mirror/title-row.ts';
 import type { SyncRequest } from '../../../electron/mirror/sync.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
-import { clientOf, connectionOf, countriesOf, mirrorFingerprint, searchIndexMatchesWords, serviceFingerprint, serviceOf, tempDir } from './helpers.ts';
+import { clientOf, collectRecords, connectionOf, countriesOf, mirrorFingerprint, searchIndexMatchesWords, serviceFingerprint, serviceOf, tempDir } from './helpers.ts';
 import { referenceIds } from './shelf-reference.ts';
 
 let sandbox: SandboxHandle;
@@ -38,7 +39,10 @@ function writeSchemaOne(path: string, from: string, titleIds?: number[]): void {
   const only = titleIds ? `WHERE id IN (${titleIds.join(',')})` : '';
   db.exec(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run)
     SELECT id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run FROM ref.titles ${only}`);
-  db.exec(`INSERT INTO title_records SELECT id, record FROM ref.title_records ${only}`);
+  // That version stored every record normalised.
+  const records = db.prepare(`SELECT id, record, wire FROM ref.title_records ${only}`).all() as { id: number; record: string; wire: number }[];
+  const insert = db.prepare('INSERT INTO title_records (id, record) VALUES (?, ?)');
+  for (const r of records) insert.run(r.id, JSON.stringify(recordOf(r.record, r.wire, r.id)));
   if (!titleIds) {
     db.exec('INSERT INTO entitlements (library_id, content_id, model, active, seen_run) SELECT library_id, content_id, model, active, seen_run FROM ref.entitlements');
     db.exec('INSERT INTO availability SELECT * FROM ref.availability');
@@ -132,5 +136,35 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect(searchIndexMatchesWords(mirror)).toBe(true);
     fresh.close();
     mirror.close();
+  }, 60_000);
+});
+
+describe('records as the service sent them (schema 4)', () => {
+  it("a title's detail is the client's normalised record, whether the mirror kept the record as sent or (schema 3 and before) normalised", async () => {
+    const wire = service('wire');
+    await wire.syncNow(request());
+    await wire.close();
+    const normalised = await collectRecords(sandbox);
+    const libraryId = 101;
+    const probe = service('wire');
+    const ids = probe.browse({ libraryId, offset: 0, limit: 300 }).rows.map((r) => r.contentId);
+    expect(ids.length).toBe(300);
+    for (const id of ids) expect(probe.detail(libraryId, id)?.record, `title ${id}`).toEqual(normalised.get(id));
+    await probe.close();
+    const stored = new DatabaseSync(join(dir, 'wire.db'));
+    expect(stored.prepare('SELECT count(*) AS n, sum(wire) AS kept FROM title_records').get()).toEqual({ n: normalised.size, kept: normalised.size });
+
+    // The same mirror as schema 3 wrote it: every record normalised, no wire column.
+    stored.exec(`VACUUM INTO '${join(dir, 'three.db')}'`);
+    stored.close();
+    const three = new DatabaseSync(join(dir, 'three.db'));
+    const update = three.prepare('UPDATE title_records SET record = ? WHERE id = ?');
+    for (const [id, record] of normalised) update.run(JSON.stringify(record), id);
+    three.exec('ALTER TABLE title_records DROP COLUMN wire');
+    three.exec('PRAGMA user_version = 3');
+    three.close();
+    const upgraded = service('three');
+    for (const id of ids) expect(upgraded.detail(libraryId, id)?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
+    await upgraded.close();
   }, 60_000);
 });

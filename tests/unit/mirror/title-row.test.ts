@@ -1,7 +1,8 @@
 // A page of titles crosses to the writer thread packed in one string: what the writer unpacks
 // is the row titleRow makes of the same record, nulls, numbers and awkward text included.
 import { describe, expect, it } from 'vitest';
-import { packCatalogChanges, titleRow, unpackTitleChanges, type PackedTitles } from '../../../electron/mirror/title-row.ts';
+import { packCatalogChanges, packWireChanges, recordOf, titleRow, unpackTitleChanges, type PackedTitles } from '../../../electron/mirror/title-row.ts';
+import { parseCatalogRecord, readGlobalContentPage } from '../../../electron/partner/normalize.ts';
 import type { CatalogChange, CatalogRecord } from '../../../electron/shared/model.ts';
 
 const base = (id: number): CatalogRecord => ({
@@ -25,6 +26,35 @@ describe('packed titles', () => {
       { kind: 'upsert', row: titleRow(records[2]!) }, { kind: 'upsert', row: titleRow(records[3]!) }, { kind: 'removed', id: 10 },
     ]);
     expect(unpackTitleChanges(packCatalogChanges([]))).toEqual([]);
+  });
+
+  it('a record as the service sent it: the row its normalised record makes, the record kept as sent and normalised when read', () => {
+    const sent = [
+      { id: 11, title: "L'Étranger", seriesName: 'Folio', format: 'Ebooks', releaseYear: '1942', isbn: '978-2-07-036002-4', isForChildren: false,
+        coverImageUrl: 'https://covers.example/11.jpg', countryCodes: ['us', 'CA'], artists: [{ name: 'Albert Camus', relationship: 'AUTHOR' }], synopsis: 'Aujourd\'hui, maman est morte.' },
+      { id: 12, title: 'Tab\u0000and\u0001', kind: 'MOVIE', year: 1999, children: true, upc: '0123', products: [{ licenseType: 'PPU' }] },
+      { id: 13 },
+    ];
+    const page = readGlobalContentPage({ metadata: {}, contents: [...sent, { id: 14, removed: true }] });
+    const changes = unpackTitleChanges(packWireChanges(page.items));
+    expect(changes.map((c) => c.kind)).toEqual(['upsert', 'upsert', 'upsert', 'removed']);
+    for (const [i, record] of sent.entries()) {
+      const change = changes[i]!;
+      if (change.kind !== 'upsert') throw new Error('an upsert was expected');
+      const normalised = parseCatalogRecord(record, record.id);
+      const { record: json, wire, ...columns } = change.row;
+      const { record: _json, wire: _wire, ...expected } = titleRow(normalised);
+      // The separators are dropped from the packed title (the next test), so its words are those of what is left.
+      const title = expected.title?.replace(/[\u0000\u0001]/g, '') ?? null;
+      expect(columns).toEqual({ ...expected, title, words: title === expected.title ? expected.words : change.row.words });
+      expect(wire).toBe(1);
+      expect(JSON.parse(json)).toEqual(record);
+      expect(recordOf(json, wire, record.id)).toEqual(normalised);
+    }
+    // A normalised record (library content's, or one stored before schema 4) is read as it is.
+    const stored = titleRow(parseCatalogRecord(sent[0]!, 11));
+    expect(stored.wire).toBe(0);
+    expect(recordOf(stored.record, stored.wire, 11)).toEqual(JSON.parse(stored.record));
   });
 
   it('drops the separators from text, so a title carrying them cannot shift the fields after it', () => {

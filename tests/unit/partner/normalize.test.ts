@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerError } from '../../../electron/partner/errors.ts';
 import {
-  errorMessageOf, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseEntitlementPage,
-  parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken, wireTimeToMs,
+  catalogColumns, errorMessageOf, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
+  parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken,
+  readGlobalContentPage, wireTimeToMs,
 } from '../../../electron/partner/normalize.ts';
 
 describe('format and model spellings', () => {
@@ -67,6 +68,32 @@ describe('bulk pages', () => {
       expect.objectContaining({ kind: 'upsert', record: expect.objectContaining({ id: 1, format: 'MOVIE', purchaseModels: ['FLEX'], countries: ['US'] }) }),
       { kind: 'removed', id: 9 },
     ]);
+  });
+
+  it("keeps global records as sent when asked to, checked as the client checks them; a record's columns read as its normalised record has them", () => {
+    // Both spellings of every column, blank text, numbers as strings, countries as objects or lower case, artists with no name first.
+    const records: Record<string, unknown>[] = [
+      { id: 1, title: 'Le Petit Prince', seriesName: 'Folio', artist: 'Saint-Exupéry', format: 'Ebooks', releaseYear: '1943', isbn: '978-2-07-061275-8', isForChildren: true, coverImageUrl: 'https://c/1.jpg', countryCodes: ['us', { name: 'CA' }, 'FR'] },
+      { id: '2', title: '  ', series: 'Old spelling', kind: 'AUDIOBOOK', year: 2001.7, children: false, artists: [{ relationship: 'AUTHOR' }, { name: ' ' }, { name: 'First Named' }, { name: 'Second' }], upc: '0123' },
+      { id: 3, artist: '', artists: 'not a list', format: 'PAMPHLET', releaseYear: 'soon', countryCodes: 'US' },
+      { id: 4 },
+    ];
+    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x' }, 'not a record'] } };
+    const sent = readGlobalContentPage(body);
+    const parsed = parseGlobalContentPage(body);
+    expect({ next: sent.next, totalCount: sent.totalCount }).toEqual({ next: parsed.next, totalCount: parsed.totalCount });
+    expect(sent.items.map((c) => [c.kind, c.id])).toEqual(parsed.items.map((c) => [c.kind, c.kind === 'removed' ? c.id : c.record.id]));
+    for (const change of sent.items) {
+      if (change.kind !== 'upsert') continue;
+      expect(change.wire).toBe(records[change.id - 1]); // as sent, not a copy
+      const r = parseCatalogRecord(change.wire, change.id);
+      expect(catalogColumns(change.wire)).toEqual({
+        title: r.title, series: r.series, artist: r.artist ?? r.artists[0]?.name, format: r.format, year: r.year,
+        isbn: r.isbn, upc: r.upc, forChildren: r.forChildren, coverImageUrl: r.coverImageUrl, countries: r.countries,
+      });
+    }
+    expect(catalogColumns(records[0]!)).toMatchObject({ series: 'Folio', format: 'EBOOK', year: 1943, forChildren: true, countries: ['US', 'CA'] });
+    expect(catalogColumns(records[1]!)).toMatchObject({ title: undefined, series: 'Old spelling', artist: 'First Named', year: 2001, forChildren: false });
   });
 
   it('reads entitlements under entitlements or data, removed ones as inactive', () => {
