@@ -156,6 +156,15 @@ export function workerWriter(databasePath: string, workerUrl: URL | string = DEF
 }
 
 /**
+ * Pages are numbered in the order the reader reads them, and main names them in the order of
+ * the pull, which is nearly the same: a page read again (a garbled answer, retried) comes after
+ * the page ahead of it, asked for on its guessed token (client.ts, pull). A page still unnamed
+ * this many pages after a later one was named will not be: it belonged to a sync that stopped,
+ * or to a guess the pull dropped.
+ */
+const UNNAMED_PAGES_KEPT = 16;
+
+/**
  * The worker side: serves calls on its own connection until terminated, in the order they came.
  * A page handed over by the reader (`reader`: its channel) can be named by main before its
  * records arrive, as the two come by different channels: the calls wait for them.
@@ -189,8 +198,8 @@ export function serveWriter(
         const { handedOver: page } = request.args[at] as HandedOver;
         if (!handedOver.has(page)) return; // on its way from the reader
         request.args[at] = handedOver.get(page);
-        // Pages are numbered in the order read: one before this one that was never named belonged to a sync that stopped.
-        for (const earlier of handedOver.keys()) if (earlier <= page) handedOver.delete(earlier);
+        handedOver.delete(page);
+        for (const earlier of handedOver.keys()) if (earlier <= page - UNNAMED_PAGES_KEPT) handedOver.delete(earlier);
       }
       waiting.shift();
       answer(request);

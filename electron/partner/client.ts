@@ -10,7 +10,7 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
 import {
-  asSentence, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  asSentence, guessNextToken, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
@@ -317,43 +317,67 @@ export class PartnerClient {
   }
 
   /**
-   * The pages of a bulk pull. The next page is asked for as soon as this one's token is read,
-   * before this one is parsed: the service prepares it while this process parses, instead of
-   * each waiting for the other.
+   * The pages of a bulk pull. The next page is asked for as soon as this one's token is known
+   * (pull), before this one is parsed: the service prepares it while this process parses,
+   * instead of each waiting for the other.
    */
   private pages<T>(
     path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
   ): AsyncGenerator<Page<T>> {
-    return this.pull(startToken, (token) => this.get('bulk', path, { ...query, startToken: token }), nextPageToken, parse);
+    return this.pull(startToken,
+      (token, glimpse) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, glimpse }),
+      nextPageToken, parse);
   }
 
   /** A bulk pull whose pages' bytes go to `read`; a garbled page it refuses (bad-response) is sent for again. */
   private pagesReadBy<P>(read: PageRead<P>, path: string, query: RequestSpec['query'], startToken: string | undefined): AsyncGenerator<ReadPage<P>> {
     return this.pull(startToken,
-      (token) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, read }) as Promise<ReadPage<P>>,
+      (token, glimpse) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, read, glimpse }) as Promise<ReadPage<P>>,
       (page) => page.next, (page) => page);
   }
 
-  /** A pull: `request(token)` for each page, the next one asked for as soon as `tokenOf` reads its token. */
+  /**
+   * A pull: `get(token, glimpse)` for each page. The next page is asked for as soon as its token
+   * is known, before this page is parsed, so the service prepares it meanwhile: `tokenOf` reads
+   * the token from the page, but a page's first characters (`glimpse`) usually show it sooner,
+   * and the next page is asked for on that guess. The parsed page has the last word: on a wrong
+   * guess the answer is dropped and the right page asked for. A page read on another thread
+   * (pagesReadBy) would otherwise wait out that thread's parse of the whole page before the next
+   * request left, a third of each page's time in a sync.
+   */
   private async *pull<B, R>(
-    startToken: string | undefined, get: (token: string | undefined) => Promise<B>, tokenOf: (body: B) => string | undefined, finish: (body: B) => R,
+    startToken: string | undefined, get: (token: string | undefined, glimpse: (start: string) => void) => Promise<B>,
+    tokenOf: (body: B) => string | undefined, finish: (body: B) => R,
   ): AsyncGenerator<R> {
-    const request = (token: string | undefined): Promise<B> => {
-      const answer = get(token);
-      answer.catch(() => {}); // awaited below, or dropped when the caller stops early
-      return answer;
+    interface Asked { token: string | undefined; answer: Promise<B>; guess?: string }
+    let current: Asked | undefined;
+    /** The page after `current`, asked for on its guessed token. */
+    let ahead: Asked | undefined;
+    const askAhead = (asked: Asked): void => {
+      if (asked === current && !ahead && asked.guess !== undefined && asked.guess !== asked.token) ahead = ask(asked.guess);
     };
-    let token = startToken;
-    let answer: Promise<B> | undefined = request(token);
-    while (answer) {
-      const body = await answer;
+    const ask = (token: string | undefined): Asked => {
+      const asked: Asked = { token, answer: undefined as unknown as Promise<B> };
+      asked.answer = get(token, (start) => {
+        asked.guess ??= guessNextToken(start);
+        askAhead(asked);
+      });
+      asked.answer.catch(() => {}); // awaited below, or dropped (a wrong guess; the caller stopping early)
+      return asked;
+    };
+    current = ask(startToken);
+    while (current) {
+      const token: string | undefined = current.token;
+      const body = await current.answer;
       const next = tokenOf(body);
       if (next !== undefined && next === token) {
         throw new PartnerError('bad-response', 'The service returned the same page token twice; paging stopped to avoid a loop.');
       }
-      answer = next === undefined ? undefined : request(next);
+      const guessed = ahead;
+      ahead = undefined;
+      current = next === undefined ? undefined : guessed?.token === next ? guessed : ask(next);
+      if (current) askAhead(current); // its first characters may have come while it was the page ahead
       yield finish(body);
-      token = next;
     }
   }
 }

@@ -276,6 +276,23 @@ export function nextPageToken(body: unknown): string | undefined {
   return tokenOf(isObject(body.metadata) ? body.metadata.nextStartToken : undefined, body.nextStartToken);
 }
 
+/** The first `"nextStartToken": value` in a text (JSON escapes keep a quote inside a string from starting one). */
+const TOKEN_FIELD = /"nextStartToken"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+
+/**
+ * A bulk page's next token as the page's first characters show it, before the page is parsed;
+ * undefined when they show none. A guess: nextPageToken, on the parsed page, has the last word.
+ */
+export function guessNextToken(start: string): string | undefined {
+  const field = TOKEN_FIELD.exec(start);
+  if (!field) return undefined;
+  try {
+    return tokenOf(JSON.parse(field[1] as string));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a bulk page says of the pull (its next token, the total), read before its records. */
 export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   if (!isObject(body)) return {};

@@ -45,7 +45,16 @@ export interface RequestSpec {
    * thread). A PartnerError('bad-response') it throws is a garbled answer: a GET is sent again.
    */
   read?: (bytes: ArrayBuffer) => Promise<unknown>;
+  /**
+   * Shown the first characters of a 2xx answer before it is parsed or read: a bulk pull
+   * guesses the next page's token from them (client.ts, pull).
+   */
+  glimpse?: (start: string) => void;
 }
+
+/** How much of an answer `glimpse` sees: a bulk page's metadata comes first, and is short. */
+export const GLIMPSE_CHARS = 1024;
+const glimpseDecoder = new TextDecoder();
 
 export interface HttpAnswer {
   status: number;
@@ -173,9 +182,14 @@ export class Transport {
     } catch (error) {
       throw transportFailure(error, signal, timeoutMs);
     }
-    if (bytes && spec.read) return { status: response.status, body: await spec.read(bytes) };
+    if (bytes && spec.read) {
+      spec.glimpse?.(glimpseDecoder.decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, GLIMPSE_CHARS))));
+      return { status: response.status, body: await spec.read(bytes) };
+    }
+    const ok = response.status >= 200 && response.status < 300;
+    if (ok) spec.glimpse?.(text.slice(0, GLIMPSE_CHARS));
     const body = parseJson(text, response.status);
-    if (response.status >= 200 && response.status < 300) return { status: response.status, body };
+    if (ok) return { status: response.status, body };
     const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
     this.noteRetryAfter(refused);
     throw refused;

@@ -77,6 +77,25 @@ describe('the mirror writer', () => {
     }
   });
 
+  it('worker: stores a page read again after the page ahead of it (a garbled answer retried while the next page, asked for on a guess, was read)', async () => {
+    const { port1: reader, port2 } = new MessageChannel();
+    const writer = workerWriter(join(dir, 'reread.db'), undefined, port2);
+    try {
+      await writer.beginRun('global', undefined, 1_000, false);
+      const run = (await writer.state('global')).runStartedAt as number;
+      // Read in this order: the page ahead (5), then the page before it once more (6); named in the pull's order.
+      reader.postMessage({ page: 5, items: page(51) });
+      reader.postMessage({ page: 6, items: page(41) });
+      await Promise.all([writer.applyGlobalPage('global', run, { handedOver: 6 }, 't4'), writer.applyGlobalPage('global', run, { handedOver: 5 }, 't5')]);
+      const state = await writer.state('global');
+      expect(state.nextToken).toBe('t5');
+      expect(state.items).toBe(10);
+    } finally {
+      await writer.close();
+      reader.close();
+    }
+  });
+
   it('in-thread: refuses a handed-over page, as there is no reader thread to hand it', async () => {
     const writer = inThreadWriter(join(dir, 'in-thread-handed.db'));
     try {

@@ -171,3 +171,49 @@ describe('search and content info', () => {
     expect(await client.contentInfo(libraryId, [])).toEqual([]);
   });
 });
+
+describe('asking for the next page early', () => {
+  it('asks for the next page on the token the page begins with, before the page is read, and for no page twice', async () => {
+    const c = h.client();
+    h.sandbox.control.resetRequestCounts();
+    const asked = () => h.sandbox.control.requestCounts().globalContents;
+    const nextAskedWhileRead: boolean[] = [];
+    // A reader that finishes a page only once the service has been asked for the page after it.
+    const read = async (bytes: ArrayBuffer) => {
+      const before = asked();
+      const body = JSON.parse(new TextDecoder().decode(bytes)) as { metadata: { nextStartToken?: string } };
+      if (body.metadata.nextStartToken !== undefined) {
+        for (let waited = 0; asked() === before && waited < 2_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      nextAskedWhileRead.push(body.metadata.nextStartToken === undefined || asked() > before);
+      return { ...(body.metadata.nextStartToken === undefined ? {} : { next: body.metadata.nextStartToken }), items: Promise.resolve(bytes.byteLength) };
+    };
+    let pages = 0;
+    for await (const page of c.globalContentPagesReadBy(read, { limit: 400 })) {
+      expect(await page.items).toBeGreaterThan(0);
+      pages++;
+    }
+    expect(pages).toBeGreaterThanOrEqual(SIZE / 400);
+    expect(nextAskedWhileRead).toEqual(Array(pages).fill(true));
+    expect(asked()).toBe(pages);
+  });
+
+  it('on a wrong guess, drops that answer and asks for the page the parsed page names', async () => {
+    // The first bytes show a token the page's metadata overrides (the metadata's is the one read).
+    const misleading = h.client({
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        const text = await answer.text();
+        const misled = input.includes('global-contents') && text.includes('"nextStartToken"') ? text.replace(/^\{/, '{"nextStartToken":"999999",') : text;
+        return new Response(misled, { status: answer.status, headers: answer.headers });
+      },
+    });
+    const plain = await collect(client.globalContentPages({ limit: 500 }));
+    h.sandbox.control.resetRequestCounts();
+    const { items, pages } = await collect(misleading.globalContentPages({ limit: 500 }));
+    expect(upsertIds(items)).toEqual(upsertIds(plain.items));
+    expect(pages).toBe(plain.pages);
+    // Each page but the last was guessed wrong once: the wrong guesses cost a request each, and change nothing.
+    expect(h.sandbox.control.requestCounts().globalContents).toBe(pages + (pages - 1));
+  });
+});

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerError } from '../../../electron/partner/errors.ts';
 import {
-  catalogColumns, errorMessageOf, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
+  catalogColumns, errorMessageOf, guessNextToken, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
   parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken,
   readGlobalContentPage, wireTimeToMs,
 } from '../../../electron/partner/normalize.ts';
@@ -94,6 +94,18 @@ describe('bulk pages', () => {
     }
     expect(catalogColumns(records[0]!)).toMatchObject({ series: 'Folio', format: 'EBOOK', year: 1943, forChildren: true, countries: ['US', 'CA'] });
     expect(catalogColumns(records[1]!)).toMatchObject({ title: undefined, series: 'Old spelling', artist: 'First Named', year: 2001, forChildren: false });
+  });
+
+  it("guesses a page's next token from its first characters, as the parsed page will read it", () => {
+    expect(guessNextToken('{"metadata":{"totalCount":849661,"nextStartToken":"2339","warnings":[]},"data":{"contents":[{"id":1')).toBe('2339');
+    expect(guessNextToken('{ "metadata" : { "nextStartToken" : 17 , "totalCount": 40 }')).toBe('17');
+    expect(guessNextToken('{"metadata":{"nextStartToken":"a \\"quoted\\" token"}}')).toBe('a "quoted" token');
+    // No token yet, a blank one (the page then has none), or one cut off by the glimpse's end.
+    expect(guessNextToken('{"metadata":{"totalCount":40},"contents":[')).toBeUndefined();
+    expect(guessNextToken('{"metadata":{"nextStartToken":"  "}}')).toBeUndefined();
+    expect(guessNextToken('{"metadata":{"nextStartToken":"23')).toBeUndefined();
+    // A key inside a string is text, not a key.
+    expect(guessNextToken('{"title":"the \\"nextStartToken\\": \\"9\\" trick"}')).toBeUndefined();
   });
 
   it('reads entitlements under entitlements or data, removed ones as inactive', () => {
