@@ -22,15 +22,15 @@ import { packWireChanges } from './title-row.ts';
 
 /** Step two, for each kind of page: every record checked as the client checks it, in the form the writer takes. */
 const ITEMS_OF = {
-  global: (body: unknown) => {
-    const page = readGlobalContentPage(body); // each record checked as the client checks it, and kept as sent (title-row.ts)
+  global: (body: unknown, text: string) => {
+    const page = readGlobalContentPage(body, text); // each record checked as the client checks it, and kept as sent (title-row.ts)
     return { items: packWireChanges(page.items), count: page.items.length };
   },
   entitlements: (body: unknown) => {
     const page = parseEntitlementPage(body);
     return { items: page.items, count: page.items.length };
   },
-} satisfies Record<string, (body: unknown) => { items: unknown; count: number }>;
+} satisfies Record<string, (body: unknown, text: string) => { items: unknown; count: number }>;
 
 export type PageKind = keyof typeof ITEMS_OF;
 type ItemsOf<K extends PageKind> = ReturnType<(typeof ITEMS_OF)[K]>['items'];
@@ -48,16 +48,17 @@ export const readingAs = <K extends PageKind>(reader: PageReader['read'], kind: 
 
 type Head = Omit<Page<never>, 'items'>;
 
-/** Step one: the bytes as JSON, and what the page says of the pull. Throws for a garbled answer. */
-function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { body: unknown; head: Head } {
+/** Step one: the bytes as text and JSON, and what the page says of the pull. Throws for a garbled answer. */
+function readHead(bytes: ArrayBuffer, decoder: TextDecoder): { text: string; body: unknown; head: Head } {
+  const text = decoder.decode(bytes);
   let body: unknown;
   try {
-    body = JSON.parse(decoder.decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw new PartnerError('bad-response', NOT_JSON);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PartnerError('bad-response', 'A page of a bulk list is not an object.');
-  return { body, head: pageMetadata(body) };
+  return { text, body, head: pageMetadata(body) };
 }
 
 /** The same reading on this thread: tests, and a mirror written in-thread. */
@@ -65,8 +66,8 @@ export function inThreadPageReader(): PageReader {
   const decoder = new TextDecoder();
   return {
     read: async <K extends PageKind>(kind: K, bytes: ArrayBuffer) => {
-      const { body, head } = readHead(bytes, decoder);
-      const items = Promise.resolve().then(() => ITEMS_OF[kind](body) as ReadItems<K>);
+      const { text, body, head } = readHead(bytes, decoder);
+      const items = Promise.resolve().then(() => ITEMS_OF[kind](body, text) as ReadItems<K>);
       items.catch(() => {}); // the sync awaits it; not an unhandled rejection meanwhile
       return { ...head, items };
     },
@@ -152,7 +153,7 @@ export function servePageReader(
     message: error instanceof Error ? error.message : String(error),
   });
   port.on('message', ({ id, kind, bytes }) => {
-    let read: { body: unknown; head: Head };
+    let read: { text: string; body: unknown; head: Head };
     try {
       read = readHead(bytes, decoder);
     } catch (error) {
@@ -162,7 +163,7 @@ export function servePageReader(
     port.postMessage({ id, step: 'head', head: read.head });
     try {
       if (!Object.hasOwn(ITEMS_OF, kind)) throw new Error(`No reading for pages of ${String(kind)}.`);
-      const { items, count } = ITEMS_OF[kind](read.body);
+      const { items, count } = ITEMS_OF[kind](read.body, read.text);
       // To the writer first: once main hears of the page, its records are on their way there.
       if (writer) writer.postMessage({ page: id, items });
       port.postMessage({ id, step: 'items', read: { items: writer ? { handedOver: id } : items, count } });

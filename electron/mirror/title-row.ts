@@ -49,12 +49,12 @@ function filedRecord(record: CatalogRecord): FiledTitle {
 }
 
 /** The same columns of a record as the service sent it (catalogColumns reads them as the client's normalising does). */
-function filedWire(id: number, wire: Json): FiledTitle {
+function filedWire(id: number, wire: Json, text: string | undefined): FiledTitle {
   const c = catalogColumns(wire);
   return {
     id, title: c.title ?? null, series: c.series ?? null, artist: c.artist ?? null, format: c.format ?? null, year: c.year ?? null,
     isbn: c.isbn ?? null, upc: c.upc ?? null, kids: c.forChildren ? 1 : 0, cover: c.coverImageUrl ?? null, countries: c.countries.join(','),
-    record: JSON.stringify(wire), wire: 1,
+    record: text ?? JSON.stringify(wire), wire: 1,
   };
 }
 
@@ -97,7 +97,7 @@ function packFiled(changes: Iterable<FiledChange>): PackedTitles {
 
 /** A bulk page of the global catalog as the page reader read it (readGlobalContentPage). */
 export function packWireChanges(changes: readonly WireCatalogChange[]): PackedTitles {
-  return packFiled(changes.map((c): FiledChange => (c.kind === 'removed' ? c : { kind: 'upsert', title: filedWire(c.id, c.wire) })));
+  return packFiled(changes.map((c): FiledChange => (c.kind === 'removed' ? c : { kind: 'upsert', title: filedWire(c.id, c.wire, c.text) })));
 }
 
 /** Changes the client normalised (tests build pages this way). */

@@ -12,6 +12,7 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
+import { elementSpans, memberSpans, wholeSpan, type Span } from './json-spans.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -222,8 +223,12 @@ export function catalogColumns(v: Json): CatalogColumns {
   };
 }
 
-/** A global content record as the service sent it, once the checks every record passes have passed (an object with a whole-number id). */
-export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json };
+/**
+ * A global content record as the service sent it, once the checks every record passes have
+ * passed (an object with a whole-number id); `text` is its JSON text as it was in the page,
+ * when the page's text was at hand and its shape clear (bulkItemTexts).
+ */
+export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json; text?: string };
 
 /** The checks every global content record passes: an object with a whole-number id (its id; undefined: skipped). */
 const acceptedId = (v: unknown): number | undefined => (isObject(v) ? int(v.id) : undefined);
@@ -234,10 +239,11 @@ function parseGlobalChange(v: unknown): CatalogChange | undefined {
   return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v as Json, id) };
 }
 
-function acceptGlobalChange(v: unknown): WireCatalogChange | undefined {
+function acceptGlobalChange(v: unknown, text: string | undefined): WireCatalogChange | undefined {
   const id = acceptedId(v);
   if (id === undefined) return undefined;
-  return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', id, wire: v as Json };
+  if ((v as Json).removed === true) return { kind: 'removed', id };
+  return text === undefined ? { kind: 'upsert', id, wire: v as Json } : { kind: 'upsert', id, wire: v as Json, text };
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
@@ -268,6 +274,24 @@ function bulkItems(body: Json, key: string): unknown[] {
   if (isObject(body.data)) return Object.values(body.data).filter(Array.isArray).flat();
   if (Array.isArray(body.data)) return body.data;
   throw badResponse(`no ${key} list in the page`);
+}
+
+/**
+ * The text of each record bulkItems finds in `body`, parsed from `text`, in the same order;
+ * undefined when the page's shape leaves the match unclear (several lists under `data`).
+ */
+function bulkItemTexts(text: string, body: Json, key: string, count: number): string[] | undefined {
+  const top = memberSpans(text, wholeSpan(text));
+  let list: Span | undefined;
+  if (Array.isArray(body[key])) list = top?.get(key);
+  else if (Array.isArray(body.contents)) list = top?.get('contents');
+  else if (isObject(body.data)) {
+    const data = top?.get('data');
+    const lists = data && [...(memberSpans(text, data)?.values() ?? [])].filter((span) => text[span.start] === '[');
+    if (Object.values(body.data).filter(Array.isArray).length === 1 && lists?.length === 1) list = lists[0];
+  } else if (Array.isArray(body.data)) list = top?.get('data');
+  const elements = list && elementSpans(text, list);
+  return elements?.length === count ? elements.map((span) => text.slice(span.start, span.end)) : undefined;
 }
 
 /** A bulk page's next token (`metadata.nextStartToken` or `nextStartToken`), read before the page itself. */
@@ -309,8 +333,21 @@ function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | und
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
-/** The same page, its records checked as parseGlobalContentPage checks them but kept as sent (the catalog mirror's bulk pull). */
-export const readGlobalContentPage = (body: unknown): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange);
+/**
+ * The same page, its records checked as parseGlobalContentPage checks them but kept as sent
+ * (the catalog mirror's bulk pull); given the text `body` was parsed from, each record's own text too.
+ */
+export function readGlobalContentPage(body: unknown, text?: string): Page<WireCatalogChange> {
+  if (!isObject(body)) throw badResponse('a contents page is not an object');
+  const raw = bulkItems(body, 'contents');
+  const texts = text === undefined ? undefined : bulkItemTexts(text, body, 'contents', raw.length);
+  const items: WireCatalogChange[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const change = acceptGlobalChange(raw[i], texts?.[i]);
+    if (change) items.push(change);
+  }
+  return { items, ...pageMetadata(body) };
+}
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {

@@ -96,6 +96,45 @@ describe('bulk pages', () => {
     expect(catalogColumns(records[1]!)).toMatchObject({ title: undefined, series: 'Old spelling', artist: 'First Named', year: 2001, forChildren: false });
   });
 
+  it("keeps each record's own text from the page's text, whatever the page's shape and the record's characters", () => {
+    const records = [
+      { id: 1, title: 'Brackets ] } [ { and "quotes" and \\ backslash\\', artists: [{ name: 'A', roles: [[1, 2], { x: null }] }], year: -1.5e3 },
+      { id: 2, title: 'Ünïcödé \u2028 line\nbreak \u00e9', empty: {}, none: [], flags: [true, false, null] },
+      { id: 3, removed: true },
+      'not a record',
+      { id: 'x' },
+      { id: 4, title: 'the last "}"' },
+    ];
+    const compact = (shape: object) => JSON.stringify(shape);
+    const spaced = (shape: object) => JSON.stringify(shape, null, 2).replace(/,\n/g, ' ,\r\n\t');
+    const shapes = [
+      { metadata: { nextStartToken: '5' }, data: { contents: records } },
+      { contents: records, metadata: { nextStartToken: '5' } },
+      { metadata: {}, data: records },
+      { data: { other: 'not a list', contents: records } },
+    ];
+    for (const shape of shapes) {
+      for (const text of [compact(shape), spaced(shape)]) {
+        const page = readGlobalContentPage(JSON.parse(text), text);
+        expect(page.items.map((c) => c.id)).toEqual([1, 2, 3, 4]);
+        for (const change of page.items) {
+          if (change.kind !== 'upsert') continue;
+          expect(change.text, text).toBeDefined();
+          expect(text).toContain(change.text);
+          expect(JSON.parse(change.text!)).toEqual(change.wire);
+        }
+      }
+    }
+    // A record named twice keeps what JSON.parse keeps; a page whose records lie in two lists keeps no text (it is serialised instead).
+    const twice = '{"contents":[{"id":1,"title":"first"}],"contents":[{"id":2,"title":"second","title":"kept"}]}';
+    const [kept] = readGlobalContentPage(JSON.parse(twice), twice).items;
+    expect(kept).toMatchObject({ id: 2, wire: { title: 'kept' } });
+    expect(JSON.parse((kept as { text: string }).text)).toEqual({ id: 2, title: 'kept' });
+    const two = '{"data":{"contents":[{"id":1}],"more":[{"id":2}]}}';
+    expect(readGlobalContentPage(JSON.parse(two), two).items.map((c) => ('text' in c ? c.text : undefined))).toEqual([undefined, undefined]);
+    expect(readGlobalContentPage(JSON.parse(two)).items.map((c) => c.id)).toEqual([1, 2]);
+  });
+
   it("guesses a page's next token from its first characters, as the parsed page will read it", () => {
     expect(guessNextToken('{"metadata":{"totalCount":849661,"nextStartToken":"2339","warnings":[]},"data":{"contents":[{"id":1')).toBe('2339');
     expect(guessNextToken('{ "metadata" : { "nextStartToken" : 17 , "totalCount": 40 }')).toBe('17');
