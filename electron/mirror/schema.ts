@@ -92,6 +92,16 @@ const MIGRATIONS: string[][] = [
   // 4: a global catalog record is stored as the service sent it and normalised when shown
   //    (title-row.ts); the records stored before stay normalised, and say so with 0.
   ['ALTER TABLE title_records ADD COLUMN wire INTEGER NOT NULL DEFAULT 0'],
+  // 5: the search index keeps only which titles hold each word (detail=none), and no word
+  //    counts per title (columnsize=0): search asks it for titles with words that begin so,
+  //    never for phrases, positions or a rank. Built at a bulk run's end in 1.4-1.5 s on a
+  //    million titles instead of 2.2. Rebuilt here from the stored words.
+  [
+    'DROP TABLE title_words',
+    `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='3 4',
+       detail=none, columnsize=0)`,
+    'INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL',
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
