@@ -99,7 +99,7 @@ function bulkLimit(files: string[], path: string): number {
     db.exec('COMMIT');
   }
   db.exec(`CREATE VIRTUAL TABLE titles_fts USING fts5(title, series, artist, isbn, upc, content='titles', content_rowid='id',
-    tokenize='unicode61 remove_diacritics 2', prefix='3 4')`); // the prefix lengths the mirror's own index has
+    tokenize='unicode61 remove_diacritics 2', prefix='3 4', detail=none, columnsize=0)`); // the prefix lengths and options of the mirror's own index
   db.exec("INSERT INTO titles_fts (titles_fts) VALUES ('rebuild')");
   const seconds = (performance.now() - started) / 1000;
   db.close();
