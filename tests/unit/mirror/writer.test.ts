@@ -4,7 +4,7 @@
 // directly are stored in the order main names them, whichever arrives first.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inThreadWriter, workerWriter, type MirrorWriter } from '../../../electron/mirror/mirror-writer.ts';
 import { packCatalogChanges } from '../../../electron/mirror/title-row.ts';
@@ -55,12 +55,21 @@ describe('the mirror writer', () => {
     });
   }
 
-  it('worker: stores handed-over pages in the order main names them, waiting for titles that come after their name or out of order', async () => {
+  /** A worker writer with a reader's channel (`reader`: this test's end), in a global run under way. */
+  async function withHandedPages(name: string, use: (writer: MirrorWriter, reader: MessagePort, run: number) => Promise<void>): Promise<void> {
     const { port1: reader, port2 } = new MessageChannel();
-    const writer = workerWriter(join(dir, 'handed.db'), undefined, port2);
+    const writer = workerWriter(join(dir, `${name}.db`), undefined, port2);
     try {
       await writer.beginRun('global', undefined, 1_000, false);
-      const run = (await writer.state('global')).runStartedAt as number;
+      await use(writer, reader, (await writer.state('global')).runStartedAt as number);
+    } finally {
+      await writer.close();
+      reader.close();
+    }
+  }
+
+  it('worker: stores handed-over pages in the order main names them, waiting for titles that come after their name or out of order', () =>
+    withHandedPages('handed', async (writer, reader, run) => {
       reader.postMessage({ page: 1, items: page(1) }); // a page of a sync that stopped: never named
       const stored = [writer.applyGlobalPage('global', run, { handedOver: 2 }, 't2'), writer.applyGlobalPage('global', run, { handedOver: 3 }, 't3')];
       // Named, not yet arrived: the calls after them wait too.
@@ -71,18 +80,10 @@ describe('the mirror writer', () => {
       const state = await writer.state('global');
       expect(state.nextToken).toBe('t3');
       expect(state.items).toBe(10);
-    } finally {
-      await writer.close();
-      reader.close();
-    }
-  });
+    }));
 
-  it('worker: stores a page read again after the page ahead of it (a garbled answer retried while the next page, asked for on a guess, was read)', async () => {
-    const { port1: reader, port2 } = new MessageChannel();
-    const writer = workerWriter(join(dir, 'reread.db'), undefined, port2);
-    try {
-      await writer.beginRun('global', undefined, 1_000, false);
-      const run = (await writer.state('global')).runStartedAt as number;
+  it('worker: stores a page read again after the page ahead of it (a garbled answer retried while the next page, asked for on a guess, was read)', () =>
+    withHandedPages('reread', async (writer, reader, run) => {
       // Read in this order: the page ahead (5), then the page before it once more (6); named in the pull's order.
       reader.postMessage({ page: 5, items: page(51) });
       reader.postMessage({ page: 6, items: page(41) });
@@ -90,11 +91,7 @@ describe('the mirror writer', () => {
       const state = await writer.state('global');
       expect(state.nextToken).toBe('t5');
       expect(state.items).toBe(10);
-    } finally {
-      await writer.close();
-      reader.close();
-    }
-  });
+    }));
 
   it('in-thread: refuses a handed-over page, as there is no reader thread to hand it', async () => {
     const writer = inThreadWriter(join(dir, 'in-thread-handed.db'));
