@@ -12,7 +12,7 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
-import { elementSpans, memberSpans, wholeSpan, type Span } from './json-spans.ts';
+import { listElements } from './json-spans.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -226,7 +226,7 @@ export function catalogColumns(v: Json): CatalogColumns {
 /**
  * A global content record as the service sent it, once the checks every record passes have
  * passed (an object with a whole-number id); `text` is its JSON text as it was in the page,
- * when the page's text was at hand and its shape clear (bulkItemTexts).
+ * when the page's text was at hand and its records one list (parsePage).
  */
 export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json; text?: string };
 
@@ -267,31 +267,20 @@ function tokenOf(...candidates: unknown[]): string | undefined {
   return undefined;
 }
 
-/** Records sit under `data` (a map of names to lists), under `contents`, or under `key`. */
-function bulkItems(body: Json, key: string): unknown[] {
-  if (Array.isArray(body[key])) return body[key] as unknown[];
-  if (Array.isArray(body.contents)) return body.contents as unknown[];
-  if (isObject(body.data)) return Object.values(body.data).filter(Array.isArray).flat();
-  if (Array.isArray(body.data)) return body.data;
-  throw badResponse(`no ${key} list in the page`);
-}
-
 /**
- * The text of each record bulkItems finds in `body`, parsed from `text`, in the same order;
- * undefined when the page's shape leaves the match unclear (several lists under `data`).
+ * Records sit under `data` (a map of names to lists), under `contents`, or under `key`;
+ * `path` names where in the page, when they are one list.
  */
-function bulkItemTexts(text: string, body: Json, key: string, count: number): string[] | undefined {
-  const top = memberSpans(text, wholeSpan(text));
-  let list: Span | undefined;
-  if (Array.isArray(body[key])) list = top?.get(key);
-  else if (Array.isArray(body.contents)) list = top?.get('contents');
-  else if (isObject(body.data)) {
-    const data = top?.get('data');
-    const lists = data && [...(memberSpans(text, data)?.values() ?? [])].filter((span) => text[span.start] === '[');
-    if (Object.values(body.data).filter(Array.isArray).length === 1 && lists?.length === 1) list = lists[0];
-  } else if (Array.isArray(body.data)) list = top?.get('data');
-  const elements = list && elementSpans(text, list);
-  return elements?.length === count ? elements.map((span) => text.slice(span.start, span.end)) : undefined;
+function bulkList(body: Json, key: string): { items: unknown[]; path?: string[] } {
+  if (Array.isArray(body[key])) return { items: body[key] as unknown[], path: [key] };
+  if (Array.isArray(body.contents)) return { items: body.contents as unknown[], path: ['contents'] };
+  if (isObject(body.data)) {
+    const lists = Object.entries(body.data).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
+    const [only] = lists;
+    return lists.length === 1 && only ? { items: only[1], path: ['data', only[0]] } : { items: lists.flatMap(([, list]) => list) };
+  }
+  if (Array.isArray(body.data)) return { items: body.data, path: ['data'] };
+  throw badResponse(`no ${key} list in the page`);
 }
 
 /** A bulk page's next token (`metadata.nextStartToken` or `nextStartToken`), read before the page itself. */
@@ -326,10 +315,16 @@ export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
 }
 
-function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
+/**
+ * A bulk page's records, each as `parse` reads it. Given `text`, the text `body` was parsed
+ * from, `parse` is also handed each record's own text, where the records are one list.
+ */
+function parsePage<T>(body: unknown, key: string, parse: (v: unknown, text: string | undefined) => T | undefined, text?: string): Page<T> {
   if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
-  const items = bulkItems(body, key).map(parse).filter((x): x is T => x !== undefined);
-  return { items, ...pageMetadata(body) };
+  const { items, path } = bulkList(body, key);
+  const spans = text === undefined || path === undefined ? undefined : listElements(text, path);
+  const texts = spans?.length === items.length ? spans.map((span) => text?.slice(span.start, span.end)) : undefined;
+  return { items: items.map((v, i) => parse(v, texts?.[i])).filter((x): x is T => x !== undefined), ...pageMetadata(body) };
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
@@ -337,17 +332,7 @@ export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => pa
  * The same page, its records checked as parseGlobalContentPage checks them but kept as sent
  * (the catalog mirror's bulk pull); given the text `body` was parsed from, each record's own text too.
  */
-export function readGlobalContentPage(body: unknown, text?: string): Page<WireCatalogChange> {
-  if (!isObject(body)) throw badResponse('a contents page is not an object');
-  const raw = bulkItems(body, 'contents');
-  const texts = text === undefined ? undefined : bulkItemTexts(text, body, 'contents', raw.length);
-  const items: WireCatalogChange[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const change = acceptGlobalChange(raw[i], texts?.[i]);
-    if (change) items.push(change);
-  }
-  return { items, ...pageMetadata(body) };
-}
+export const readGlobalContentPage = (body: unknown, text?: string): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange, text);
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {
