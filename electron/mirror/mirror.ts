@@ -120,8 +120,9 @@ export class CatalogMirror {
     this.transaction(() => {
       this.db.exec("INSERT INTO title_words (title_words) VALUES ('delete-all')");
       // Built with a 4 MiB term buffer and fewer merges, then back to FTS5's defaults for the
-      // page-by-page writes: on a million titles 2.1 s instead of 5-6 s. A 16 MiB buffer took
-      // the same time (1.9-2.1 s) for 24 MiB more peak RSS; 8 MiB, 2.2 s.
+      // page-by-page writes: on a million titles 2.1 s instead of 5-6 s with schema 4's index
+      // (1.4-1.5 s with schema 5's). A 16 MiB buffer took the same time (1.9-2.1 s) for 24 MiB
+      // more peak RSS; 8 MiB, 2.2 s.
       this.ftsConfig(BUILD_HASH_SIZE, BUILD_AUTOMERGE);
       this.db.exec('INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL');
       this.ftsConfig(DEFAULT_HASH_SIZE, DEFAULT_AUTOMERGE);

@@ -4,8 +4,9 @@
 // the role 'page-reader'), so main only fetches: parsing a million titles in main had made main
 // the sync's narrowest step on a 2-core desk PC, and grown its young generation to 128 MiB,
 // which no code can cap in Electron's main process (a worker's `resourceLimits` can). The
-// reader answers in two steps: the page's token first, so main asks for the next page at once,
-// then the records. Beside a writer thread, the reader sends the records to the writer over a
+// reader answers in two steps: the page's token first, which confirms the token main has
+// usually asked for the next page on already (a guess from the page's first bytes: client.ts,
+// pull) or names the page to ask for, then the records. Beside a writer thread, the reader sends the records to the writer over a
 // channel of their own and tells main only the page's number (handed-over.ts): main's young
 // generation and its share of the CPU were the sync's largest left after parsing moved here,
 // and most of both went on receiving, copying and collecting those pages.

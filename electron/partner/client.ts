@@ -324,16 +324,18 @@ export class PartnerClient {
   private pages<T>(
     path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
   ): AsyncGenerator<Page<T>> {
-    return this.pull(startToken,
-      (token, glimpse) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, glimpse }),
-      nextPageToken, parse);
+    return this.pull(startToken, (token, glimpse) => this.bulkPage(path, query, token, glimpse), nextPageToken, parse);
   }
 
   /** A bulk pull whose pages' bytes go to `read`; a garbled page it refuses (bad-response) is sent for again. */
   private pagesReadBy<P>(read: PageRead<P>, path: string, query: RequestSpec['query'], startToken: string | undefined): AsyncGenerator<ReadPage<P>> {
-    return this.pull(startToken,
-      (token, glimpse) => this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, read, glimpse }) as Promise<ReadPage<P>>,
+    return this.pull(startToken, (token, glimpse) => this.bulkPage(path, query, token, glimpse, read) as Promise<ReadPage<P>>,
       (page) => page.next, (page) => page);
+  }
+
+  /** One page of a bulk pull: its first characters shown to `glimpse`, its bytes to `read` when there is one. */
+  private bulkPage(path: string, query: RequestSpec['query'], token: string | undefined, glimpse: (start: string) => void, read?: RequestSpec['read']): Promise<unknown> {
+    return this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, glimpse, ...(read ? { read } : {}) });
   }
 
   /**
