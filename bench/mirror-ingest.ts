@@ -71,7 +71,11 @@ async function savePages(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'pas
   return files;
 }
 
-const readPage = (file: string) => readGlobalContentPage(JSON.parse(readFileSync(file, 'utf8')));
+/** A saved page read as the page reader reads it: each record's own text kept beside it. */
+const readPage = (file: string) => {
+  const text = readFileSync(file, 'utf8');
+  return readGlobalContentPage(JSON.parse(text), text);
+};
 
 /** Plain inserts, no triggers, the full-text index built once at the end: the least a mirror could do. */
 function bulkLimit(files: string[], path: string): number {
@@ -93,7 +97,7 @@ function bulkLimit(files: string[], path: string): number {
       const c = catalogColumns(change.wire);
       title.run(change.id, c.title ?? null, c.series ?? null, c.artist ?? null, c.format ?? null, c.year ?? null,
         c.isbn ?? null, c.upc ?? null, c.forChildren ? 1 : 0, c.coverImageUrl ?? null, c.countries.join(','));
-      record.run(change.id, JSON.stringify(change.wire));
+      record.run(change.id, change.text ?? JSON.stringify(change.wire));
       records++;
     }
     db.exec('COMMIT');
