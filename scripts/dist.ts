@@ -187,7 +187,7 @@ export function describeLayout(layout: PackagedLayout, root: string = ROOT): str
     '  - the installers: NSIS (.exe), dmg and zip, AppImage and deb',
     '  - keytar rebuilt for Electron\'s ABI (needs Electron\'s headers); the layout carries the build for this machine\'s Node',
     '  - fuses flipped in a real Electron binary, and code signing and notarization',
-    '  - starting the app: see README "First run of a packaged build"',
+    '  - starting the app: see docs/release.md "First run of a packaged build"',
   ];
 }
 

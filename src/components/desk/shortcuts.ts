@@ -1,5 +1,5 @@
 // The desk's keyboard shortcuts: one table drives both the key handler and the help overlay
-// (and README's table). Alt shortcuts, the F keys, Esc and Ctrl+L work from every field, the
+// (and the table in docs/desk-guide.md). Alt shortcuts, the F keys, Esc and Ctrl+L work from every field, the
 // card field included, where focus sits after each lookup; the bare `?` and `/` never fire
 // while typing (the character belongs to the field). Esc in a field with text empties that
 // field first (DeskPage); AltGr, which Windows reports as Ctrl+Alt, types characters.

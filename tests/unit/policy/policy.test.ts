@@ -40,7 +40,7 @@ function userSettings(): DeskSettings {
 }
 
 describe('checking a policy', () => {
-  it('accepts the README\'s example with every field', () => {
+  it('accepts the example in docs/it-deployment.md with every field', () => {
     const { policy, problems, source } = check(EXAMPLE);
     expect(problems).toEqual({});
     expect(source).toBe(SOURCE);

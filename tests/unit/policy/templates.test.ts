@@ -77,7 +77,7 @@ describe('the ADMX template', () => {
   });
 
   it('gives the documented policy through the registry values Group Policy writes for it', () => {
-    // What the Group Policy editor writes when IT enables each policy with the README's values.
+    // What the Group Policy editor writes when IT enables each policy with the values in docs/it-deployment.md.
     const entered: Record<string, Record<string, string | string[] | number>> = {
       Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
       StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
