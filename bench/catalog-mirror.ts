@@ -58,22 +58,22 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
     const httpRate = limits.http.records / limits.http.seconds;
     console.log(`  HTTP limit (PartnerClient's bare paged extraction, nothing stored): ${count(limits.http.records)} records in ${limits.http.seconds.toFixed(1)} s = ${count(httpRate)} records/s`);
     // The product's path: the connection's client fetches each page in this process, through its
-    // request budget (lifted here), the page reader thread parses and packs it, and the writer thread stores the page before it.
+    // request budget (lifted here), and the mirror's owner thread reads and stores it.
     const connection = new Connection({
       profile: { id: 'bench', name: 'Bench', kind: 'partner', baseUrl: sandbox.url, libraries: [{ libraryId }], wsApi: '2.1', country },
       baseUrl: sandbox.url, fetch: (input, init) => fetch(input, init), credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
       libraries: [{ libraryId, country }], ratePerMinute: 1_000_000_000,
-      mirror: { databasePath: mirrorPath, writer: 'worker' }, now: Date.now,
+      mirror: { databasePath: mirrorPath }, now: Date.now,
     });
     const catalog = connection.mirror;
     const ingest = await fullIngest(catalog, country);
     const ingestRate = ingest.records / ingest.seconds;
     const ingestVsHttp = ingestRate / httpRate;
-    console.log(`  full ingest through the sync (a connection's syncNow: pages fetched here, read on the page reader thread, stored by the writer thread, search index built at the end): ${count(ingest.records)} records in ${ingest.seconds.toFixed(1)} s = ${count(ingestRate)} records/s`);
+    console.log(`  full ingest through the sync (a connection's syncNow: pages fetched here, read and stored by the mirror's owner thread, search index built at the end): ${count(ingest.records)} records in ${ingest.seconds.toFixed(1)} s = ${count(ingestRate)} records/s`);
     console.log(`    ingest / HTTP limit: ${atLeastGoal(ingestVsHttp, 0.8)}`);
     const insertVsBulkLimit = limits.insertPathPerSecond / limits.bulkLimitPerSecond;
     console.log(`  bulk limit (${count(limits.sampleRecords)} of the same records from disk: parsed, columns read and records kept as sent, plain inserts, no triggers, FTS5 with the mirror's prefix indexes and options built once): ${count(limits.bulkLimitPerSecond)} records/s`);
-    console.log(`  insert path (the same records through the mirror's write path, bulk mode, its index built at the end): ${count(limits.insertPathPerSecond)} records/s`);
+    console.log(`  insert path (the same pages from disk through the owner's own code: each read and stored, the index built at the run's end): ${count(limits.insertPathPerSecond)} records/s`);
     console.log(`    insert path / bulk limit: ${atLeastGoal(insertVsBulkLimit, 0.5)}`);
     console.log(`    (the limits ran in a process of their own: peak RSS ${limits.peakRssMiB} MiB)`);
 

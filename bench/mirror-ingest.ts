@@ -2,20 +2,21 @@
 // same run against the same sandbox:
 // - the HTTP limit: the partner client's bare paged extraction of the global catalog (every
 //   page fetched and parsed, nothing stored);
-// - the full ingest: the same pages through the real sync path (CatalogService.syncNow of a
-//   connection: pages fetched in this process, read on the page reader thread, stored by the writer thread), the search index
-//   built at the end;
+// - the full ingest: the same pages through the real sync path (a connection's mirror, syncNow:
+//   pages fetched in this process, read and stored by the mirror's owner thread), the search
+//   index built at the end;
 // - the bulk limit: a sample of the same pages, read from disk, parsed (each record's columns
 //   read, the record kept as sent, as the mirror keeps it) and inserted with plain statements
 //   into a fresh database with no triggers, its FTS5 index built once afterwards;
-// - the insert path: the same sample through the mirror's own write path (bulk mode, the run's
-//   end building its index), also from disk.
-import { packWireChanges } from '../electron/mirror/title-row.ts';
+// - the insert path: the same sample, also from disk, through the owner's own code for a page
+//   (MirrorOwner.serve, driven in this thread: each page read and stored, the run's end
+//   building its index).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { CatalogMirror } from '../electron/mirror/mirror.ts';
-import { CatalogService } from '../electron/mirror/catalog-service.ts';
+import type { DeskMirror } from '../electron/mirror/desk-mirror.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorRequest } from '../electron/mirror/mirror-interface.ts';
+import { MirrorOwner } from '../electron/mirror/mirror-owner.ts';
 import type { SyncRequest } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
 import { catalogColumns, pageMetadata, readGlobalContentPage } from '../electron/partner/normalize.ts';
@@ -110,22 +111,28 @@ function bulkLimit(files: string[], path: string): number {
   return records / seconds;
 }
 
-/** The mirror's own write path over the same pages: a full run in bulk, its end building the index. */
+/** The owner's own code over the same pages: a full run of the global catalog, its end building the index. */
 function insertPath(files: string[], path: string): number {
-  const mirror = new CatalogMirror(path);
+  const owner = new MirrorOwner({ databasePath: path });
+  let id = 0;
+  const ask = <K extends MirrorCall>(call: K, ...args: ArgsOf<K>): AnswerOf<K> => {
+    let answer: AnswerOf<K> | undefined;
+    owner.serve({ id: ++id, call, args } as MirrorRequest, (reply) => {
+      if (reply.kind === 'refused') throw new Error(reply.error.message);
+      if (reply.kind === 'answer') answer = reply.answer as AnswerOf<K>;
+    });
+    return answer as AnswerOf<K>;
+  };
   let records = 0;
   const started = performance.now();
-  mirror.beginRun('global', undefined, 1, true);
-  for (const file of files) {
-    const page = readPage(file);
-    mirror.applyGlobalPage('global', 1, packWireChanges(page.items), page.next);
-    records += page.items.length;
+  const { run } = ask('openRun', { source: { kind: 'global' }, startedAt: 1 });
+  for (const [i, file] of files.entries()) {
+    const bytes = readFileSync(file);
+    records += ask('storePage', run, i + 1, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer).items;
   }
-  mirror.transaction(() => mirror.sweepTitles(1));
-  mirror.finishRun('global');
-  mirror.finishBulk(['global']);
+  ask('finishRun', run);
   const seconds = (performance.now() - started) / 1000;
-  mirror.close();
+  ask('close');
   return records / seconds;
 }
 
@@ -143,8 +150,8 @@ export async function writeLimits(sandbox: Pick<SandboxProcess, 'url' | 'usernam
   return { bulkLimitPerSecond: Math.max(...bulk), insertPathPerSecond: Math.max(...insert), sampleRecords: files.length * PAGE };
 }
 
-/** The full ingest of the global catalog through the sync as the desk runs it (worker thread). */
-export async function fullIngest(catalog: CatalogService, country: Country): Promise<{ records: number; seconds: number }> {
+/** The full ingest of the global catalog through the sync as the desk runs it (the owner's thread). */
+export async function fullIngest(catalog: DeskMirror, country: Country): Promise<{ records: number; seconds: number }> {
   const request: SyncRequest = { countries: [country], libraries: [], source: 'global+entitlements', pageSize: PAGE, full: true };
   const started = performance.now();
   const status = await catalog.syncNow(request);

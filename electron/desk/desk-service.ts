@@ -436,7 +436,7 @@ export class DeskService implements DeskHandlers {
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.activeConnectionIfAny();
-    return connection ? { available: true, ...connection.mirror.status() } : EMPTY_SYNC_STATUS;
+    return connection ? { available: true, ...(await connection.mirror.status()) } : EMPTY_SYNC_STATUS;
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
@@ -460,7 +460,7 @@ export class DeskService implements DeskHandlers {
   async refreshChanged(): Promise<boolean> {
     const connection = await this.activeConnectionIfAny();
     if (!connection) return false;
-    const mirrored = connection.mirror.status().sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
+    const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
     if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
     return mirrored;
   }

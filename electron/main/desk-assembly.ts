@@ -17,8 +17,8 @@ import { readSettingsFile, Settings } from '../settings/index.ts';
 
 export interface DeskAssembly {
   userData: string;
-  /** The bundled sync worker (app-files.ts): the mirror's writer thread. */
-  syncWorker: string;
+  /** The bundled mirror worker (app-files.ts): the thread that owns the mirror. */
+  mirrorWorker: string;
   /** A keychain service name of its own (a training desk, tests); the default otherwise. */
   keychainService: string | undefined;
   policy: MachinePolicy;
@@ -42,7 +42,7 @@ export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: 
     logger: parts.logger,
     actionLog: new ActionLog({ path: join(parts.userData, 'action-log.jsonl'), key: keychainLogKey(parts.keychainService ? { service: parts.keychainService } : {}) }),
     signInFile: join(parts.userData, 'sign-in.json'),
-    mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.syncWorker },
+    mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.mirrorWorker },
     now: Date.now,
     version: parts.version,
     emit: parts.emit,

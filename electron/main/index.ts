@@ -32,7 +32,7 @@ async function start(): Promise<void> {
   logMachinePolicy(policy, logger);
   const { desk, settings } = createDesk({
     userData,
-    syncWorker: files.syncWorker,
+    mirrorWorker: files.mirrorWorker,
     // A separate keychain entry name, for end-to-end tests and for IT staff who run a second,
     // isolated copy (e.g. a training desk).
     keychainService: process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined,

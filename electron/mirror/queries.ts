@@ -1,4 +1,4 @@
-// What the entitlements browser asks of the mirror: one library's titles with their
+// What the desk asks of its Collection, answered by the mirror's owner: one library's titles with their
 // availability, filtered, searched, sorted and paged for a virtual-scrolled table. The order
 // and the page come from the library's in-memory index (shelf-index.ts, shelf-search.ts); the
 // rows of the page are read from SQLite by content id. The meaning is the reference query's,
@@ -8,29 +8,12 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, Format, PurchaseModel } from '../shared/model.ts';
 import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
 import { queryWords } from './search-text.ts';
 import type { ShelfCache } from './shelf-cache.ts';
-import type { Direction, ShelfFilters, SortKey } from './shelf-index.ts';
+import type { ShelfFilters } from './shelf-index.ts';
 import { COUNT_CAP } from './shelf-search.ts';
 import { recordOf } from './title-row.ts';
-
-export type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
-
-export interface BrowseQuery {
-  libraryId: number;
-  text?: string;
-  formats?: Format[];
-  model?: PurchaseModel;
-  active?: boolean;
-  availableNow?: boolean;
-  kids?: boolean;
-  sort?: SortKey;
-  direction?: Direction;
-  offset: number;
-  limit: number;
-  /** A search's exact count however large (off the typing path); otherwise it stops above COUNT_CAP. */
-  exactCount?: boolean;
-}
 
 interface Row {
   content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null; cover: string | null;
@@ -45,7 +28,7 @@ const FROM = `FROM entitlements e
 const statements = new WeakMap<DatabaseSync, StatementSync>();
 
 /** The rows of these content ids, in this order. */
-function rowsOf(db: DatabaseSync, libraryId: number, contentIds: number[]): BrowseRow[] {
+export function rowsOf(db: DatabaseSync, libraryId: number, contentIds: readonly number[]): BrowseRow[] {
   if (contentIds.length === 0) return [];
   let statement = statements.get(db);
   if (!statement) {
@@ -61,7 +44,8 @@ function rowsOf(db: DatabaseSync, libraryId: number, contentIds: number[]): Brow
   });
 }
 
-export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery): CatalogPage {
+/** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
+export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
   const words = query.text ? queryWords(query.text) : [];
   const sort = query.sort ?? 'title';
   const direction = query.direction ?? 'asc';
@@ -81,10 +65,9 @@ export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery
     const contentIds = Array.from(found.rows.subarray(offset, offset + limit), (row) => index.contentIds[row] as number);
     return found.complete ? { total: found.rows.length, atLeast: false, contentIds } : { total: COUNT_CAP, atLeast: true, contentIds };
   });
-  const upgrade = shelves.upgradeProgress();
   return {
     total: page.total, rows: rowsOf(db, query.libraryId, page.contentIds),
-    ...(page.atLeast ? { atLeast: true } : {}), ...(upgrade === undefined ? {} : { searchUpgrade: upgrade }),
+    ...(page.atLeast ? { atLeast: true } : {}), ...(searchUpgrade === undefined ? {} : { searchUpgrade }),
   };
 }
 
@@ -125,7 +108,7 @@ function toBrowseRow(row: Row): BrowseRow {
 }
 
 /** Counts for the sync page. */
-export function counts(db: DatabaseSync): { titles: number; entitlements: { libraryId: number; model: PurchaseModel; active: number; total: number }[] } {
+export function counts(db: DatabaseSync): MirrorCounts {
   const titles = Number((db.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n);
   const entitlements = (db.prepare(`SELECT library_id AS libraryId, model, sum(active) AS active, count(*) AS total
     FROM entitlements GROUP BY library_id, model ORDER BY library_id, model`).all() as unknown as { libraryId: number; model: PurchaseModel; active: number; total: number }[])

@@ -1,21 +1,22 @@
 // A mirror written before schema 2 has titles without search words. Their words are computed
 // here a chunk at a time, in id order, each chunk one transaction that also moves the cursor
 // (mirror_state 'words_after'), so quitting half way resumes where it stopped; between chunks
-// the process goes on serving the desk. Titles a sync writes meanwhile come with their words
+// the owner goes on answering the desk. Titles a sync writes meanwhile come with their words
 // and are skipped. Until it ends, searching finds only the titles done so far; the Collection
-// says so with the progress.
+// says so with the progress. The Collection's indexes are made again once, at its end.
 import type { StatementSync } from 'node:sqlite';
-import type { CatalogMirror } from './mirror.ts';
+import type { MirrorDatabase } from './mirror-database.ts';
 import { searchWords } from './search-text.ts';
 
-const CHUNK = 2000;
+/** Titles a chunk: the owner answers the desk between two chunks, so each is short. */
+const CHUNK = 500;
 
 export class SearchUpgrade {
-  private readonly mirror: CatalogMirror;
+  private readonly mirror: MirrorDatabase;
   private readonly statements: { cursor: StatementSync; chunk: StatementSync; setWords: StatementSync; index: StatementSync; copy: StatementSync; move: StatementSync; end: StatementSync };
   private idRange: { low: number | null; high: number | null } | undefined;
 
-  constructor(mirror: CatalogMirror) {
+  constructor(mirror: MirrorDatabase) {
     this.mirror = mirror;
     const db = mirror.db;
     this.statements = {
@@ -58,6 +59,7 @@ export class SearchUpgrade {
       }
       if (titles.length < CHUNK) {
         end.run();
+        this.mirror.touch();
         return false;
       }
       move.run((titles.at(-1) as { id: number }).id);
@@ -65,8 +67,8 @@ export class SearchUpgrade {
     });
   }
 
-  /** Runs every chunk, giving the event loop a turn between them; resolves when done. */
+  /** Runs every chunk, giving the event loop a turn between them (the owner's requests go first); resolves when done. */
   async run(): Promise<void> {
-    while (this.step()) await new Promise((resolve) => setTimeout(resolve, 0));
+    while (this.step()) await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -1,10 +1,5 @@
 // A title as the mirror stores it: its columns, its search words and its record as JSON, all
-// plain values. The page reader (page-reader.ts) packs a page of titles' columns and records
-// into one string (packWireChanges) beside the parsing it does anyway; the writer thread
-// unpacks it and adds the search words. Copying one string across a thread boundary is a
-// memcpy, where cloning 500 objects of 13 fields cost about a tenth of the sync's time on a
-// 2-core desk PC; the search words are the writer's so the reader, the busier of the two
-// threads, has less to do.
+// plain values, made by the mirror's owner from the page it reads (page-reading.ts).
 //
 // A global catalog record is stored as the service sent it (`wire`), and normalised when a
 // title is shown (recordOf): the bulk pull reads only the columns of each record, which on a
@@ -12,7 +7,7 @@
 // record. A record stored normalised (library content's, whose episodes are merged; any
 // record a mirror before schema 4 stored) is read as it is.
 import { catalogColumns, parseCatalogRecord, type Json, type WireCatalogChange } from '../partner/normalize.ts';
-import type { CatalogChange, CatalogRecord } from '../shared/model.ts';
+import type { CatalogRecord } from '../shared/model.ts';
 import { searchWords } from './search-text.ts';
 
 export interface TitleRow {
@@ -33,11 +28,10 @@ export interface TitleRow {
   wire: 0 | 1;
 }
 
-/** A title's row before the writer adds its search words. */
+/** A title's row before its search words. */
 type FiledTitle = Omit<TitleRow, 'words'>;
 
 export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: number };
-type FiledChange = { kind: 'upsert'; title: FiledTitle } | { kind: 'removed'; id: number };
 
 /** The columns of a record normalised by the client. */
 function filedRecord(record: CatalogRecord): FiledTitle {
@@ -63,75 +57,10 @@ const withWords = (t: FiledTitle): TitleRow => ({ ...t, words: searchWords([t.ti
 /** A normalised record's row (library content). */
 export const titleRow = (record: CatalogRecord): TitleRow => withWords(filedRecord(record));
 
+/** A global catalog page's changes as rows, each record kept as the service sent it. */
+export const wireTitleChanges = (changes: readonly WireCatalogChange[]): TitleChange[] =>
+  changes.map((c) => (c.kind === 'removed' ? c : { kind: 'upsert', row: withWords(filedWire(c.id, c.wire, c.text)) }));
+
 /** A stored record, normalised. */
 export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
   (wire ? parseCatalogRecord(JSON.parse(text) as Json, id) : (JSON.parse(text) as CatalogRecord));
-
-/** A page of title changes as one string, for the writer thread (unpackTitleChanges reads it back). */
-export type PackedTitles = string & { readonly packedTitles: unique symbol };
-
-const FIELD = '\u0000';
-const NULL = '\u0001';
-const FIELDS_PER_CHANGE = 13;
-/** A change's first field: its kind, and for an upsert the form of its record. */
-const KIND = { removed: 'r', wire: 'w', normalised: 'u' } as const;
-
-/** The separators never occur in a field: JSON text escapes them, and other text drops them (a control character in a title is noise). */
-const clean = (value: string): string => (/[\u0000\u0001]/.test(value) ? value.replace(/[\u0000\u0001]/g, '') : value);
-const text = (value: string | null): string => (value === null ? NULL : clean(value));
-const number = (value: number | null): string => (value === null ? NULL : String(value));
-
-function packFiled(changes: Iterable<FiledChange>): PackedTitles {
-  const parts: string[] = [];
-  for (const change of changes) {
-    if (change.kind === 'removed') {
-      parts.push(KIND.removed, number(change.id), ...Array<string>(FIELDS_PER_CHANGE - 2).fill(NULL));
-      continue;
-    }
-    const t = change.title;
-    parts.push(t.wire ? KIND.wire : KIND.normalised, number(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
-      text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record);
-  }
-  return parts.join(FIELD) as PackedTitles;
-}
-
-/** A bulk page of the global catalog as the page reader read it (readGlobalContentPage). */
-export function packWireChanges(changes: readonly WireCatalogChange[]): PackedTitles {
-  return packFiled(changes.map((c): FiledChange => (c.kind === 'removed' ? c : { kind: 'upsert', title: filedWire(c.id, c.wire, c.text) })));
-}
-
-/** Changes the client normalised (tests build pages this way). */
-export function packCatalogChanges(changes: readonly CatalogChange[]): PackedTitles {
-  return packFiled(changes.map((c): FiledChange => (c.kind === 'removed' ? c : { kind: 'upsert', title: filedRecord(c.record) })));
-}
-
-export function unpackTitleChanges(packed: PackedTitles): TitleChange[] {
-  if (packed === '') return [];
-  const f = packed.split(FIELD);
-  if (f.length % FIELDS_PER_CHANGE !== 0) throw new Error('A packed page of titles has a torn record.');
-  const changes: TitleChange[] = [];
-  for (let i = 0; i < f.length; i += FIELDS_PER_CHANGE) {
-    const id = wholeNumber(f[i + 1] as string);
-    if (f[i] === KIND.removed) {
-      changes.push({ kind: 'removed', id });
-      continue;
-    }
-    const year = f[i + 6] === NULL ? null : wholeNumber(f[i + 6] as string);
-    const [title, series, artist, isbn, upc] = [orNull(f[i + 2]), orNull(f[i + 3]), orNull(f[i + 4]), orNull(f[i + 7]), orNull(f[i + 8])];
-    changes.push({ kind: 'upsert', row: {
-      id, title, series, artist, format: orNull(f[i + 5]), year, isbn, upc, kids: f[i + 9] === '1' ? 1 : 0, cover: orNull(f[i + 10]),
-      countries: f[i + 11] as string, words: searchWords([title, series, artist, isbn, upc]), record: f[i + 12] as string,
-      wire: f[i] === KIND.wire ? 1 : 0,
-    } });
-  }
-  return changes;
-}
-
-const orNull = (field: string | undefined): string | null => (field === NULL || field === undefined ? null : field);
-
-/** An id or year that is not a whole number would reach SQLite as NULL (a new rowid): refused instead. */
-function wholeNumber(field: string): number {
-  const n = Number(field);
-  if (field === NULL || !Number.isSafeInteger(n)) throw new Error(`A packed title has ${JSON.stringify(field)} where a whole number belongs.`);
-  return n;
-}

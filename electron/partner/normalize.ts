@@ -291,12 +291,20 @@ export function nextPageToken(body: unknown): string | undefined {
 
 /** The first `"nextStartToken": value` in a text (JSON escapes keep a quote inside a string from starting one). */
 const TOKEN_FIELD = /"nextStartToken"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+/** What a 2xx answer that is not JSON is told as (the transport's answers, and a bulk page the mirror reads). */
+export const NOT_JSON = 'The service sent an answer that is not valid JSON.';
+
+/** How much of a page the guess looks at: a bulk page's metadata comes first, and is short. */
+const LEADING_BYTES = 1024;
+const leadingDecoder = new TextDecoder();
 
 /**
- * A bulk page's next token as the page's first characters show it, before the page is parsed;
- * undefined when they show none. A guess: nextPageToken, on the parsed page, has the last word.
+ * A bulk page's next token as the page's first bytes show it, before the page is read;
+ * undefined when they show none. A guess (pull.ts): the token read from the whole page has the
+ * last word.
  */
-export function guessNextToken(start: string): string | undefined {
+export function leadingNextToken(bytes: ArrayBuffer): string | undefined {
+  const start = leadingDecoder.decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, LEADING_BYTES)));
   const field = TOKEN_FIELD.exec(start);
   if (!field) return undefined;
   try {
@@ -304,6 +312,18 @@ export function guessNextToken(start: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A bulk page's text as JSON: an object, or a PartnerError('bad-response') (a garbled page, asked for again). */
+export function parseBulkPage(text: string): Json {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PartnerError('bad-response', NOT_JSON);
+  }
+  if (!isObject(body)) throw new PartnerError('bad-response', 'A page of a bulk list is not an object.');
+  return body;
 }
 
 /** What a bulk page says of the pull (its next token, the total), read before its records. */

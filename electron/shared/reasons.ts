@@ -140,6 +140,11 @@ export const REASONS = {
   'action-log.keychain-unavailable': 'The action log cannot be kept safely because the system keychain is not available, so this desk does not borrow, return or change holds until it is. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
   'input.card-ending': 'Card: enter up to the last four characters.',
   'policy.plain-pin': '{source} holds a PIN in plain text ({setting}); the policy takes only its scrypt hash (staffPins[].pinHash, made with scripts/pin-hash.ts).',
+
+  // ---- The sync and the mirror (issue #23). {token} is the service's page token; sizes are MiB.
+  'pull.token-cycle': 'The lending service sent page tokens that lead back to a page already read (token {token}), so the sync stopped there instead of reading the same pages again. Try again later; if it keeps happening, tell your library’s IT.',
+  'mirror.disk-full': 'The catalog copy on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
+  'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

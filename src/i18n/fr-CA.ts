@@ -131,6 +131,9 @@ export const frCA: Messages = {
     'action-log.keychain-unavailable': 'Le journal des opérations ne peut pas être tenu en toute sécurité, car le trousseau du système n’est pas disponible : ce comptoir ne fait donc ni emprunt, ni retour, ni changement de réservation tant qu’il ne l’est pas. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
     'input.card-ending': 'Carte : entrez au plus les quatre derniers caractères.',
     'policy.plain-pin': '{source} contient un NIP en clair ({setting}) ; la stratégie n’accepte que son hachage scrypt (staffPins[].pinHash, produit par scripts/pin-hash.ts).',
+    'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
+    'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
+    'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
   },
   /** The contract's argument fields, as a refusal names them. */
   fields: {

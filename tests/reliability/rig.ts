@@ -27,8 +27,6 @@ export interface RigOptions {
   /** Real time a request may take before the client gives up (stalls cost this much). */
   timeoutMs?: number;
   seed?: number;
-  /** Who writes the catalog mirror: the product's worker thread, or this thread. */
-  writer?: 'worker' | 'in-thread';
   ratePerMinute?: number;
   /**
    * Runs the sandbox in a process of its own (as `npm run sandbox` does), so this process's
@@ -142,7 +140,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       sleep: async (ms) => advanceTo(clock.now() + ms),
       random,
     },
-    mirrors: { dir: join(dir, 'catalog'), writer: options.writer ?? 'worker' },
+    mirrors: { dir: join(dir, 'catalog') },
     ratePerMinute: options.ratePerMinute ?? 100,
   });
 

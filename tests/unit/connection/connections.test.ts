@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
+import { DatabaseSync } from 'node:sqlite';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
@@ -221,9 +221,9 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     }
     const status = await ok('syncNow', { full: false });
     expect(status.sources.every((s: { inProgress: boolean; lastError?: string }) => !s.inProgress && s.lastError === undefined)).toBe(true);
-    const mirror = new CatalogMirror(join(dir, 'catalog', mirrorFiles()[0]!));
-    expect(mirror.integrityCheck()).toBe('ok');
-    expect((mirror.db.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
+    const mirror = new DatabaseSync(join(dir, 'catalog', mirrorFiles()[0]!));
+    expect(mirror.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    expect((mirror.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
     mirror.close();
   });
 });

@@ -82,7 +82,7 @@ interface Run {
   userData: string;
   /** The DeskService main assembled, once started. */
   desk?: DeskService;
-  createDeskArgs?: { syncWorker: string; userData: string };
+  createDeskArgs?: { mirrorWorker: string; userData: string };
 }
 
 const runs: Run[] = [];
@@ -199,8 +199,8 @@ describe('a packaged start', () => {
     expect(webPreferences).toMatchObject({ devTools: false, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(webPreferences.preload).toBe(join(ROOT, 'out', 'preload', 'index.cjs'));
     expect(existsSync(webPreferences.preload as string)).toBe(true);
-    expect(run.createDeskArgs?.syncWorker).toBe(join(BUILT_MAIN, 'sync-worker.js'));
-    expect(existsSync(run.createDeskArgs!.syncWorker)).toBe(true);
+    expect(run.createDeskArgs?.mirrorWorker).toBe(join(BUILT_MAIN, 'mirror-worker.js'));
+    expect(existsSync(run.createDeskArgs!.mirrorWorker)).toBe(true);
     expect(run.electron.permissions.check?.()).toBe(false);
   });
 

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
-import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
 import { recordOf } from '../../../electron/mirror/title-row.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
@@ -23,11 +23,21 @@ export const connectionOf = (sandbox: SandboxHandle): ChildConnection => ({
 export const clientOf = (sandbox: SandboxHandle): PartnerClient =>
   new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
 
-/** A mirror service over the sandbox, as a connection builds it (one client: its desk and background views). */
-export function serviceOf(sandbox: SandboxHandle, databasePath: string, writer: 'worker' | 'in-thread' = 'in-thread'): CatalogService {
+/** A mirror over the sandbox, as a connection builds it (one client: its desk and background views; the owner on its thread). */
+export function serviceOf(sandbox: SandboxHandle, databasePath: string, extra: { diskSpaceKeptFree?: number } = {}): DeskMirror {
   const client = clientOf(sandbox);
-  return new CatalogService({ databasePath, desk: client, background: client.withPriority('background'), writer });
+  return new DeskMirror({ databasePath, desk: client, background: client.withPriority('background'), ...extra });
 }
+
+/** The mirror's file opened by the test itself, to look inside it (the desk's owner thread may hold it too: WAL lets both). */
+export const openFile = (path: string): DatabaseSync => new DatabaseSync(path);
+
+/** SQLite's own check of the whole file. */
+export const integrityOf = (db: DatabaseSync): string => (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
+
+/** Every source's state, as the file holds it. */
+export const sourcesOf = (db: DatabaseSync): { source: string; in_progress: number }[] =>
+  db.prepare('SELECT source, in_progress FROM sync_state ORDER BY source').all() as { source: string; in_progress: number }[];
 
 export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sandbox.libraries.map((l) => l.country as Country))];
 

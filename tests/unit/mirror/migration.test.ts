@@ -7,7 +7,6 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { migrate, SCHEMA_VERSION } from '../../../electron/mirror/schema.ts';
 import { recordOf } from '../../../electron/mirror/title-row.ts';
 import type { SyncRequest } from '../../../electron/mirror/sync.ts';
@@ -36,6 +35,7 @@ function writeSchemaOne(path: string, from: string, titleIds?: number[]): void {
   const db = new DatabaseSync(path);
   migrate(db, 1);
   db.exec(`ATTACH '${from}' AS ref`);
+  db.exec('BEGIN');
   const only = titleIds ? `WHERE id IN (${titleIds.join(',')})` : '';
   db.exec(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run)
     SELECT id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run FROM ref.titles ${only}`);
@@ -48,6 +48,7 @@ function writeSchemaOne(path: string, from: string, titleIds?: number[]): void {
     db.exec('INSERT INTO availability SELECT * FROM ref.availability');
     db.exec(`INSERT INTO sync_state SELECT source, in_progress, next_token, run_since, run_started_at, last_success_at, last_attempt_at, last_error, items FROM ref.sync_state`);
   }
+  db.exec('COMMIT');
   db.exec('DETACH ref');
   expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(1);
   expect((db.prepare("SELECT count(*) AS n FROM titles_fts WHERE titles_fts MATCH 'the'").get() as { n: number }).n).toBeGreaterThan(0);
@@ -59,34 +60,39 @@ describe('a mirror written by the previous version (schema 1)', () => {
     const fresh = service('fresh');
     await fresh.syncNow(request());
     const libraryId = 101;
-    const ids = fresh.browse({ libraryId, model: 'FLEX', offset: 0, limit: 150 }).rows.map((r) => r.contentId);
+    const ids = (await fresh.browse({ libraryId, model: 'FLEX', offset: 0, limit: 150 })).rows.map((r) => r.contentId);
     await fresh.refreshAvailability(libraryId, ids);
     await fresh.close();
     writeSchemaOne(join(dir, 'old.db'), join(dir, 'fresh.db'));
 
     const upgraded = service('old');
+    // Search words come in the background, a chunk at a time, the owner answering between two
+    // chunks: the first page (asked for before the owner even started) says how far that is,
+    // and so does the Sync view while it goes on; pages asked for one after another see it end.
+    const during = await upgraded.browse({ libraryId, text: 'the', offset: 0, limit: 10 });
+    expect(during.searchUpgrade).toBeGreaterThanOrEqual(0);
+    expect(during.searchUpgrade).toBeLessThan(1);
+    const syncView = (await upgraded.status()).running;
+    if (syncView) expect(syncView).toMatchObject({ source: 'search-index', total: 100 });
     const probe = new DatabaseSync(join(dir, 'old.db'), { readOnly: true });
     expect((probe.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
-    // Filters, sorts and counts are right from the first browse: the copied columns were filled by the migration.
+    // Filters, sorts and counts are right meanwhile: the copied columns were filled by the migration.
     for (const query of [{ libraryId }, { libraryId, model: 'FLEX' as const, sort: 'availability' as const }, { libraryId, availableNow: true, sort: 'artist' as const, direction: 'desc' as const }]) {
       const expected = referenceIds(probe, query);
-      const page = upgraded.browse({ ...query, offset: 0, limit: 500 });
+      const page = await upgraded.browse({ ...query, offset: 0, limit: 500 });
       expect(page.total).toBe(expected.length);
       expect(page.rows.map((r) => r.contentId)).toEqual(expected.slice(0, 500));
     }
-    // Search words come in the background; meanwhile each page says how far that is.
-    const during = upgraded.browse({ libraryId, text: 'the', offset: 0, limit: 10 });
-    expect(during.searchUpgrade).toBeGreaterThanOrEqual(0);
-    expect(during.searchUpgrade).toBeLessThan(1);
-    let last = during;
-    for (let waited = 0; last.searchUpgrade !== undefined && waited < 10_000; waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      last = upgraded.browse({ libraryId, text: 'the', offset: 0, limit: 10 });
+    const seen: (number | undefined)[] = [during.searchUpgrade];
+    for (let last = during; last.searchUpgrade !== undefined;) {
+      last = await upgraded.browse({ libraryId, text: 'the', offset: 0, limit: 10 });
+      seen.push(last.searchUpgrade);
     }
-    expect(last.searchUpgrade).toBeUndefined();
+    expect(seen.slice(0, -1).every((p, i) => p !== undefined && p >= (seen[i - 1] ?? 0))).toBe(true); // it moved on, then ended
+    expect((await upgraded.status()).running).toBeUndefined();
     for (const text of ['the', 'gar', 'golden riv', 'zzqx']) {
       const expected = referenceIds(probe, { libraryId, text });
-      const page = upgraded.browse({ libraryId, text, exactCount: true, offset: 0, limit: 500 });
+      const page = await upgraded.browse({ libraryId, text, exactCount: true, offset: 0, limit: 500 });
       expect(page.total, text).toBe(expected.length);
       expect(page.rows.map((r) => r.contentId), text).toEqual(expected.slice(0, 500));
     }
@@ -122,7 +128,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     const global = status.sources.find((s) => s.source === 'global')!;
     expect(global.lastSuccessAt).toBe(1000); // the same run went on and finished
     expect(global.items).toBe((await serviceFingerprint(sandbox)).titles); // it counted from where it stopped
-    resumed.close();
+    await resumed.close();
     const mirror = new DatabaseSync(join(dir, 'half.db'));
     const expected = await serviceFingerprint(sandbox);
     const actual = mirrorFingerprint(mirror);
@@ -147,9 +153,9 @@ describe('records as the service sent them (schema 4)', () => {
     const normalised = await collectRecords(sandbox);
     const libraryId = 101;
     const probe = service('wire');
-    const ids = probe.browse({ libraryId, offset: 0, limit: 300 }).rows.map((r) => r.contentId);
+    const ids = (await probe.browse({ libraryId, offset: 0, limit: 300 })).rows.map((r) => r.contentId);
     expect(ids.length).toBe(300);
-    for (const id of ids) expect(probe.detail(libraryId, id)?.record, `title ${id}`).toEqual(normalised.get(id));
+    for (const id of ids) expect((await probe.detail(libraryId, id))?.record, `title ${id}`).toEqual(normalised.get(id));
     await probe.close();
     const stored = new DatabaseSync(join(dir, 'wire.db'));
     expect(stored.prepare('SELECT count(*) AS n, sum(wire) AS kept FROM title_records').get()).toEqual({ n: normalised.size, kept: normalised.size });
@@ -159,12 +165,14 @@ describe('records as the service sent them (schema 4)', () => {
     stored.close();
     const three = new DatabaseSync(join(dir, 'three.db'));
     const update = three.prepare('UPDATE title_records SET record = ? WHERE id = ?');
+    three.exec('BEGIN');
     for (const [id, record] of normalised) update.run(JSON.stringify(record), id);
+    three.exec('COMMIT');
     three.exec('ALTER TABLE title_records DROP COLUMN wire');
     three.exec('PRAGMA user_version = 3');
     three.close();
     const upgraded = service('three');
-    for (const id of ids) expect(upgraded.detail(libraryId, id)?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
+    for (const id of ids) expect((await upgraded.detail(libraryId, id))?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
     await upgraded.close();
   }, 60_000);
 });

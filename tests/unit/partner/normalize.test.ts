@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerError } from '../../../electron/partner/errors.ts';
 import {
-  catalogColumns, errorMessageOf, guessNextToken, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
+  catalogColumns, errorMessageOf, leadingNextToken, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
   parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken,
   readGlobalContentPage, wireTimeToMs,
 } from '../../../electron/partner/normalize.ts';
@@ -135,16 +135,19 @@ describe('bulk pages', () => {
     expect(readGlobalContentPage(JSON.parse(two)).items.map((c) => c.id)).toEqual([1, 2]);
   });
 
-  it("guesses a page's next token from its first characters, as the parsed page will read it", () => {
+  it("guesses a page's next token from its first bytes, as the parsed page will read it", () => {
+    const guessNextToken = (start: string) => leadingNextToken(new TextEncoder().encode(start).buffer as ArrayBuffer);
     expect(guessNextToken('{"metadata":{"totalCount":849661,"nextStartToken":"2339","warnings":[]},"data":{"contents":[{"id":1')).toBe('2339');
     expect(guessNextToken('{ "metadata" : { "nextStartToken" : 17 , "totalCount": 40 }')).toBe('17');
     expect(guessNextToken('{"metadata":{"nextStartToken":"a \\"quoted\\" token"}}')).toBe('a "quoted" token');
-    // No token yet, a blank one (the page then has none), or one cut off by the glimpse's end.
+    // No token yet, a blank one (the page then has none), or one cut off where the bytes end.
     expect(guessNextToken('{"metadata":{"totalCount":40},"contents":[')).toBeUndefined();
     expect(guessNextToken('{"metadata":{"nextStartToken":"  "}}')).toBeUndefined();
     expect(guessNextToken('{"metadata":{"nextStartToken":"23')).toBeUndefined();
     // A key inside a string is text, not a key.
     expect(guessNextToken('{"title":"the \\"nextStartToken\\": \\"9\\" trick"}')).toBeUndefined();
+    // Only the first KiB is looked at: a token further in is the parsed page's to read.
+    expect(guessNextToken(`{"contents":[{"title":"${'x'.repeat(1100)}"}],"metadata":{"nextStartToken":"5"}}`)).toBeUndefined();
   });
 
   it('reads entitlements under entitlements or data, removed ones as inactive', () => {

@@ -1,16 +1,17 @@
-// The catalog mirror on disk (node:sqlite, WAL). Writes come a page at a time: each page and
-// the token of the next one commit in one transaction, so an interrupted sync resumes where it
-// stopped and a page is never half applied. Besides the records, a write keeps what search and
-// the browser read: a title's words in the full-text index, and the copies each library's
-// entitlement rows hold of the columns the browser filters and sorts on (shelf-columns.ts).
-// During a full run of titles ("bulk", remembered in mirror_state so a resumed run stays one)
-// neither is kept page by page: the run's end builds the index once and refreshes the copies.
+// The mirror's file (node:sqlite, WAL), opened only by its owner thread (mirror-owner.ts).
+// Writes come a page at a time: each page and the token of the next one commit in one
+// transaction, so an interrupted sync resumes where it stopped and a page is never half applied.
+// Besides the records, a write keeps what search and the Collection read: a title's words in
+// the full-text index, and the copies each library's entitlement rows hold of the columns the
+// Collection filters and sorts on (shelf-columns.ts). During a full run of titles ("bulk",
+// remembered in mirror_state so a resumed run stays one) neither is kept page by page: the
+// run's end builds the index once and refreshes the copies.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
-import { recordOf, titleRow, unpackTitleChanges, type PackedTitles, type TitleRow } from './title-row.ts';
+import { recordOf, titleRow, type TitleChange, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
 
 export type { SourceState } from '../shared/collection.ts';
@@ -31,16 +32,25 @@ const DEFAULT_AUTOMERGE = 4;
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
+/** The sources that write titles, by name (a library's content: this prefix and its id): a bulk run ends when none is under way. */
+const TITLE_SOURCES = { global: 'global', libraryContent: 'library-content:' } as const;
+
 /** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
 interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
 
-/** Availability this connection stored, for a reader of the same connection (its own writes do not move `data_version`). */
+/** Availability just stored, for the Collection's index to patch in place. */
 export type AvailabilityListener = (libraryId: number, contentIds: number[]) => void;
 
-export class CatalogMirror {
+export class MirrorDatabase {
   readonly db: DatabaseSync;
   private readonly statements: Record<string, StatementSync> = {};
   private readonly availabilityListeners = new Set<AvailabilityListener>();
+  /**
+   * Moves with every committed write of titles or entitlements: an index of the Collection built
+   * at one generation is stale at the next (the owner is this file's only writer, so nothing
+   * else can move it).
+   */
+  private writes = 0;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -48,8 +58,17 @@ export class CatalogMirror {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL'); // WAL + NORMAL: a power cut may lose the last page, never corrupt
     this.db.exec('PRAGMA foreign_keys = ON');
-    this.db.exec('PRAGMA busy_timeout = 5000'); // the worker writes while main reads
     migrate(this.db);
+  }
+
+  /** The generation of the titles and entitlements (see `writes`). */
+  get generation(): number {
+    return this.writes;
+  }
+
+  /** A change made chunk by chunk (search-upgrade.ts) is complete: the Collection's indexes are stale. */
+  touch(): void {
+    this.writes++;
   }
 
   close(): void {
@@ -60,12 +79,13 @@ export class CatalogMirror {
     return (this.statements[sql] ??= this.db.prepare(sql));
   }
 
-  /** Runs `work` in one transaction. */
-  transaction<T>(work: () => T): T {
+  /** Runs `work` in one transaction; `changes` when it writes titles or entitlements. */
+  transaction<T>(work: () => T, changes = false): T {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
       this.db.exec('COMMIT');
+      if (changes) this.writes++;
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
@@ -112,10 +132,9 @@ export class CatalogMirror {
    * from every title's words, and each library's copies refreshed where a title changed. One
    * transaction, so a crash in it leaves bulk on and the next end does it again.
    */
-  finishBulk(titleSources: readonly string[]): boolean {
+  finishBulk(): boolean {
     if (!this.inBulk()) return false;
-    const placeholders = titleSources.map(() => '?').join(', ');
-    const running = titleSources.length > 0 && this.statement(`SELECT 1 FROM sync_state WHERE in_progress = 1 AND source IN (${placeholders})`).get(...titleSources);
+    const running = this.statement(`SELECT 1 FROM sync_state WHERE in_progress = 1 AND (source = '${TITLE_SOURCES.global}' OR source LIKE '${TITLE_SOURCES.libraryContent}%')`).get();
     if (running) return false;
     this.transaction(() => {
       this.db.exec("INSERT INTO title_words (title_words) VALUES ('delete-all')");
@@ -129,7 +148,7 @@ export class CatalogMirror {
       this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
         WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
       this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
-    });
+    }, true);
     return true;
   }
 
@@ -144,9 +163,14 @@ export class CatalogMirror {
     this.statement('UPDATE sync_state SET next_token = ?, items = items + ? WHERE source = ?').run(nextToken ?? null, items, source);
   }
 
-  finishRun(source: string): void {
-    this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
-      last_error = NULL, last_error_code = NULL WHERE source = ?`).run(source);
+  /** A run's end, in one transaction: what a full run did not see removed (`sweep`: how many were), the run marked done. */
+  finishRun<T>(source: string, sweep: () => T): T {
+    return this.transaction(() => {
+      const removed = sweep();
+      this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
+        last_error = NULL, last_error_code = NULL WHERE source = ?`).run(source);
+      return removed;
+    }, true);
   }
 
   /** `message` is English, for the log; `code` is what staff read, in their language. */
@@ -156,9 +180,8 @@ export class CatalogMirror {
 
   // ---- pages ----
 
-  /** A page of the global catalog, its titles prepared as rows and packed (title-row.ts). */
-  applyGlobalPage(source: string, run: number, packed: PackedTitles, nextToken: string | undefined): void {
-    const changes = unpackTitleChanges(packed);
+  /** A page of the global catalog, its titles prepared as rows (title-row.ts). */
+  applyGlobalPage(source: string, run: number, changes: readonly TitleChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
@@ -166,21 +189,21 @@ export class CatalogMirror {
         else this.upsertTitle(change.row, run, bulk);
       }
       this.advance(source, nextToken, changes.length);
-    });
+    }, true);
   }
 
-  applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: Entitlement[], nextToken: string | undefined): void {
+  applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: readonly Entitlement[], nextToken: string | undefined): void {
     this.transaction(() => {
       for (const e of items) {
         if (e.removed) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, e.contentId);
         else this.upsertEntitlement(libraryId, e.contentId, model, e.active, run);
       }
       this.advance(source, nextToken, items.length);
-    });
+    }, true);
   }
 
   /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
-  applyLibraryContentPage(source: string, run: number, libraryId: number, changes: LibraryContentChange[], nextToken: string | undefined): void {
+  applyLibraryContentPage(source: string, run: number, libraryId: number, changes: readonly LibraryContentChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
@@ -196,10 +219,10 @@ export class CatalogMirror {
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
-    });
+    }, true);
   }
 
-  /** After a complete full run: what the run did not see is gone from the service. */
+  /** After a complete full run: what the run did not see is gone from the service (inside finishRun's transaction). */
   sweepTitles(run: number): number {
     if (!this.inBulk()) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);

@@ -1,0 +1,105 @@
+// The mirror's owner: the one holder of its file (node:sqlite) for every read and write — the
+// pages a sync hands over, availability, the Collection's queries and in-memory indexes, the
+// schema's migrations and the upgrade of an earlier mirror's search words. It runs on a worker
+// thread of its own (mirror-worker.ts) and answers the requests of mirror-interface.ts in the
+// order they come, one at a time; between them it carries on with that upgrade, a chunk at a
+// time. Main never waits on its work, only for its answers.
+import { SEARCH_INDEX_STEP } from '../shared/collection.ts';
+import type { ErrorInfo } from '../shared/errors.ts';
+import { PartnerError } from '../partner/errors.ts';
+import { MirrorDatabase } from './mirror-database.ts';
+import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus } from './mirror-interface.ts';
+import { DISK_SPACE_KEPT_FREE, freeBytesBeside, PageStoreOnFile } from './page-store.ts';
+import { browse, counts, detail, rowsOf } from './queries.ts';
+import { SearchUpgrade } from './search-upgrade.ts';
+import { ShelfCache } from './shelf-cache.ts';
+
+export interface OwnerOptions {
+  databasePath: string;
+  /** Free disk space the mirror leaves (DISK_SPACE_KEPT_FREE unless a test asks for more). */
+  diskSpaceKeptFree?: number;
+}
+
+export class MirrorOwner {
+  private readonly db: MirrorDatabase;
+  private readonly searchWords: SearchUpgrade;
+  private readonly store: PageStoreOnFile;
+  private readonly shelves: ShelfCache;
+  private upgrading: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: OwnerOptions) {
+    const { databasePath } = options;
+    this.db = new MirrorDatabase(databasePath);
+    this.searchWords = new SearchUpgrade(this.db);
+    const keep = options.diskSpaceKeptFree ?? DISK_SPACE_KEPT_FREE;
+    const free = databasePath === ':memory:' ? () => Number.MAX_SAFE_INTEGER : () => freeBytesBeside(databasePath);
+    this.store = new PageStoreOnFile(this.db, { free, keep }, this.searchWords);
+    this.shelves = new ShelfCache(this.db);
+    this.continueUpgrade();
+  }
+
+  /** Answers one request (storePage: its head first, then its end), through `reply`. */
+  serve(request: MirrorRequest, reply: (message: MirrorReply) => void): void {
+    const { id } = request;
+    const answer = (value: AnswerOf<typeof request.call>) => reply({ id, kind: 'answer', answer: value });
+    try {
+      if (this.closed) throw new PartnerError('server', 'The mirror was closed.');
+      if (request.call === 'storePage') {
+        const [run, page, bytes] = request.args;
+        const read = this.store.readPage(run, page, bytes);
+        reply({ id, kind: 'head', head: read.head });
+        answer(read.store());
+        return;
+      }
+      answer(this.answer(request));
+    } catch (error) {
+      reply({ id, kind: 'refused', error: refusal(error) });
+    }
+  }
+
+  private answer(request: Exclude<MirrorRequest, { call: 'storePage' }>): AnswerOf<typeof request.call> {
+    switch (request.call) {
+      case 'states': return this.store.states();
+      case 'openRun': return this.store.openRun(...request.args);
+      case 'finishRun': return this.store.finishRun(...request.args);
+      case 'failRun': return this.store.failRun(...request.args);
+      case 'storeAvailability': return this.store.storeAvailability(...request.args);
+      case 'browse': return browse(this.db.db, this.shelves, request.args[0], this.searchWordsProgress());
+      case 'title': return detail(this.db.db, ...request.args);
+      case 'rows': return rowsOf(this.db.db, ...request.args);
+      case 'status': return this.status();
+      case 'close': return this.close();
+    }
+  }
+
+  private status(): MirrorStatus {
+    const progress = this.searchWordsProgress();
+    return {
+      sources: this.store.states(), counts: counts(this.db.db),
+      ...(progress === undefined ? {} : { upkeep: { progress: { source: SEARCH_INDEX_STEP, done: Math.round(progress * 100), total: 100 } } }),
+    };
+  }
+
+  /** How far an earlier mirror's titles are getting their search words (0–1), while they are. */
+  private searchWordsProgress(): number | undefined {
+    return this.upgrading ? this.searchWords.progress() : undefined;
+  }
+
+  private continueUpgrade(): void {
+    if (this.upgrading || !this.searchWords.pending()) return;
+    this.upgrading = this.searchWords.run()
+      .catch(() => { /* a failed chunk rolled back; the next start goes on from the cursor */ })
+      .finally(() => { this.upgrading = undefined; });
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+function refusal(error: unknown): ErrorInfo {
+  if (error instanceof PartnerError) return error.toInfo();
+  return { code: 'server', message: error instanceof Error ? error.message : String(error) };
+}
