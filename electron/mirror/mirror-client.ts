@@ -6,8 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { PartnerError } from '../partner/errors.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, PageHead, PageStored, StoringPage } from './mirror-interface.ts';
-import type { OwnerOptions } from './mirror-owner.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage } from './mirror-interface.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
 export const DEFAULT_OWNER_URL = new URL('./mirror-worker.ts', import.meta.url);

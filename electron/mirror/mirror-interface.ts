@@ -191,6 +191,13 @@ export type MirrorInterface = PageStore & Collection;
 
 // ---- the messages ----
 
+/** What the owner's thread is started with (its workerData). */
+export interface OwnerOptions {
+  databasePath: string;
+  /** Free disk space the mirror leaves (the owner's default, DISK_SPACE_KEPT_FREE, unless a test asks for more). */
+  diskSpaceKeptFree?: number;
+}
+
 /** Main → owner. `id` numbers requests; answers carry it back. */
 export type MirrorRequest = { [K in MirrorCall]: { id: number; call: K; args: ArgsOf<K> } }[MirrorCall];
 

@@ -8,17 +8,11 @@ import { SEARCH_INDEX_STEP } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { MirrorDatabase } from './mirror-database.ts';
-import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus } from './mirror-interface.ts';
+import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions } from './mirror-interface.ts';
 import { DISK_SPACE_KEPT_FREE, freeBytesBeside, PageStoreOnFile } from './page-store.ts';
 import { browse, counts, detail, rowsOf } from './queries.ts';
 import { SearchUpgrade } from './search-upgrade.ts';
 import { ShelfCache } from './shelf-cache.ts';
-
-export interface OwnerOptions {
-  databasePath: string;
-  /** Free disk space the mirror leaves (DISK_SPACE_KEPT_FREE unless a test asks for more). */
-  diskSpaceKeptFree?: number;
-}
 
 export class MirrorOwner {
   private readonly db: MirrorDatabase;

@@ -2,8 +2,8 @@
 // Built as out/main/mirror-worker.js for Electron (electron.vite.config.ts); Node runs the .ts.
 // workerData: OwnerOptions.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MirrorReply, MirrorRequest } from './mirror-interface.ts';
-import { MirrorOwner, type OwnerOptions } from './mirror-owner.ts';
+import type { MirrorReply, MirrorRequest, OwnerOptions } from './mirror-interface.ts';
+import { MirrorOwner } from './mirror-owner.ts';
 
 if (!parentPort) throw new Error('mirror-worker must run as a worker thread');
 const port = parentPort;

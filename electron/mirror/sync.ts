@@ -159,9 +159,12 @@ async function syncSource(
     if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
     return await store.finishRun(run.run);
   } catch (error) {
-    await Promise.allSettled(storing);
-    await settle(ctx, run.run, error);
-    throw error;
+    // A page the store refused to keep stops the run before any page after it (which the store
+    // refuses for that reason): that refusal is what went wrong.
+    const earlier = (await Promise.allSettled(storing)).find((s) => s.status === 'rejected');
+    const cause: unknown = earlier ? earlier.reason : error;
+    await settle(ctx, run.run, cause);
+    throw cause;
   }
 }
 
