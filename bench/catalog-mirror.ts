@@ -34,6 +34,8 @@ export interface MirrorBenchFigures {
   mirrorPeakRssMiB: number;
   deltaSeconds: number;
   uiKeyToRowsP95Ms: number;
+  /** The mirror file's bytes over the library's entitled titles. */
+  mirrorBytesPerEntitledTitle: number;
 }
 
 const fileSize = (path: string): number => ['', '-wal'].reduce((sum, suffix) => {
@@ -108,7 +110,10 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
 
     const mirrorPeakRssMiB = process.resourceUsage().maxRSS / 1024;
     console.log(`  peak RSS of the mirror bench (this process: the sync on its worker thread, the Collection's index and queries): ${atMostGoal(mirrorPeakRssMiB, 400, 'MiB')}`);
-    console.log(`  mirror file: ${mib(fileSize(mirrorPath))} on disk (${count(ingest.records)} titles with their full records, ${count(entitlements)} entitlements, the search index)`);
+    const mirrorBytes = fileSize(mirrorPath);
+    const mirrorBytesPerEntitledTitle = mirrorBytes / entitlements;
+    console.log(`  mirror file: ${mib(mirrorBytes)} on disk (${count(ingest.records)} titles with what their details show, ${count(entitlements)} entitlements, the search index)`);
+    console.log(`    bytes per entitled title: ${atMostGoal(mirrorBytesPerEntitledTitle, 1024, 'bytes')}`);
     console.log('  availability refresh (10,000 changed Flex ids at 100 requests a minute): measured by the connection bench (the shared request budget), not here');
 
     // In the window.
@@ -121,6 +126,7 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
       scrollP95Ms: round(quantile(q.scrollMs, 0.95)), sortP95Ms: round(quantile(q.sortMs, 0.95)),
       ingestVsHttp: round(ingestVsHttp), insertVsBulkLimit: round(insertVsBulkLimit), bulkLimitPerSec: Math.round(limits.bulkLimitPerSecond),
       mirrorPeakRssMiB: Math.round(mirrorPeakRssMiB), deltaSeconds: round(deltaSeconds), uiKeyToRowsP95Ms: round(quantile(ui.keyToRowsMs, 0.95)),
+      mirrorBytesPerEntitledTitle: Math.round(mirrorBytesPerEntitledTitle),
     };
   } finally {
     sandbox.stop();

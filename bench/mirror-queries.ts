@@ -46,11 +46,11 @@ export class MirrorReader {
   }
 
   browse(query: BrowseQuery): CatalogPage {
-    return browse(this.mirror.db, this.shelves, query);
+    return browse(this.mirror, this.shelves, query);
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
-    return detail(this.mirror.db, libraryId, contentId);
+    return detail(this.mirror, libraryId, contentId);
   }
 
   shelf(libraryId: number): Shelf {

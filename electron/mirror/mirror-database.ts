@@ -9,10 +9,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
+import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
 import { migrate } from './schema.ts';
-import { recordOf, titleRow, type TitleChange, type TitleRow } from './title-row.ts';
+import { decodeRecord } from './title-record.ts';
+import { recordOf, titleChanges, titleRow, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
+import { StoredVocabulary } from './vocabulary.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
@@ -43,7 +45,10 @@ export type AvailabilityListener = (libraryId: number, contentIds: number[]) => 
 
 export class MirrorDatabase {
   readonly db: DatabaseSync;
+  readonly vocabulary: StoredVocabulary;
   private readonly statements: Record<string, StatementSync> = {};
+  /** Records of a mirror before schema 6 are still there, not all converted yet (mirror-upgrade.ts). */
+  private earlierRecords: boolean;
   private readonly availabilityListeners = new Set<AvailabilityListener>();
   /**
    * Moves with every committed write of titles or entitlements: an index of the Collection built
@@ -58,7 +63,22 @@ export class MirrorDatabase {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL'); // WAL + NORMAL: a power cut may lose the last page, never corrupt
     this.db.exec('PRAGMA foreign_keys = ON');
+    // A new file returns the pages a sweep frees in steps (finishTitles), instead of keeping them for ever.
+    if (this.userVersion() === 0) this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     migrate(this.db);
+    this.vocabulary = new StoredVocabulary(this.db);
+    this.earlierRecords = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'title_records'").get() !== undefined;
+    if (this.earlierRecords && this.db.prepare("SELECT 1 FROM mirror_state WHERE key = 'records_after'").get() === undefined) this.dropEarlierRecords();
+  }
+
+  private userVersion(): number {
+    return Number((this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  }
+
+  /** Every record of an earlier mirror is converted: its table goes (mirror-upgrade.ts, and a new file's empty one at once). */
+  dropEarlierRecords(): void {
+    this.db.exec('DROP TABLE IF EXISTS title_records');
+    this.earlierRecords = false;
   }
 
   /** The generation of the titles and entitlements (see `writes`). */
@@ -66,7 +86,35 @@ export class MirrorDatabase {
     return this.writes;
   }
 
-  /** A change made chunk by chunk (search-upgrade.ts) is complete: the Collection's indexes are stale. */
+  /**
+   * Gives the disk back what an upgrade freed (most of an earlier mirror's file): the file
+   * rewritten once, and from then on in the mode that returns freed pages in steps (reclaim).
+   * Only when the disk can spare a copy of the file beside it; the owner answers nothing while
+   * it runs (once, at an upgrade's end).
+   */
+  compact(spare: number): boolean {
+    const { pages, free, size } = this.pageCounts();
+    if (free < pages / 4 || size > spare) return false;
+    this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
+    this.db.exec('VACUUM');
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return true;
+  }
+
+  /** After a full run removed titles: the pages they held go back to the disk, when they are many (a file made by this version). */
+  reclaim(): void {
+    const { pages, free } = this.pageCounts();
+    if (free > pages / 8) this.db.exec('PRAGMA incremental_vacuum');
+  }
+
+  private pageCounts(): { pages: number; free: number; size: number } {
+    const pages = Number((this.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    const free = Number((this.db.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count);
+    const size = pages * Number((this.db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+    return { pages, free, size };
+  }
+
+  /** A change made chunk by chunk (mirror-upgrade.ts) is complete: the Collection's indexes are stale. */
   touch(): void {
     this.writes++;
   }
@@ -85,6 +133,7 @@ export class MirrorDatabase {
     try {
       const result = work();
       this.db.exec('COMMIT');
+      this.vocabulary.committed();
       if (changes) this.writes++;
       return result;
     } catch (error) {
@@ -180,10 +229,11 @@ export class MirrorDatabase {
 
   // ---- pages ----
 
-  /** A page of the global catalog, its titles prepared as rows (title-row.ts). */
-  applyGlobalPage(source: string, run: number, changes: readonly TitleChange[], nextToken: string | undefined): void {
+  /** A page of the global catalog, its records as the client normalises them. */
+  applyGlobalPage(source: string, run: number, records: readonly CatalogChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
+      const changes = titleChanges(records, this.vocabulary);
       for (const change of changes) {
         if (change.kind === 'removed') this.removeTitle(change.id, bulk);
         else this.upsertTitle(change.row, run, bulk);
@@ -212,10 +262,10 @@ export class MirrorDatabase {
           continue;
         }
         const { active, purchaseModel, price: _price, ...record } = change.title;
-        const existing = this.statement('SELECT r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?')
-          .get(record.id, run) as { record: string; wire: number } | undefined;
-        const merged = existing ? mergeEpisodes(recordOf(existing.record, existing.wire, record.id), record) : record;
-        this.upsertTitle(titleRow(merged), run, bulk);
+        const seen = this.statement('SELECT 1 FROM titles WHERE id = ? AND seen_run = ?').get(record.id, run) !== undefined;
+        const existing = seen ? this.record(record.id) : undefined;
+        const merged = existing ? mergeEpisodes(existing, record) : record;
+        this.upsertTitle(titleRow(merged, this.vocabulary), run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
@@ -261,23 +311,28 @@ export class MirrorDatabase {
     return () => this.availabilityListeners.delete(listener);
   }
 
-  integrityCheck(): string {
-    return (this.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
+  /** A title's record, as its details show it (converted, or still as an earlier mirror kept it). */
+  record(id: number): CatalogRecord | undefined {
+    const row = this.statement('SELECT record FROM titles WHERE id = ?').get(id) as { record: Uint8Array | null } | undefined;
+    if (!row) return undefined;
+    if (row.record) return decodeRecord(row.record, id, this.vocabulary);
+    if (!this.earlierRecords) return undefined;
+    const earlier = this.statement('SELECT record, wire FROM title_records WHERE id = ?').get(id) as { record: string; wire: number } | undefined;
+    return earlier ? recordOf(earlier.record, earlier.wire, id) : undefined;
   }
 
   private upsertTitle(row: TitleRow, run: number, bulk: boolean): void {
     const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
     const before = bulk ? undefined
       : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(row.id) as TitleColumns | undefined;
-    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
-        format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
-        for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
-        seen_run = excluded.seen_run, words = excluded.words`)
-      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words);
-    this.statement('INSERT INTO title_records (id, record, wire) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record, wire = excluded.wire')
-      .run(row.id, row.record, row.wire);
+    // The columns of schema 1 the record now holds are left empty: `countries` (NOT NULL) as ''.
+    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, seen_run, words, record)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET title = excluded.title, artist = excluded.artist, format = excluded.format, year = excluded.year,
+        for_children = excluded.for_children, seen_run = excluded.seen_run, words = excluded.words, record = excluded.record,
+        series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
+      .run(row.id, row.title, row.artist, row.format, row.year, row.kids, run, row.words, row.record);
+    if (this.earlierRecords) this.statement('DELETE FROM title_records WHERE id = ?').run(row.id);
     if (bulk) return;
     if (before?.words !== now.words) {
       // The index holds no copy of the words: removing the old entry takes the words it was made of.

@@ -1,13 +1,13 @@
 // A page as the mirror's owner reads it, once: its bytes decoded and parsed as JSON, every
-// record checked as the partner client checks it, and made into what the mirror stores — title
-// rows, entitlement changes, or a library's content — beside what the page says of the pull.
-import { pageMetadata, parseBulkPage, parseEntitlementPage, parseLibraryContentPage, readGlobalContentPage } from '../partner/normalize.ts';
-import type { Entitlement, LibraryContentChange } from '../shared/model.ts';
+// record normalised as the partner client normalises it — the global catalog's changes,
+// entitlement changes, or a library's content — beside what the page says of the pull. The
+// store then keeps each record in its compact form (title-record.ts), never reading it again.
+import { pageMetadata, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseLibraryContentPage } from '../partner/normalize.ts';
+import type { CatalogChange, Entitlement, LibraryContentChange } from '../shared/model.ts';
 import type { PageHead, SyncSource } from './mirror-interface.ts';
-import { wireTitleChanges, type TitleChange } from './title-row.ts';
 
 export type PageRead =
-  | { kind: 'titles'; head: PageHead; changes: TitleChange[] }
+  | { kind: 'titles'; head: PageHead; changes: CatalogChange[] }
   | { kind: 'entitlements'; head: PageHead; items: Entitlement[] }
   | { kind: 'library-content'; head: PageHead; changes: LibraryContentChange[] };
 
@@ -15,14 +15,13 @@ const decoder = new TextDecoder();
 
 /** Throws PartnerError('bad-response') for bytes that are not a page of a bulk list. */
 export function readPage(source: SyncSource, bytes: ArrayBuffer): PageRead {
-  const text = decoder.decode(bytes);
-  const body = parseBulkPage(text);
+  const body = parseBulkPage(decoder.decode(bytes));
   const meta = pageMetadata(body);
   const head = (items: number, changedContentIds?: number[]): PageHead => ({ ...meta, items, ...(changedContentIds ? { changedContentIds } : {}) });
   switch (source.kind) {
     case 'global': {
-      const changes = wireTitleChanges(readGlobalContentPage(body, text).items);
-      return { kind: 'titles', head: head(changes.length), changes };
+      const { items } = parseGlobalContentPage(body);
+      return { kind: 'titles', head: head(items.length), changes: items };
     }
     case 'entitlements': {
       const { items } = parseEntitlementPage(body);

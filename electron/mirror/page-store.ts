@@ -11,7 +11,7 @@ import type { Availability } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
 import { sourceName, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from './mirror-interface.ts';
 import { readPage } from './page-reading.ts';
-import type { SearchUpgrade } from './search-upgrade.ts';
+import type { MirrorUpgrade } from './mirror-upgrade.ts';
 
 const MIB = 2 ** 20;
 
@@ -34,6 +34,9 @@ export interface DiskSpace {
   keep: number;
 }
 
+/** What the mirror may still take of its disk. */
+export const spareOf = (disk: DiskSpace): number => disk.free() - disk.keep;
+
 /** An opening of a run (mirror-interface.ts, rule 2), in this life of the store. */
 interface Opening {
   source: SyncSource;
@@ -50,14 +53,14 @@ const writesTitles = (source: SyncSource): boolean => source.kind === 'global' |
 export class PageStoreOnFile {
   private readonly db: MirrorDatabase;
   private readonly disk: DiskSpace;
-  private readonly searchWords: SearchUpgrade;
+  private readonly upgrade: MirrorUpgrade;
   private readonly openings = new Map<number, Opening>();
   private lastRun = 0;
 
-  constructor(db: MirrorDatabase, disk: DiskSpace, searchWords: SearchUpgrade) {
+  constructor(db: MirrorDatabase, disk: DiskSpace, upgrade: MirrorUpgrade) {
     this.db = db;
     this.disk = disk;
-    this.searchWords = searchWords;
+    this.upgrade = upgrade;
   }
 
   states(): SourceState[] {
@@ -137,12 +140,14 @@ export class PageStoreOnFile {
   }
 
   /**
-   * Once no run of titles is left under way: every title's search words (a mirror from schema 1
-   * gets the rest of them now), then, after a bulk run, the search index built once.
+   * After a run of titles: a mirror from before schema 2 gets the rest of its titles' search
+   * words now (the index is built from them); once no run of titles is left under way after a
+   * bulk run, the search index is built once; the pages removed titles held go back to the disk.
    */
   finishTitles(): void {
-    while (this.searchWords.step());
+    if (this.upgrade.searchWordsPending()) while (this.upgrade.step());
     this.db.finishBulk();
+    this.db.reclaim();
   }
 
   private opening(run: number): Opening {

@@ -8,15 +8,18 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, Format, PurchaseModel } from '../shared/model.ts';
 import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import type { MirrorDatabase } from './mirror-database.ts';
 import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
 import { queryWords } from './search-text.ts';
 import type { ShelfCache } from './shelf-cache.ts';
 import type { ShelfFilters } from './shelf-index.ts';
 import { COUNT_CAP } from './shelf-search.ts';
-import { recordOf } from './title-row.ts';
+import { coverOf } from './title-record.ts';
 
 interface Row {
-  content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null; cover: string | null;
+  content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null;
+  /** The record (whose cover the row shows), or for a title an earlier mirror kept and not yet converted, its cover column. */
+  record: Uint8Array | null; cover: string | null;
   model: PurchaseModel; active: number; status: string | null; available_copies: number | null; total_copies: number | null;
   holds_queue_size: number | null; read_at: number | null;
 }
@@ -28,24 +31,24 @@ const FROM = `FROM entitlements e
 const statements = new WeakMap<DatabaseSync, StatementSync>();
 
 /** The rows of these content ids, in this order. */
-export function rowsOf(db: DatabaseSync, libraryId: number, contentIds: readonly number[]): BrowseRow[] {
+export function rowsOf(mirror: MirrorDatabase, libraryId: number, contentIds: readonly number[]): BrowseRow[] {
   if (contentIds.length === 0) return [];
-  let statement = statements.get(db);
+  let statement = statements.get(mirror.db);
   if (!statement) {
-    statement = db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.cover, e.model, e.active,
+    statement = mirror.db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.record, t.cover, e.model, e.active,
         a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
       ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`);
-    statements.set(db, statement);
+    statements.set(mirror.db, statement);
   }
   const byId = new Map((statement.all(libraryId, JSON.stringify(contentIds)) as unknown as Row[]).map((row) => [row.content_id, row]));
   return contentIds.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toBrowseRow(row)] : []; // gone since the index was read (a sync is writing)
+    return row ? [toBrowseRow(row, row.record ? coverOf(row.record, mirror.vocabulary) : row.cover ?? undefined)] : []; // gone: the owner wrote since the index was read
   });
 }
 
 /** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
-export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
+export function browse(mirror: MirrorDatabase, shelves: ShelfCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
   const words = query.text ? queryWords(query.text) : [];
   const sort = query.sort ?? 'title';
   const direction = query.direction ?? 'asc';
@@ -66,22 +69,21 @@ export function browse(db: DatabaseSync, shelves: ShelfCache, query: BrowseQuery
     return found.complete ? { total: found.rows.length, atLeast: false, contentIds } : { total: COUNT_CAP, atLeast: true, contentIds };
   });
   return {
-    total: page.total, rows: rowsOf(db, query.libraryId, page.contentIds),
+    total: page.total, rows: rowsOf(mirror, query.libraryId, page.contentIds),
     ...(page.atLeast ? { atLeast: true } : {}), ...(searchUpgrade === undefined ? {} : { searchUpgrade }),
   };
 }
 
-export function detail(db: DatabaseSync, libraryId: number, contentId: number): TitleDetail | undefined {
-  const row = db.prepare(`SELECT e.content_id, e.model, e.active, r.record, r.wire, a.status, a.available_copies, a.total_copies,
-      a.holds_queue_size, a.read_at ${FROM} LEFT JOIN title_records r ON r.id = e.content_id
-    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, contentId) as
-    (Row & { record: string | null; wire: number | null }) | undefined;
+export function detail(mirror: MirrorDatabase, libraryId: number, contentId: number): TitleDetail | undefined {
+  const row = mirror.db.prepare(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+    FROM entitlements e LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id
+    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, contentId) as Pick<Row, 'content_id' | 'model' | 'active' | 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'read_at'> | undefined;
   if (!row) return undefined;
   const availability = availabilityOf(row);
+  const record = mirror.record(contentId);
   return {
     contentId: row.content_id, purchaseModel: row.model, active: row.active === 1,
-    ...(row.record ? { record: recordOf(row.record, row.wire ?? 0, row.content_id) } : {}),
-    ...(availability ? { availability } : {}),
+    ...(record ? { record } : {}), ...(availability ? { availability } : {}),
   };
 }
 
@@ -95,13 +97,13 @@ function availabilityOf(row: Pick<Row, 'status' | 'available_copies' | 'total_co
   return a;
 }
 
-function toBrowseRow(row: Row): BrowseRow {
+function toBrowseRow(row: Row, cover: string | undefined): BrowseRow {
   const out: BrowseRow = { contentId: row.content_id, purchaseModel: row.model, active: row.active === 1 };
   if (row.title !== null) out.title = row.title;
   if (row.artist !== null) out.artist = row.artist;
   if (row.format !== null) out.format = row.format as Format;
   if (row.year !== null) out.year = row.year;
-  if (row.cover !== null) out.coverImageUrl = row.cover;
+  if (cover !== undefined) out.coverImageUrl = cover;
   const availability = availabilityOf(row);
   if (availability) out.availability = availability;
   return out;

@@ -102,6 +102,17 @@ const MIGRATIONS: string[][] = [
        detail=none, columnsize=0)`,
     'INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL',
   ],
+  // 6: a title's record is kept as the client's normalised record in a compact form
+  //    (title-record.ts: no field names, numbers as varints, repeating strings named by number
+  //    in `vocabulary`) in titles.record, and titles keep as columns only what SQL reads (the
+  //    Collection's copies and the search words): about a fifth of the record as sent. The
+  //    titles stored before are converted a chunk at a time by the owner (mirror-upgrade.ts),
+  //    from `mirror_state`'s `records_after`; title_records goes once they all are.
+  [
+    'CREATE TABLE vocabulary (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)',
+    'ALTER TABLE titles ADD COLUMN record BLOB', // NULL until converted
+    "INSERT INTO mirror_state (key, value) SELECT 'records_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

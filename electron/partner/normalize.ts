@@ -12,7 +12,6 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
-import { listElements } from './json-spans.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -164,9 +163,7 @@ function episodeOf(v: Json): Episode[] {
   return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
 }
 
-// The fields the catalog mirror files a title by, each read one way for both readers of a
-// record: parseCatalogRecord (the whole record, normalised) and catalogColumns (only these,
-// from a record the mirror stores as the service sent it).
+// Fields read under either spelling of a record.
 const formatOf = (v: Json): Format | undefined => normalizeFormat(v.format ?? v.kind);
 const seriesOf = (v: Json): string | undefined => str(v.seriesName ?? v.series);
 const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
@@ -200,36 +197,6 @@ export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
   };
 }
 
-/** What the catalog mirror files a title by: as parseCatalogRecord reads it, the artist being the record's `artist` or else its first named one. */
-export interface CatalogColumns {
-  title: string | undefined; series: string | undefined; artist: string | undefined; format: Format | undefined; year: number | undefined;
-  isbn: string | undefined; upc: string | undefined; forChildren: boolean | undefined; coverImageUrl: string | undefined; countries: Country[];
-}
-
-/** The first artist `artists` keeps (one with a name). */
-function firstArtistName(v: unknown): string | undefined {
-  for (const a of list(v)) {
-    const name = isObject(a) ? str(a.name) : undefined;
-    if (name) return name;
-  }
-  return undefined;
-}
-
-/** Only the mirror's columns of a record, without normalising the rest of it (which is read when the title is shown). */
-export function catalogColumns(v: Json): CatalogColumns {
-  return {
-    title: str(v.title), series: seriesOf(v), artist: str(v.artist) ?? firstArtistName(v.artists), format: formatOf(v), year: yearOf(v),
-    isbn: str(v.isbn), upc: str(v.upc), forChildren: forChildrenOf(v), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
-  };
-}
-
-/**
- * A global content record as the service sent it, once the checks every record passes have
- * passed (an object with a whole-number id); `text` is its JSON text as it was in the page,
- * when the page's text was at hand and its records one list (parsePage).
- */
-export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json; text?: string };
-
 /** The checks every global content record passes: an object with a whole-number id (its id; undefined: skipped). */
 const acceptedId = (v: unknown): number | undefined => (isObject(v) ? int(v.id) : undefined);
 
@@ -237,13 +204,6 @@ function parseGlobalChange(v: unknown): CatalogChange | undefined {
   const id = acceptedId(v);
   if (id === undefined) return undefined;
   return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v as Json, id) };
-}
-
-function acceptGlobalChange(v: unknown, text: string | undefined): WireCatalogChange | undefined {
-  const id = acceptedId(v);
-  if (id === undefined) return undefined;
-  if ((v as Json).removed === true) return { kind: 'removed', id };
-  return text === undefined ? { kind: 'upsert', id, wire: v as Json } : { kind: 'upsert', id, wire: v as Json, text };
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
@@ -267,19 +227,12 @@ function tokenOf(...candidates: unknown[]): string | undefined {
   return undefined;
 }
 
-/**
- * Records sit under `data` (a map of names to lists), under `contents`, or under `key`;
- * `path` names where in the page, when they are one list.
- */
-function bulkList(body: Json, key: string): { items: unknown[]; path?: string[] } {
-  if (Array.isArray(body[key])) return { items: body[key] as unknown[], path: [key] };
-  if (Array.isArray(body.contents)) return { items: body.contents as unknown[], path: ['contents'] };
-  if (isObject(body.data)) {
-    const lists = Object.entries(body.data).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
-    const [only] = lists;
-    return lists.length === 1 && only ? { items: only[1], path: ['data', only[0]] } : { items: lists.flatMap(([, list]) => list) };
-  }
-  if (Array.isArray(body.data)) return { items: body.data, path: ['data'] };
+/** Records sit under `data` (a map of names to lists), under `contents`, or under `key`. */
+function bulkList(body: Json, key: string): unknown[] {
+  if (Array.isArray(body[key])) return body[key] as unknown[];
+  if (Array.isArray(body.contents)) return body.contents as unknown[];
+  if (isObject(body.data)) return Object.values(body.data).filter(Array.isArray).flat();
+  if (Array.isArray(body.data)) return body.data;
   throw badResponse(`no ${key} list in the page`);
 }
 
@@ -335,24 +288,13 @@ export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
 }
 
-/**
- * A bulk page's records, each as `parse` reads it. Given `text`, the text `body` was parsed
- * from, `parse` is also handed each record's own text, where the records are one list.
- */
-function parsePage<T>(body: unknown, key: string, parse: (v: unknown, text: string | undefined) => T | undefined, text?: string): Page<T> {
+/** A bulk page's records, each as `parse` reads it (undefined: skipped). */
+function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
   if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
-  const { items, path } = bulkList(body, key);
-  const spans = text === undefined || path === undefined ? undefined : listElements(text, path);
-  const texts = spans?.length === items.length ? spans.map((span) => text?.slice(span.start, span.end)) : undefined;
-  return { items: items.map((v, i) => parse(v, texts?.[i])).filter((x): x is T => x !== undefined), ...pageMetadata(body) };
+  return { items: bulkList(body, key).map(parse).filter((x): x is T => x !== undefined), ...pageMetadata(body) };
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
-/**
- * The same page, its records checked as parseGlobalContentPage checks them but kept as sent
- * (the catalog mirror's bulk pull); given the text `body` was parsed from, each record's own text too.
- */
-export const readGlobalContentPage = (body: unknown, text?: string): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange, text);
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {

@@ -19,11 +19,13 @@ export interface SourceState {
 
 /** The step a sync reports besides its sources: building the search index. */
 export const SEARCH_INDEX_STEP = 'search-index';
+/** The mirror's own step, shown in the Sync view: a mirror an earlier version wrote, brought up to this one. */
+export const MIRROR_UPGRADE_STEP = 'mirror-upgrade';
 
 /**
  * `source` names what is being read, as SourceState.source does ('global',
- * 'entitlements:101:FLEX', 'availability:101', 'library-content:101'), or SEARCH_INDEX_STEP:
- * the renderer words it in the desk's language.
+ * 'entitlements:101:FLEX', 'availability:101', 'library-content:101'), or SEARCH_INDEX_STEP or
+ * MIRROR_UPGRADE_STEP: the renderer words it in the desk's language.
  */
 export interface SyncProgress { source: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
 

@@ -626,7 +626,7 @@ export const frCA: Messages = {
     interrupted: 'interrompue; reprendra où elle s’est arrêtée',
     never: 'jamais',
     neverRun: 'Aucune synchronisation n’a encore eu lieu sur ce poste.',
-    sources: { global: 'Catalogue global', entitlements: 'Droits, bibliothèque {library}, {model}', availability: 'Disponibilité, bibliothèque {library}', libraryContent: 'Contenu de la bibliothèque {library}', searchIndex: 'Index de recherche' },
+    sources: { global: 'Catalogue global', entitlements: 'Droits, bibliothèque {library}, {model}', availability: 'Disponibilité, bibliothèque {library}', libraryContent: 'Contenu de la bibliothèque {library}', searchIndex: 'Index de recherche', mirrorUpgrade: 'Mise à jour de la copie de ce poste (la collection reste utilisable pendant ce temps)' },
   },
   views: { label: 'Vues du comptoir', patron: 'Comptoir usager', collection: 'Collection', sync: 'Synchronisation' },
   managed: {

@@ -88,7 +88,7 @@ beforeAll(async () => {
     const mirror = new MirrorDatabase(join(dir, 'mirror.db'));
     forced.push(mirror);
     const shelves = new ShelfCache(mirror, Date.now, tuning);
-    return async (query) => browse(mirror.db, shelves, query);
+    return async (query) => browse(mirror, shelves, query);
   };
   browsers = [
     { name: 'desk', browse: (query) => catalog.browse(query) },

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
-import { recordOf } from '../../../electron/mirror/title-row.ts';
+import { decodeRecord } from '../../../electron/mirror/title-record.ts';
+import { StoredVocabulary } from '../../../electron/mirror/vocabulary.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
@@ -49,15 +50,16 @@ const sha = (lines: string[]): string => createHash('sha256').update(lines.sort(
  * each entitlement row copies from its title.
  */
 export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
-  const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string; wire: number }[];
+  const vocabulary = new StoredVocabulary(db);
+  const titles = db.prepare('SELECT id, title, format, record FROM titles').all() as { id: number; title: string | null; format: string | null; record: Uint8Array }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
   const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
-    // The record as the detail reads it: kept as sent, or normalised by an earlier version.
-    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${JSON.stringify(recordOf(t.record, t.wire, t.id))}`)),
+    // The record as the details read it.
+    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${JSON.stringify(decodeRecord(t.record, t.id, vocabulary))}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
     searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),

@@ -2,7 +2,6 @@
 // apostrophes, an ISBN with or without hyphens, one letter, other scripts — each finds the
 // title staff expect, by the walk and by the full-text index alike. And what an attacker types:
 // nothing of it reaches SQLite as FTS5 syntax, and no string makes a search fail.
-import { titleRow } from '../../../electron/mirror/title-row.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { ShelfCache } from '../../../electron/mirror/shelf-cache.ts';
 import type { SearchTuning } from '../../../electron/mirror/shelf-search.ts';
 import { Rng } from '../../../electron/sandbox/random.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
-import { tempDir } from './helpers.ts';
+import { integrityOf, tempDir } from './helpers.ts';
 
 const LIBRARY = 7;
 const TITLES: Partial<CatalogRecord>[] = [
@@ -50,7 +49,7 @@ beforeAll(() => {
   mirror = new MirrorDatabase(join(dir, 'mirror.db'));
   mirror.beginRun('global', undefined, 1);
   // Page by page, not in bulk: the index is kept as a delta keeps it.
-  mirror.applyGlobalPage('global', 1, TITLES.map((fields, i) => ({ kind: 'upsert' as const, row: titleRow(record(i + 1, fields)) })), undefined);
+  mirror.applyGlobalPage('global', 1, TITLES.map((fields, i) => ({ kind: 'upsert' as const, record: record(i + 1, fields) })), undefined);
   mirror.finishRun('global', () => 0);
   mirror.beginRun('entitlements', undefined, 1);
   mirror.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);
@@ -65,7 +64,7 @@ afterAll(() => {
 
 function titlesFound(text: string): Record<string, string[]> {
   return Object.fromEntries(Object.entries(shelves).map(([name, cache]) => [
-    name, browse(mirror.db, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }).rows.map((r) => r.title ?? ''),
+    name, browse(mirror, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }).rows.map((r) => r.title ?? ''),
   ]));
 }
 
@@ -143,10 +142,10 @@ describe('what an attacker types', () => {
   it('no string makes a search fail, by either way; the mirror is intact afterwards', () => {
     for (const cache of Object.values(shelves)) {
       for (const text of HOSTILE) {
-        expect(() => browse(mirror.db, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }), JSON.stringify(text)).not.toThrow();
+        expect(() => browse(mirror, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }), JSON.stringify(text)).not.toThrow();
       }
     }
-    expect(mirror.integrityCheck()).toBe('ok');
+    expect(integrityOf(mirror.db)).toBe('ok');
     expect((mirror.db.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n).toBe(TITLES.length);
   });
 

@@ -141,4 +141,30 @@ describe('sync page', () => {
     await flushPromises();
     expect(wrapper.find('progress').exists()).toBe(false);
   });
+
+  it('shows the desk bringing an earlier copy up to date, reading the status again until it is done', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { wrapper, desk } = await mountApp(sandboxInfo());
+      const base = { available: true, counts: { titles: 1234, entitlements: [] }, sources: [] };
+      desk.syncStatus.mockResolvedValueOnce(ok({ ...base, running: { source: 'mirror-upgrade', done: 40, total: 100 } }))
+        .mockResolvedValueOnce(ok({ ...base, running: { source: 'mirror-upgrade', done: 85, total: 100 } }))
+        .mockResolvedValue(ok(base));
+      await openView(wrapper, 'Sync');
+      expect(wrapper.get('.sync .progress').text()).toContain('Bringing this desk’s copy up to date (the collection can be used meanwhile): 40 of 100');
+      expect(wrapper.get('progress').attributes('value')).toBe('40');
+      expect(buttonNamed(wrapper, 'Sync now').attributes('disabled')).toBeUndefined(); // a sync may run meanwhile
+      await vi.advanceTimersByTimeAsync(1000);
+      await flushPromises();
+      expect(wrapper.get('progress').attributes('value')).toBe('85');
+      await vi.advanceTimersByTimeAsync(1000);
+      await flushPromises();
+      expect(wrapper.find('progress').exists()).toBe(false);
+      const asked = desk.syncStatus.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(desk.syncStatus.mock.calls.length).toBe(asked); // done: no more asking
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
