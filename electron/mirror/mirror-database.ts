@@ -18,12 +18,15 @@ import { StoredVocabulary } from './vocabulary.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
-import { isErrorCode, type ErrorCode } from '../shared/errors.ts';
+import { isErrorCode, type ErrorParams } from '../shared/errors.ts';
+import { isReason } from '../shared/reasons.ts';
+import type { RunFailure } from './mirror-interface.ts';
 
 
 interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
-  last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; last_error_code: string | null; items: number;
+  last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; last_error_code: string | null;
+  last_error_reason: string | null; last_error_params: string | null; items: number;
 }
 
 // FTS5's configuration for building the whole index at once, and its defaults (fts5.html#fts5_configuration_options).
@@ -33,6 +36,17 @@ const DEFAULT_HASH_SIZE = 1024 * 1024;
 const DEFAULT_AUTOMERGE = 4;
 
 const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+/** A failure's stored parameters: only words and numbers come back. */
+function paramsOf(json: string | null): ErrorParams {
+  try {
+    const parsed: unknown = JSON.parse(json ?? '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
+  } catch {
+    return {};
+  }
+}
 
 /** The sources that write titles, by name (a library's content: this prefix and its id): a bulk run ends when none is under way. */
 const TITLE_SOURCES = { global: 'global', libraryContent: 'library-content:' } as const;
@@ -151,7 +165,9 @@ export class MirrorDatabase {
       source, inProgress: row.in_progress === 1, nextToken: orUndefined(row.next_token), runSince: orUndefined(row.run_since),
       runStartedAt: orUndefined(row.run_started_at), lastSuccessAt: orUndefined(row.last_success_at),
       lastAttemptAt: orUndefined(row.last_attempt_at), lastError: orUndefined(row.last_error),
-      ...(row.last_error_code !== null && isErrorCode(row.last_error_code) ? { lastErrorCode: row.last_error_code } : {}), items: row.items,
+      ...(row.last_error_code !== null && isErrorCode(row.last_error_code) ? { lastErrorCode: row.last_error_code } : {}),
+      ...(row.last_error_reason !== null && isReason(row.last_error_reason) ? { lastErrorReason: row.last_error_reason, lastErrorParams: paramsOf(row.last_error_params) } : {}),
+      items: row.items,
     };
   }
 
@@ -217,14 +233,15 @@ export class MirrorDatabase {
     return this.transaction(() => {
       const removed = sweep();
       this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
-        last_error = NULL, last_error_code = NULL WHERE source = ?`).run(source);
+        last_error = NULL, last_error_code = NULL, last_error_reason = NULL, last_error_params = NULL WHERE source = ?`).run(source);
       return removed;
     }, true);
   }
 
-  /** `message` is English, for the log; `code` is what staff read, in their language. */
-  failRun(source: string, message: string, at: number, code: ErrorCode = 'server'): void {
-    this.statement('UPDATE sync_state SET last_error = ?, last_error_code = ?, last_attempt_at = ? WHERE source = ?').run(message, code, at, source);
+  /** `message` is English, for the log; the code, and the reason when there is one, are what staff read, in their language. */
+  failRun(source: string, failure: RunFailure, at: number): void {
+    this.statement(`UPDATE sync_state SET last_error = ?, last_error_code = ?, last_error_reason = ?, last_error_params = ?, last_attempt_at = ?
+      WHERE source = ?`).run(failure.message, failure.code, failure.reason ?? null, failure.reason ? JSON.stringify(failure.params ?? {}) : null, at, source);
   }
 
   // ---- pages ----

@@ -132,7 +132,7 @@ export class PageStoreOnFile {
   failRun(run: number, failure: RunFailure, at: number): void {
     const opening = this.opening(run);
     this.openings.delete(run);
-    this.db.failRun(opening.name, failure.message, at, failure.code);
+    this.db.failRun(opening.name, failure, at);
   }
 
   storeAvailability(libraryId: number, items: Availability[], readAt: number): void {

@@ -107,8 +107,11 @@ const MIGRATIONS: string[][] = [
   //    in `vocabulary`) in titles.record, and titles keep as columns only what SQL reads (the
   //    Collection's copies and the search words): about a fifth of the record as sent. The
   //    titles stored before are converted a chunk at a time by the owner (mirror-upgrade.ts),
-  //    from `mirror_state`'s `records_after`; title_records goes once they all are.
+  //    from `mirror_state`'s `records_after`; title_records goes once they all are. A failed
+  //    run keeps the reason staff read (shared/reasons.ts) and its parameters beside its code.
   [
+    'ALTER TABLE sync_state ADD COLUMN last_error_reason TEXT',
+    'ALTER TABLE sync_state ADD COLUMN last_error_params TEXT', // JSON
     'CREATE TABLE vocabulary (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)',
     'ALTER TABLE titles ADD COLUMN record BLOB', // NULL until converted
     "INSERT INTO mirror_state (key, value) SELECT 'records_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",

@@ -1,6 +1,7 @@
 // What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
 // record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode, ErrorParams } from './errors.ts';
+import type { Reason } from './reasons.ts';
 import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from './model.ts';
 
 export interface SourceState {
@@ -11,9 +12,11 @@ export interface SourceState {
   runStartedAt?: number;
   lastSuccessAt?: number;
   lastAttemptAt?: number;
-  /** English, for the log; staff read the sentence for `lastErrorCode`. */
+  /** English, for the log; staff read the sentence for `lastErrorReason`, or else for `lastErrorCode`. */
   lastError?: string;
   lastErrorCode?: ErrorCode;
+  lastErrorReason?: Reason;
+  lastErrorParams?: ErrorParams;
   items: number;
 }
 

@@ -168,7 +168,7 @@ describe('a mirror that may not grow', () => {
     // The sync stopped at its first page: no other source was asked for.
     expect(counts().globalContents - asked.catalog).toBeLessThanOrEqual(3); // that page, and those asked for ahead while it was read and refused
     expect(counts().entitlements - asked.entitlements).toBe(0);
-    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ inProgress: true, lastErrorCode: 'server' });
+    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ inProgress: true, lastErrorCode: 'server', lastErrorReason: 'mirror.disk-full' });
     const after = openFile(path);
     expect(integrityOf(after)).toBe('ok');
     expect(mirrorFingerprint(after)).toEqual(kept);
@@ -179,6 +179,6 @@ describe('a mirror that may not grow', () => {
     await roomy.syncNow(request());
     const end = await roomy.status();
     await roomy.close();
-    expect(end.sources.every((s) => !s.inProgress && s.lastError === undefined)).toBe(true);
+    expect(end.sources.every((s) => !s.inProgress && s.lastError === undefined && s.lastErrorReason === undefined)).toBe(true);
   });
 });
