@@ -28,7 +28,9 @@
 // 4. finishRun, after the last page: a full run removes what it did not see and says how much.
 //    failRun records why a run stopped; a cancelled pull records nothing (its run stays under way
 //    and resumes). The engine decides which before it sends either.
-// 5. The Collection's reads see every page whose `stored` answer has been sent.
+// 5. A Collection read answers from what is stored when it is served; while a run is under way
+//    a library's in-memory order may be up to a few seconds older than the last page (its rows
+//    are read as stored), so staff browsing during a sync are not held up by rebuilds.
 import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { Availability, Format, PurchaseModel } from '../shared/model.ts';
