@@ -128,8 +128,8 @@ async function syncSource(
   let total: number | undefined;
   let page = 0;
   const storing: Promise<PageStored>[] = [];
-  const oldestStored = async (): Promise<void> => {
-    const stored = await (storing.shift() as Promise<PageStored>);
+  /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
+  const report = (stored: PageStored): void => {
     done += stored.items;
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
@@ -138,12 +138,21 @@ async function syncSource(
       ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
     });
   };
+  /** The oldest page handed over, stored; a refusal there is the store's own (a page refused at its head never waits here). */
+  const oldestStored = async (): Promise<void> => {
+    try {
+      await storing.shift();
+    } catch (error) {
+      storeRefusals.add(error as object);
+      throw error;
+    }
+  };
   const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
     while (storing.length >= PAGES_AHEAD_OF_THE_STORE) await oldestStored();
     const handed = store.storePage(run.run, page + 1, bytes);
-    const stored = handed.stored.catch((error: unknown) => {
-      storeRefusals.add(error as object);
-      throw error;
+    const stored = handed.stored.then((answer) => {
+      report(answer);
+      return answer;
     });
     stored.catch(() => {}); // awaited in order; not an unhandled rejection meanwhile
     const head = await handed.head; // a garbled page is refused here: the pull asks for it again, as the same page
@@ -162,6 +171,7 @@ async function syncSource(
     // A page the store refused to keep stops the run before any page after it (which the store
     // refuses for that reason): that refusal is what went wrong.
     const earlier = (await Promise.allSettled(storing)).find((s) => s.status === 'rejected');
+    if (earlier) storeRefusals.add(earlier.reason as object);
     const cause: unknown = earlier ? earlier.reason : error;
     await settle(ctx, run.run, cause);
     throw cause;

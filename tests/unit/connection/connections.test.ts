@@ -199,26 +199,43 @@ describe('one connection: one token, one budget, one Retry-After', () => {
   });
 
   it('closing the connection mid-sync cancels the sync; the next connection resumes it to the end', async () => {
+    // Every request of the catalog after the first is held on the wire until it is aborted,
+    // whatever the credential change that closes the connection takes; the desk's progress
+    // events tell when the first page is stored.
+    let firstPageStored!: () => void;
+    const stored = new Promise<void>((resolve) => { firstPageStored = resolve; });
+    let catalogPages = 0;
+    let catalogAnswers = 0;
+    let holding = true;
+    await desk.close();
+    closeLog();
+    desk = newDesk({
+      emit: (name, payload) => { if (name === 'syncProgress' && (payload as { source: string }).source === 'global') firstPageStored(); },
+      fetch: async (input, init) => {
+        const url = new URL(input);
+        sent.push({ origin: url.origin, path: url.pathname, authorization: new Headers(init.headers).get('authorization'), at: Date.now() });
+        const catalog = url.pathname.endsWith('/global-contents');
+        if (catalog && ++catalogPages > 1 && holding) {
+          await new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }));
+        }
+        const answer = await fetch(input, init);
+        if (catalog) catalogAnswers++;
+        return answer;
+      },
+    });
     await ok('savePartnerProfile', mainAt(serviceA));
     await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
-    serviceA.control.addFault({ route: 'globalContents', kind: 'latency', ms: 150 });
-    try {
-      const syncing = dispatch(desk, 'syncNow', { full: true });
-      while (!sent.some((s) => s.path.endsWith('/global-contents'))) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 200)); // the first page stored, the next on its way
-      // A credential change closes the connection.
-      await ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
-      expect(await syncing).toMatchObject({ ok: false });
-      const afterClose = serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length;
-      await new Promise((r) => setTimeout(r, 400));
-      expect(serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length).toBe(afterClose); // nothing more was fetched
-      const global = (await ok('syncStatus')).sources.find((s: { source: string }) => s.source === 'global');
-      expect(global).toMatchObject({ inProgress: true });
-      expect(global.nextToken).toBeDefined();
-      expect(global.lastError).toBeUndefined(); // cancelled, not failed
-    } finally {
-      serviceA.control.clearFaults();
-    }
+    const syncing = dispatch(desk, 'syncNow', { full: true });
+    await stored; // the first page stored, the next on its way
+    // A credential change closes the connection.
+    await ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
+    expect(await syncing).toMatchObject({ ok: false, error: { reason: 'sync.cancelled' } });
+    expect(catalogAnswers).toBe(1); // the held pages were aborted, none came in after the close
+    holding = false;
+    const global = (await ok('syncStatus')).sources.find((s: { source: string }) => s.source === 'global');
+    expect(global).toMatchObject({ inProgress: true });
+    expect(global.nextToken).toBeDefined();
+    expect(global.lastError).toBeUndefined(); // cancelled, not failed
     const status = await ok('syncNow', { full: false });
     expect(status.sources.every((s: { inProgress: boolean; lastError?: string }) => !s.inProgress && s.lastError === undefined)).toBe(true);
     const mirror = new DatabaseSync(join(dir, 'catalog', mirrorFiles()[0]!));
