@@ -58,6 +58,7 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
     mirror: { databasePath: join(dir, 'mirror.db') }, now: time.now,
     clientOptions: { now: time.now, sleep: time.sleep, timeoutMs: 60_000 },
   });
+  time.waitFor(connection.mirror.ownerThread);
   try {
     const { contentIds } = (await admin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=FLEX&active=true&count=${CHANGED}`)) as { contentIds: number[] };
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the service's clock counts whole seconds

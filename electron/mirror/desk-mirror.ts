@@ -88,6 +88,11 @@ export class DeskMirror {
     return (await this.mirror.title(libraryId, contentId)) ?? null;
   }
 
+  /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, bench/support/simulated-time.ts). */
+  get ownerThread(): { busy: boolean; idle(): Promise<void> } {
+    return this.mirror;
+  }
+
   /**
    * Cancels what runs (a request on the wire is aborted; a sync records nothing and resumes
    * from its stored token on the next connection), waits for it to let go, then lets the

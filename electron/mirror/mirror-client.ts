@@ -36,6 +36,7 @@ export class MirrorClient implements MirrorInterface {
   private readonly waiting = new Map<number, Waiting>();
   private lastId = 0;
   private stopped: Error | undefined;
+  private whenIdle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: OwnerOptions, workerUrl: URL | string = DEFAULT_OWNER_URL) {
     this.worker = new Worker(workerUrl, { workerData: options, resourceLimits: OWNER_THREAD_LIMITS });
@@ -64,6 +65,22 @@ export class MirrorClient implements MirrorInterface {
     return { head: headAnswer, stored };
   }
 
+  /** Some request is waiting for the owner's answer. */
+  get busy(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  /** Resolves once no request is waiting for the owner's answer (a simulated clock waits for it as for a fetch). */
+  idle(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    if (!this.whenIdle) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => { resolve = r; });
+      this.whenIdle = { promise, resolve };
+    }
+    return this.whenIdle.promise;
+  }
+
   /** Lets the owner close its file, then ends its thread. */
   async close(): Promise<void> {
     if (this.stopped) return;
@@ -90,11 +107,19 @@ export class MirrorClient implements MirrorInterface {
     this.waiting.delete(reply.id);
     if (reply.kind === 'answer') waiting.answer(reply.answer);
     else waiting.refuse(errorOf(reply.error));
+    this.settleIdle();
+  }
+
+  private settleIdle(): void {
+    if (this.busy || !this.whenIdle) return;
+    this.whenIdle.resolve();
+    this.whenIdle = undefined;
   }
 
   private stop(error: Error): void {
     this.stopped ??= error;
     for (const waiting of this.waiting.values()) waiting.refuse(this.stopped);
     this.waiting.clear();
+    this.settleIdle();
   }
 }
