@@ -48,15 +48,34 @@ const FIELDS: readonly Field[] = [
 
 const encoder = new TextEncoder();
 
+/**
+ * Writes records one after another into a shared buffer, each record a view of its own part of
+ * it: a page of records costs a buffer or two, not one per record (whose allocation and
+ * collection were a fifth of the encoding's time). A full buffer is left to the views that hold
+ * it; the record being written moves to a new one.
+ */
 class Writer {
-  private buffer = new Uint8Array(1024);
+  private buffer = new Uint8Array(BUFFER_BYTES);
+  /** Where the record being written starts. */
+  private start = 0;
   length = 0;
+
+  begin(): void {
+    this.start = this.length;
+  }
+
+  /** The record written since `begin`, as a view that stays as it is. */
+  end(): Uint8Array {
+    return this.buffer.subarray(this.start, this.length);
+  }
 
   private room(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
-    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + bytes));
-    grown.set(this.buffer.subarray(0, this.length));
-    this.buffer = grown;
+    const record = this.buffer.subarray(this.start, this.length);
+    this.buffer = new Uint8Array(Math.max(BUFFER_BYTES, (record.length + bytes) * 2));
+    this.buffer.set(record);
+    this.start = 0;
+    this.length = record.length;
   }
 
   byte(value: number): void {
@@ -128,17 +147,23 @@ class Writer {
     this.text(value.slice(cut));
   }
 
-  bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
-  }
 }
 
+const BUFFER_BYTES = 64 * 1024;
+
 /** Each yes/no field as two bits: 0 absent, 1 no, 2 yes. */
-const flagsOf = (record: CatalogRecord): number => FLAGS.reduce((n, key, i) => n + (record[key] === undefined ? 0 : record[key] ? 2 : 1) * 4 ** i, 0);
+function flagsOf(record: CatalogRecord): number {
+  let n = 0;
+  for (let i = FLAGS.length - 1; i >= 0; i--) {
+    const value = record[FLAGS[i] as (typeof FLAGS)[number]];
+    n = n * 4 + (value === undefined ? 0 : value ? 2 : 1);
+  }
+  return n;
+}
 
 function present(record: CatalogRecord, field: Field): boolean {
   switch (field.key) {
-    case 'flags': return flagsOf(record) !== 0;
+    case 'flags': return FLAGS.some((flag) => record[flag] !== undefined);
     case 'artist': return record.artist !== undefined;
     case 'artists': case 'genres': case 'countries': case 'purchaseModels': case 'ratings': case 'ppuPrices': case 'segments': case 'episodes':
       return record[field.key].length > 0;
@@ -146,11 +171,12 @@ function present(record: CatalogRecord, field: Field): boolean {
   }
 }
 
-/** A small object's fields: which are there (one bit each), then each one there. */
-function optionals(out: Writer, values: readonly (number | string | undefined)[], write: (value: number | string, i: number) => void): void {
-  out.byte(values.reduce<number>((bits, value, i) => (value === undefined ? bits : bits | (1 << i)), 0));
-  values.forEach((value, i) => { if (value !== undefined) write(value, i); });
-}
+/** A small object's fields are each written after a byte with a bit for each field there. */
+const bitsOf = (...values: unknown[]): number => {
+  let bits = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] !== undefined) bits |= 1 << i;
+  return bits;
+};
 
 function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind: 'own' }>['key'], vocabulary: Vocabulary): void {
   switch (key) {
@@ -166,7 +192,9 @@ function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind
       out.unsigned(record.artists.length);
       for (const a of record.artists) {
         out.text(a.name);
-        optionals(out, [a.role, a.formalName], (value, i) => (i === 0 ? out.word(value as string, vocabulary) : out.text(value as string)));
+        out.byte(bitsOf(a.role, a.formalName));
+        if (a.role !== undefined) out.word(a.role, vocabulary);
+        if (a.formalName !== undefined) out.text(a.formalName);
       }
       return;
     case 'genres':
@@ -186,23 +214,33 @@ function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind
       return;
     case 'segments':
       out.unsigned(record.segments.length);
-      for (const s of record.segments) optionals(out, [s.number, s.name, s.seconds], (value, i) => (i === 1 ? out.text(value as string) : out.number(value as number)));
+      for (const s of record.segments) {
+        out.byte(bitsOf(s.number, s.name, s.seconds));
+        if (s.number !== undefined) out.number(s.number);
+        if (s.name !== undefined) out.text(s.name);
+        if (s.seconds !== undefined) out.number(s.seconds);
+      }
       return;
     case 'episodes':
       out.unsigned(record.episodes.length);
       for (const e of record.episodes) {
-        optionals(out, [e.titleId, e.season, e.episode, e.title, e.synopsis], (value, i) => (i >= 3 ? out.text(value as string) : out.number(value as number)));
+        out.byte(bitsOf(e.titleId, e.season, e.episode, e.title, e.synopsis));
+        if (e.titleId !== undefined) out.number(e.titleId);
+        if (e.season !== undefined) out.number(e.season);
+        if (e.episode !== undefined) out.number(e.episode);
+        if (e.title !== undefined) out.text(e.title);
+        if (e.synopsis !== undefined) out.text(e.synopsis);
       }
   }
 }
 
-/** One writer for every record (the owner writes one at a time), so a record costs no buffer of its own until it is done. */
+/** One writer for every record (the owner writes one at a time). */
 const out = new Writer();
 const fieldsPresent: boolean[] = [];
 
-/** The record's bytes (its id is the row's, so not among them). */
+/** The record's bytes (its id is the row's, so not among them): a view that stays as it is. */
 export function encodeRecord(record: CatalogRecord, vocabulary: Vocabulary): Uint8Array {
-  out.length = 0;
+  out.begin();
   out.byte(VERSION);
   out.unsigned(FIELDS.length);
   for (let i = 0; i < FIELDS.length; i++) fieldsPresent[i] = present(record, FIELDS[i] as Field);
@@ -222,7 +260,7 @@ export function encodeRecord(record: CatalogRecord, vocabulary: Vocabulary): Uin
       case 'own': writeOwn(out, record, field.key, vocabulary);
     }
   }
-  return out.bytes();
+  return out.end();
 }
 
 // ---- reading ----
@@ -282,7 +320,7 @@ class Reader {
     return this.word(vocabulary) + this.text();
   }
 
-  /** A small object's fields, as `optionals` wrote them. */
+  /** A small object's fields, as written after their bits (bitsOf). */
   optionals<T extends unknown[]>(read: ((i: number) => unknown)[]): T {
     const bits = this.byte();
     return read.map((r, i) => ((bits & (1 << i)) !== 0 ? r(i) : undefined)) as T;

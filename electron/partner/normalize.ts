@@ -80,30 +80,44 @@ function segments(v: unknown): Segment[] {
 
 /** Artists may repeat in search results: keep the first of each name and role. */
 function artists(v: unknown): Artist[] {
-  const seen = new Set<string>();
   const out: Artist[] = [];
-  for (const a of objects(v)) {
+  for (const a of list(v)) {
+    if (!isObject(a)) continue;
     const name = str(a.name);
     if (!name) continue;
     const role = str(a.relationship);
-    const key = `${name}\u0000${role ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // A record has a handful of artists: a look along them costs less than a set of keys.
+    if (out.some((kept) => kept.name === name && kept.role === role)) continue;
     out.push({ name, role, formalName: str(a.artistFormal) });
   }
   return out;
 }
 
 function strings(v: unknown): string[] {
-  return list(v).map((g) => (isObject(g) ? str(g.name) : str(g))).filter((g): g is string => g !== undefined);
+  const out: string[] = [];
+  for (const g of list(v)) {
+    const text = isObject(g) ? str(g.name) : str(g);
+    if (text !== undefined) out.push(text);
+  }
+  return out;
 }
 
 function countries(v: unknown): Country[] {
-  return strings(v).map((c) => c.toUpperCase()).filter((c): c is Country => (COUNTRIES as readonly string[]).includes(c));
+  const out: Country[] = [];
+  for (const c of strings(v)) {
+    const code = c.toUpperCase();
+    if ((COUNTRIES as readonly string[]).includes(code)) out.push(code as Country);
+  }
+  return out;
 }
 
 function uniqueModels(values: unknown[]): PurchaseModel[] {
-  return [...new Set(values.map(normalizePurchaseModel).filter((m): m is PurchaseModel => m !== undefined))];
+  const out: PurchaseModel[] = [];
+  for (const value of values) {
+    const model = normalizePurchaseModel(value);
+    if (model !== undefined && !out.includes(model)) out.push(model);
+  }
+  return out;
 }
 
 export function parseLoan(v: unknown): Loan {
