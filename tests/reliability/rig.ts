@@ -158,7 +158,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const rig: Rig = {
     sandbox, admin, clock, desk, dir, wire, secrets, unexpected, call, advanceTo, random,
     close: async () => {
-      // Every token the service issued — the sync worker's too, which this side never saw —
+      // Every token the service issued — the sync's too, which this side never saw —
       // then every file the desk wrote, before they go.
       for (const token of await admin.issuedTokens()) secrets.add(token);
       await desk.close();

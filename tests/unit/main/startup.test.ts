@@ -2,7 +2,7 @@
 // (electron-stand-in.ts, which throws on anything it does not model), with the real DeskService,
 // settings file, logger and keychain (run inside with-keyring) on a temporary user data folder.
 // Main runs from its source, as if from its build folder: app-files.ts is asked about out/main,
-// so the preload, sync worker and renderer it names are the built ones.
+// so the preload, mirror worker and renderer it names are the built ones.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

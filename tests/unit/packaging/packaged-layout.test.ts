@@ -91,7 +91,7 @@ describe('the app.asar electron-builder makes', () => {
     expect(layout.unpacked.filter((file) => file.endsWith('.node'))).toEqual([join('node_modules', 'keytar', 'build', 'Release', 'keytar.node')]);
   });
 
-  it('has the preload, the sync worker and the renderer where main looks for them', () => {
+  it('has the preload, the mirror worker and the renderer where main looks for them', () => {
     const mainDir = join(layout.asar, 'out', 'main');
     const expected = appFiles(mainDir);
     for (const file of [expected.preload, expected.mirrorWorker, join(expected.renderer, 'index.html')]) {
