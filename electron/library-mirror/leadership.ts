@@ -122,8 +122,13 @@ export class Leadership {
       stillLeads(session).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => lose(messageOf(error)));
     }, this.retryMs);
     log.info('leader', { retrySeconds: this.options.retrySeconds });
+    // The lead ends when its work ends or the moment it is lost: the session then ends at once (a
+    // request still waiting for the budget or the service must not keep the lock, or a write that
+    // session could still make, alive). The work's own end follows; its writes fail on the ended session.
+    const ended = new Promise<void>((resolve) => lost.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const work = this.options.lead({ session, signal: lost.signal });
     try {
-      await this.options.lead({ session, signal: lost.signal });
+      await Promise.race([work, ended]);
       if (!lost.signal.aborted) lose('its work ended');
     } catch (error) {
       if (!lost.signal.aborted) {
@@ -131,6 +136,7 @@ export class Leadership {
         lose('its work failed');
       }
     } finally {
+      work.catch(() => {}); // settles later, if at all, on the ended session
       clearInterval(checks);
       this.stopping.signal.removeEventListener('abort', stopped);
       session.off('end', onEnd);
