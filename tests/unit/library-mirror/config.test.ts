@@ -3,7 +3,7 @@
 // them). Also: the PostgreSQL client loads in a worker thread, where the desk will use it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -128,5 +128,33 @@ describe('the PostgreSQL client', () => {
     await worker.terminate();
     // It got as far as the network (nothing listens on port 1): the client and COPY streams loaded.
     expect(answer).toEqual(['function', 'function', 'ECONNREFUSED']);
+  });
+});
+
+describe('what IT installs (resources/library-mirror/)', () => {
+  const resources = join(import.meta.dirname, '..', '..', '..', 'resources', 'library-mirror');
+  const read = (name: string): string => readFileSync(join(resources, name), 'utf8');
+
+  it('the example configuration is one the service accepts', () => {
+    expect(parseConfig(JSON.parse(read('config.example.json')))).toMatchObject({ requestsPerMinute: 50, libraries: [{ libraryId: 101 }, { libraryId: 102 }] });
+  });
+
+  it('the systemd unit runs the service\'s command as its own user, hardened, its credential through systemd', () => {
+    const unit = read('lending-desk-library-mirror.service');
+    const settings = new Map(unit.split('\n').filter((l) => /^[A-Za-z]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    expect(settings.get('ExecStart')).toMatch(/^\/usr\/bin\/node \S+\/electron\/library-mirror\/cli\.ts \S+config\.json$/);
+    expect(settings.get('User')).toBe('lending-mirror');
+    for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['ProtectHome', 'yes'], ['PrivateTmp', 'yes'], ['CapabilityBoundingSet', ''], ['RestrictSUIDSGID', 'yes'], ['UMask', '0077']]) {
+      expect(settings.get(key as string), key).toBe(value);
+    }
+    expect(settings.get('LoadCredential')).toMatch(/^credentials\.json:/);
+    expect(settings.get('Environment')).toBe('LIBRARY_MIRROR_CREDENTIALS_FILE=%d/credentials.json');
+  });
+
+  it('the container runs the same command as a user that is not root', () => {
+    const file = read('Containerfile');
+    expect(file).toMatch(/^FROM node:24/m);
+    expect(file).toMatch(/^USER 10001:10001$/m);
+    expect(file).toMatch(/^ENTRYPOINT \["node", "electron\/library-mirror\/cli\.ts"\]$/m);
   });
 });
