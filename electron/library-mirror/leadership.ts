@@ -18,6 +18,9 @@ export const LEADER_RETRY_SECONDS = 15;
  */
 export const LEADER_KEEPALIVES = { tcp_keepalives_idle: 10, tcp_keepalives_interval: 5, tcp_keepalives_count: 3 } as const;
 
+/** SQLSTATE 25P02: a statement sent inside a transaction that already failed. */
+const IN_FAILED_TRANSACTION = '25P02';
+
 /** Takes the leader lock on `session` if it is free. */
 export async function tryLead(session: pg.ClientBase): Promise<boolean> {
   const { rows } = await session.query<{ led: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS led', [LOCK_CLASS, LOCK.leader]);
@@ -119,7 +122,11 @@ export class Leadership {
     const stopped = (): void => lose('the service is stopping');
     this.stopping.signal.addEventListener('abort', stopped, { once: true });
     const checks = setInterval(() => {
-      stillLeads(session).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => lose(messageOf(error)));
+      stillLeads(session).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => {
+        // The check can fall inside a write's transaction that just failed (and is about to roll
+        // back): that says nothing about the lock. Any other failure is the session's.
+        if ((error as { code?: string }).code !== IN_FAILED_TRANSACTION) lose(messageOf(error));
+      });
     }, this.retryMs);
     log.info('leader', { retrySeconds: this.options.retrySeconds });
     // The lead ends when its work ends or the moment it is lost: the session then ends at once (a

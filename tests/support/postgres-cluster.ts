@@ -134,7 +134,12 @@ hostssl all  all       127.0.0.1/32  scram-sha-256
 host    all  all       127.0.0.1/32  reject
 `;
 
-function serverSettings(port: number, socketDir: string, tls: { certFile: string; keyFile: string }): string {
+export interface ClusterOptions {
+  /** fsync and full-page writes on, as a real server runs (benches); tests trade them for speed. */
+  durable?: boolean;
+}
+
+function serverSettings(port: number, socketDir: string, tls: { certFile: string; keyFile: string }, durable: boolean): string {
   return `
 # Added by tests/support/postgres-cluster.ts
 listen_addresses = '127.0.0.1'
@@ -146,15 +151,15 @@ ssl_key_file = '${tls.keyFile}'
 password_encryption = 'scram-sha-256'
 max_connections = 40
 shared_buffers = 32MB
-# A test cluster: speed over durability (a crash loses the folder anyway).
+${durable ? '' : `# A test cluster: speed over durability (a crash loses the folder anyway).
 fsync = off
 synchronous_commit = off
 full_page_writes = off
-`;
+`}`;
 }
 
 /** Starts a cluster; `stop()` it when done (useTestCluster does that for a Vitest file). */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = serverBinaries();
   const root = mkdtempSync(join(tmpdir(), 'lending-desk-pg-'));
   chmodSync(root, 0o700);
@@ -197,7 +202,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      writeFileSync(join(dataDir, 'postgresql.auto.conf'), serverSettings(port, socketDir, tls));
+      writeFileSync(join(dataDir, 'postgresql.auto.conf'), serverSettings(port, socketDir, tls, options.durable === true));
       giveToServerUser(root);
       try {
         await exec('pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-s']);

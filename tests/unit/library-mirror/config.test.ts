@@ -113,6 +113,17 @@ describe('the credentials file', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/credentials file .* was refused: its mode 0644/);
   });
+
+  it('the service refuses a partner address that would send the credential in clear text (exit 2)', async () => {
+    const folder = dir();
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...minimal(credentials(folder)), partner: { baseUrl: 'http://lending.example.org' } }));
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', '..', 'electron', 'library-mirror', 'cli.ts'), join(folder, 'config.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^library-mirror: .*https/m);
+  });
 });
 
 describe('the PostgreSQL client', () => {
