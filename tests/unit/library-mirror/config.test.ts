@@ -3,16 +3,24 @@
 // them). Also: the PostgreSQL client loads in a worker thread, where the desk will use it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REQUESTS_PER_MINUTE, loadConfig, parseConfig } from '../../../electron/library-mirror/config.ts';
 import { readCredentialsFile } from '../../../electron/library-mirror/credentials-file.ts';
 import { LEADER_RETRY_SECONDS } from '../../../electron/library-mirror/leadership.ts';
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'library-mirror-config-test-'));
+const made: string[] = [];
+const dir = (): string => {
+  const folder = mkdtempSync(join(tmpdir(), 'library-mirror-config-test-'));
+  made.push(folder);
+  return folder;
+};
+afterAll(() => {
+  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 const me = process.getuid?.() ?? 0;
 
 function credentials(folder: string, mode = 0o600, body: unknown = { username: 'partner-user', password: 'partner-secret' }): string {

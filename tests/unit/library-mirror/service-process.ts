@@ -2,7 +2,7 @@
 // Node, no Electron), in a child process whose JSON-lines log a test waits on: an event, never a
 // sleep. Its configuration and credentials file are written in a temporary folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,9 +23,17 @@ export interface ServiceProcess {
   stderr(): string;
 }
 
+const configFolders: string[] = [];
+
+/** Removes the folders writeServiceConfig made (they hold the test's passwords). */
+export function removeServiceConfigs(): void {
+  for (const folder of configFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+}
+
 /** A configuration for the service against `sandbox` and `db`, its database password in the credentials file; answers its path. */
 export function writeServiceConfig(db: MirrorDatabase, sandbox: SandboxHandle, overrides: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'library-mirror-config-'));
+  configFolders.push(dir);
   const url = new URL(db.service.url);
   const databasePassword = decodeURIComponent(url.password);
   url.password = '';

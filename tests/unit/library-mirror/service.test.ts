@@ -10,7 +10,7 @@ import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { createMirrorDatabase, type MirrorDatabase } from '../../support/library-mirror-db.ts';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.ts';
-import { event, startServiceProcess, stopService, writeServiceConfig, type LogLine, type ServiceProcess } from './service-process.ts';
+import { event, removeServiceConfigs, startServiceProcess, stopService, writeServiceConfig, type LogLine, type ServiceProcess } from './service-process.ts';
 
 let cluster: PostgresCluster;
 let databases = 0;
@@ -25,6 +25,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map(stopService));
   await Promise.all(sessions.splice(0).map((s) => s.end().catch(() => {})));
   await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+  removeServiceConfigs();
 });
 afterAll(async () => {
   await cluster?.stop();
