@@ -142,7 +142,8 @@ describe('the service', () => {
 });
 
 describe('two instances', () => {
-  it('one leads, the other follows; when the leader is killed the other takes over and finishes its run', async () => {
+  /** A sandbox whose catalog pages come slowly (so a run is under way), instance a leading, b following. */
+  async function twoInstances(): Promise<{ sandbox: SandboxHandle; admin: pg.Client; a: ServiceProcess; b: ServiceProcess }> {
     const { db, sandbox, admin } = await fresh({ catalogSize: 10_000 });
     sandbox.control.addFault({ route: 'globalContents', kind: 'latency', ms: 100 });
     const config = writeServiceConfig(db, sandbox, { requestsPerMinute: 6000 });
@@ -150,6 +151,11 @@ describe('two instances', () => {
     await a.waitFor(event('leader'), 'a leading');
     const b = start(config, 'b');
     await b.waitFor(event('following'), 'b following');
+    return { sandbox, admin, a, b };
+  }
+
+  it('one leads, the other follows; when the leader is killed the other takes over and finishes its run', async () => {
+    const { sandbox, admin, a, b } = await twoInstances();
     expect(await leaderHolder(admin)).toBe('lending-desk-library-mirror a');
     await a.waitFor(isGlobalPage(3), 'a storing pages');
     a.child.kill('SIGKILL');
@@ -162,13 +168,7 @@ describe('two instances', () => {
   });
 
   it('a leader whose session is terminated notices, stops writing, and follows; the other leads', async () => {
-    const { db, sandbox, admin } = await fresh({ catalogSize: 10_000 });
-    sandbox.control.addFault({ route: 'globalContents', kind: 'latency', ms: 100 });
-    const config = writeServiceConfig(db, sandbox, { requestsPerMinute: 6000 });
-    const a = start(config, 'a');
-    await a.waitFor(event('leader'), 'a leading');
-    const b = start(config, 'b');
-    await b.waitFor(event('following'), 'b following');
+    const { admin, a, b } = await twoInstances();
     await a.waitFor(isGlobalPage(2), 'a storing pages');
 
     const terminated = await admin.query(`SELECT pg_terminate_backend(pid) AS done FROM pg_locks WHERE locktype = 'advisory'
