@@ -232,7 +232,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     if (fault?.kind === 'stall') return { kind: 'stall' };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
     if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
-    const credential = credentialOf(state, name, headers);
+    const credential = state.rateLimit.describe().perMinute === null ? undefined : credentialOf(state, name, headers);
     const retryAfter = credential === undefined ? undefined : state.rateLimit.admit(credential, state.options.now());
     if (retryAfter !== undefined) return { kind: 'reply', reply: failureReply({ route: name, kind: 'rate-limit', retryAfterSeconds: retryAfter }) };
 
