@@ -13,6 +13,7 @@ const USAGE = `Usage: node electron/sandbox/cli.ts [options]
   --token-lifetime <s>     default 3600
   --username <name>        default desk-sandbox
   --password <text>        default: a new random password each start
+  --rate-limit <n>         at most n requests a minute per credential, then 429 (default: no limit)
   --verbose                log each request to stderr`;
 
 function fail(message: string): never {
@@ -38,6 +39,7 @@ try {
       'token-lifetime': { type: 'string' },
       username: { type: 'string' },
       password: { type: 'string' },
+      'rate-limit': { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -60,6 +62,7 @@ const sandbox = await startSandbox({
   tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 100_000_000),
   username: values.username,
   password: values.password,
+  rateLimitPerMinute: integer('rate-limit', values['rate-limit'], 1, 1_000_000),
   log: values.verbose === true ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
 }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 

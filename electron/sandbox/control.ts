@@ -49,6 +49,10 @@ export interface SandboxControl {
   maxContentId(): number;
   /** The first ids, in id order, of the library's titles that fit the filter: a cheap scan. */
   sampleContent(libraryId: number, filter?: ContentFilter): number[];
+  /** At most `perMinute` requests a minute per credential, then 429 with Retry-After; null turns it off. */
+  setRateLimit(perMinute: number | null): void;
+  /** The per-credential limit, and how many requests it has refused. */
+  rateLimit(): { perMinute: number | null; refused: number };
 }
 
 /** A scan that finds too few is not worth walking a million ids for. */
@@ -88,6 +92,8 @@ export function createControl(state: SandboxState, advanceClock: (ms: number) =>
       state.shapes = applyShapes(state.shapes, shapes);
     },
     maxContentId: () => state.catalog.maxId,
+    setRateLimit: (perMinute) => state.rateLimit.set(perMinute ?? undefined),
+    rateLimit: () => state.rateLimit.describe(),
     sampleContent: (libraryId, filter = {}) => {
       const wanted = filter.count ?? 10;
       const ids: number[] = [];

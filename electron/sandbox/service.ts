@@ -32,6 +32,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Receives one line per request (the CLI's --verbose). */
   log?: (line: string) => void;
+  /** At most this many requests a minute per credential, then 429 with Retry-After (rate-limit.ts); no limit when absent. */
+  rateLimitPerMinute?: number;
 }
 
 export interface SandboxPatron {
@@ -93,6 +95,7 @@ export function validateOptions(options: SandboxOptions): void {
   check('seed', options.seed, 0, 0xffffffff);
   check('catalogSize', options.catalogSize, 1, MAX_CATALOG_SIZE);
   check('tokenLifetimeSeconds', options.tokenLifetimeSeconds, 1, 100_000_000);
+  check('rateLimitPerMinute', options.rateLimitPerMinute, 1, 1_000_000);
 }
 
 function errorReply(error: unknown): Reply {
@@ -116,6 +119,19 @@ function failureReply(fault: FaultSpec): Reply {
     default:
       return { status: fault.status ?? 503, body: { message: 'The service is temporarily unavailable', detail: 'Injected server error' } };
   }
+}
+
+/** Whose request it is, for the per-credential rate limit: the username of a token request, the token's holder for the rest (none when it proves neither). */
+function credentialOf(state: SandboxState, route: RouteName, headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization ?? '';
+  if (route === 'token') {
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    const decoded = basic ? Buffer.from(basic[1] ?? '', 'base64').toString('utf8') : '';
+    return decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : undefined;
+  }
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  // The sandbox issues tokens to its one credential.
+  return bearer && state.tokens.isValid(bearer[1] ?? '', state.options.now()) ? state.options.username : undefined;
 }
 
 function decodeSegments(rawPath: string): string[] {
@@ -152,6 +168,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     username,
     password,
     now: () => baseNow() + clockOffset,
+    ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
   });
   const control = createControl(state, (ms) => {
     clockOffset += ms;
@@ -215,6 +232,9 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     if (fault?.kind === 'stall') return { kind: 'stall' };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
     if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
+    const credential = state.rateLimit.describe().perMinute === null ? undefined : credentialOf(state, name, headers);
+    const retryAfter = credential === undefined ? undefined : state.rateLimit.admit(credential, state.options.now());
+    if (retryAfter !== undefined) return { kind: 'reply', reply: failureReply({ route: name, kind: 'rate-limit', retryAfterSeconds: retryAfter }) };
 
     let reply: Reply;
     try {

@@ -12,6 +12,7 @@ import { zeroCounts } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 import { defaultShapes } from './shapes.ts';
 import type { Shapes } from './shapes.ts';
+import { CredentialRateLimit } from './rate-limit.ts';
 import { toSeconds } from './time.ts';
 import { TokenStore } from './tokens.ts';
 
@@ -22,6 +23,8 @@ export interface StateOptions {
   username: string;
   password: string;
   now: () => number;
+  /** Requests a minute per credential before 429s (rate-limit.ts); no limit when absent. */
+  rateLimitPerMinute?: number;
 }
 
 export class SandboxState {
@@ -32,6 +35,7 @@ export class SandboxState {
   readonly circulation: Circulation;
   readonly tokens = new TokenStore();
   readonly faults: FaultInjector;
+  readonly rateLimit: CredentialRateLimit;
   /** Every request that reached the router, newest last, capped: what tests check routing against. */
   readonly requestLog = new RequestLog();
   readonly demoPatrons = new Map<number, DemoPatron[]>();
@@ -43,6 +47,7 @@ export class SandboxState {
   constructor(options: StateOptions) {
     this.options = options;
     this.faults = new FaultInjector(options.seed);
+    this.rateLimit = new CredentialRateLimit(options.rateLimitPerMinute);
     this.catalog = new CatalogStore(options.seed, options.catalogSize);
     this.entitlements = new EntitlementStore(this.catalog);
     this.circulation = new Circulation({
