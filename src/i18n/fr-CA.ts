@@ -1,4 +1,5 @@
 // Canadian French strings (same keys as en.ts; the type keeps them in step).
+import { START_REFUSALS_FR } from '../../electron/shared/start-refusals.ts';
 import { elided } from './elision.ts';
 import type { Messages } from './en.ts';
 
@@ -115,7 +116,7 @@ export const frCA: Messages = {
     'credentials.username-control': 'Le nom d’utilisateur partenaire ne doit contenir aucun caractère de contrôle (tabulation, saut de ligne).',
     'credentials.password-length': 'Le mot de passe partenaire doit compter de 1 à {max} caractères.',
     // The desk as it ships (main's start-up)
-    'start.debugging-refused': 'Lending Desk ne démarre pas avec des options de débogage ({flags}). Lancez-le à partir de son raccourci habituel, sans autre option.',
+    'start.debugging-refused': START_REFUSALS_FR['start.debugging-refused'],
     'keychain.unavailable': 'Le trousseau du système n’est pas disponible : le mot de passe partenaire ne peut donc pas être enregistré ni lu en toute sécurité. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
     // ---- Le comptoir partagé (issue #13) : connexion par NIP, NIP du comptoir, clé du journal, filtres
     'sign-in.wrong': 'Le nom ou le NIP n’est pas bon.',
@@ -131,6 +132,22 @@ export const frCA: Messages = {
     'action-log.keychain-unavailable': 'Le journal des opérations ne peut pas être tenu en toute sécurité, car le trousseau du système n’est pas disponible : ce comptoir ne fait donc ni emprunt, ni retour, ni changement de réservation tant qu’il ne l’est pas. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
     'input.card-ending': 'Carte : entrez au plus les quatre derniers caractères.',
     'policy.plain-pin': '{source} contient un NIP en clair ({setting}) ; la stratégie n’accepte que son hachage scrypt (staffPins[].pinHash, produit par scripts/pin-hash.ts).',
+    // ---- Un comptoir partagé ne se fie qu’à ce que son utilisateur ne peut pas contrefaire (issue #21)
+    'keychain.desk-records-unavailable': 'Le trousseau du système n’est pas disponible : ce comptoir ne peut donc pas vérifier qui peut se connecter ni quelles connexions il a configurées. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
+    'pin.too-short': 'Un NIP doit compter au moins 6 caractères.',
+    'pin.too-long': 'Un NIP doit compter au plus 64 caractères.',
+    'pin.too-common': 'Ce NIP est trop facile à deviner (un caractère répété, une suite comme 123456, un groupe répété ou l’un des NIP les plus courants). Choisissez-en un autre.',
+    'sign-in.pin-below-rules': 'Les NIP de ce comptoir comptent au moins 6 caractères et ne sont pas faciles à deviner, ce qui n’est pas le cas de celui-ci. Demandez un nouveau NIP au service informatique de votre bibliothèque (scripts/pin-hash.ts ne produit que des NIP conformes aux règles).',
+    'sign-in.reestablish-first': 'Ce comptoir doit être configuré de nouveau avant que quiconque se connecte : son registre de connexion est absent ou n’a pas été écrit par ce comptoir.',
+    'sign-in.policy-refused': 'Personne ne peut se connecter : la stratégie du service informatique de votre bibliothèque est présente sur cet ordinateur, mais elle a été refusée. Le service informatique doit la corriger.',
+    'pin.ask-it': 'Rien sur cet ordinateur ne permet de prouver qui peut définir le NIP du comptoir (aucun mot de passe partenaire n’est enregistré pour les connexions configurées auparavant). Adressez-vous au service informatique de votre bibliothèque.',
+    'pin.connection-too-new': 'La connexion « {profile} » a été ajoutée ou modifiée pendant ce quart : son mot de passe ne peut pas encore définir le NIP du comptoir. Il le pourra à partir du prochain quart.',
+    'profile.too-many': 'Ce comptoir peut contenir au plus {max} connexions partenaires.',
+    'connection.changed-outside': 'La connexion « {profile} » a été modifiée en dehors de Lending Desk (son adresse ou ses bibliothèques dans le fichier de paramètres ne sont pas celles enregistrées ici) : elle n’est donc pas utilisée. Retirez-la dans les Paramètres, puis ajoutez-la de nouveau.',
+    'policy.profiles-set-by-it': 'Les connexions de cet ordinateur sont définies par le service informatique de votre bibliothèque : elles ne peuvent pas être ajoutées, réadressées ni retirées ici.',
+    'settings.idle-lock-unmanaged': 'Le verrouillage automatique peut durer au plus 30 minutes, à moins que le service informatique de votre bibliothèque n’en fixe davantage dans sa stratégie.',
+    'start.network-refused': START_REFUSALS_FR['start.network-refused'],
+    'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
   },
   /** The contract's argument fields, as a refusal names them. */
   fields: {

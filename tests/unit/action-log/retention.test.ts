@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../electron/action-log/action-log.ts';
 import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
-import { createMemoryVault } from '../../../electron/credentials/index.ts';
+import { createMemoryVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import type { Policy } from '../../../electron/policy/index.ts';
@@ -18,7 +18,7 @@ import type { ActionPage, AppInfo, MethodName } from '../../../electron/shared/c
 import type { ActionEntry } from '../../../electron/shared/action-log.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
-import { createNodeDesk } from '../../support/node-desk.ts';
+import { createNodeDesk, keychainOf } from '../../support/node-desk.ts';
 
 const DAY = 86_400_000;
 let dir: string;
@@ -27,10 +27,13 @@ let clock: Clock;
 let desk: DeskService | undefined;
 let closeLog: (() => void) | undefined;
 let sandbox: SandboxService | undefined;
+/** This desk PC's keychain across its starts (partner passwords, and where the action log's chain ends). */
+let vault: CredentialVault;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'retention-'));
   key = randomBytes(32);
+  vault = createMemoryVault();
   clock = createClock(new Date(2026, 10, 22, 15, 30).getTime()); // mid-afternoon, local time
 });
 afterEach(async () => {
@@ -45,7 +48,7 @@ async function start(policy?: Policy): Promise<DeskService> {
   await desk?.close();
   closeLog?.();
   const created = createNodeDesk({
-    dir, vault: createMemoryVault(), now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
+    dir, vault, now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
     sandbox: async () => inProcessSandbox((sandbox ??= createSandboxService({ catalogSize: 300 }))),
     clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
   });
@@ -62,7 +65,7 @@ async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // es
 
 /** Entries written as an earlier run of the desk would have (their times in the past). */
 async function written(...records: ActionRecord[]): Promise<void> {
-  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key) });
+  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key), head: keychainOf(vault) });
   for (const record of records) await log.record(record);
 }
 const record = (daysAgo: number, fields: Partial<ActionRecord> = {}): ActionRecord => ({
@@ -103,7 +106,9 @@ describe('retention', () => {
     expect(onDisk().map((e) => [e.contentId, e.title])).toEqual([[600, undefined], [200, undefined]]);
     const { libraryId, cards } = await onShift();
     await dispatch(started, 'placeHold', { libraryId, card: cards[0], contentId: 3, title: 'A title the policy keeps out' });
-    const latest = (await ok<ActionPage>('listActions', {})).entries[0]!;
+    // The newest entry is the reading itself (the log records who read it); the hold is next.
+    const [reading, latest] = (await ok<ActionPage>('listActions', {})).entries as [ActionEntry, ActionEntry];
+    expect(reading).toMatchObject({ action: 'log-read', staff: 'JD', filter: {} });
     expect(latest).toMatchObject({ action: 'place-hold', contentId: 3 });
     expect(latest.title).toBeUndefined();
   });
