@@ -54,8 +54,12 @@ const NETWORK_SWITCHES = new Set([
   'log-net-log',
 ]);
 
-/** Variables with the same effect: TLS keys written out, certificate checks or trusted roots changed for Node's side. */
-const NETWORK_VARIABLES = ['SSLKEYLOGFILE', 'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_EXTRA_CA_CERTS'] as const;
+/**
+ * Variables with the same effect: TLS keys written out (Chromium honours SSLKEYLOGFILE), or Node's
+ * certificate checks turned off. (NODE_EXTRA_CA_CERTS is not refused: it only adds roots IT trusts
+ * to Node's own TLS, which the desk does not use, and IT sets it machine-wide on managed PCs.)
+ */
+const NETWORK_VARIABLES = ['SSLKEYLOGFILE', 'NODE_TLS_REJECT_UNAUTHORIZED'] as const;
 
 function isNetworkSwitch(name: string): boolean {
   return NETWORK_SWITCHES.has(name) || name.startsWith('net-log-');
