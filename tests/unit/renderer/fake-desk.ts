@@ -88,6 +88,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
     todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),
+    reportActivity: vi.fn(async () => ok(null)),
     lookupPatron: vi.fn(async () => ok(PATRON)),
     findCardElsewhere: vi.fn(async () => ok([])),
     borrow: vi.fn(),
