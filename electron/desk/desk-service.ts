@@ -458,8 +458,13 @@ export class DeskService implements DeskHandlers {
 
   /** Main checks every `everyMs` (15 seconds in the product). */
   startIdleWatch(everyMs = 15_000): () => void {
+    return this.every(everyMs, () => this.enforceIdleLock(), 'session.idle-check-failed');
+  }
+
+  /** Background work on a timer that never keeps the process alive; a failure is logged, not thrown. Returns the stop. */
+  private every(everyMs: number, work: () => Promise<unknown>, failedEvent: string): () => void {
     const timer = setInterval(() => {
-      void this.enforceIdleLock().catch((error: unknown) => this.deps.logger.warn('session.idle-check-failed', { error }));
+      void work().catch((error: unknown) => this.deps.logger.warn(failedEvent, { error }));
     }, everyMs);
     timer.unref();
     return () => clearInterval(timer);
@@ -577,11 +582,7 @@ export class DeskService implements DeskHandlers {
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
   startAvailabilityRefresh(everyMs = 600_000): () => void {
-    const timer = setInterval(() => {
-      void this.refreshChanged().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
-    }, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return this.every(everyMs, () => this.refreshChanged(), 'catalog.refresh-failed');
   }
 
   /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
@@ -735,13 +736,8 @@ export class DeskService implements DeskHandlers {
 
   /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
   startActionLogRetention(everyMs = 86_400_000): () => void {
-    const run = (): void => {
-      void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
-    };
-    run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+    return this.every(everyMs, () => this.applyRetention(), 'action-log.purge-failed');
   }
 
   async applyRetention(): Promise<void> {
