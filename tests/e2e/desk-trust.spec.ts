@@ -15,15 +15,15 @@ test.beforeAll(({}, testInfo) => {
   testInfo.skip(testInfo.project.name === 'electron', 'Edits the desk\'s keychain records and files between starts through the Chromium host\'s restart; these specs run on the Chromium host.');
 });
 
-let partner: SandboxHandle;
-let theirs: SandboxHandle;
+let partner: SandboxHandle | undefined;
+let theirs: SandboxHandle | undefined;
 test.beforeAll(async () => {
   partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 300 });
   theirs = await startSandbox({ password: 'someone-elses', catalogSize: 50 });
 });
 test.afterAll(async () => {
-  await partner.close();
-  await theirs.close();
+  await partner?.close();
+  await theirs?.close();
 });
 
 /** At both sizes, the whole page (a form taller than the window scrolls; nothing may be cut at the side). */
@@ -40,13 +40,13 @@ async function screenshots(page: Page, name: string): Promise<void> {
 async function setUpPartnerDesk(page: Page): Promise<void> {
   const form = page.getByRole('form', { name: 'Partner connection' });
   await form.getByLabel('Profile name').fill('Main branch');
-  await form.getByLabel('Base URL').fill(partner.url);
-  await form.getByLabel('Username').fill(partner.username);
-  await form.getByLabel('Password').fill(partner.password);
-  await form.getByLabel('Library ids').fill(String(partner.libraries[0]!.libraryId));
+  await form.getByLabel('Base URL').fill(partner!.url);
+  await form.getByLabel('Username').fill(partner!.username);
+  await form.getByLabel('Password').fill(partner!.password);
+  await form.getByLabel('Library ids').fill(String(partner!.libraries[0]!.libraryId));
   await form.getByRole('button', { name: 'Save and connect' }).click();
   await expect(page.getByRole('heading', { name: 'Set the desk PIN' })).toBeVisible();
-  await page.getByLabel('Partner password').fill(partner.password);
+  await page.getByLabel('Partner password').fill(partner!.password);
   await page.getByLabel('New desk PIN', { exact: true }).fill('harbour-2026');
   await page.getByLabel('New desk PIN again').fill('harbour-2026');
   await page.getByRole('button', { name: 'Save the desk PIN' }).click();
@@ -76,7 +76,7 @@ test.describe('a desk nobody set a PIN on yet', () => {
     await screenshots(page, 'sign-in-not-the-desks-own-en');
 
     // The wait runs (the count of wrong tries it had is unknown): a right partner password is not taken yet.
-    await page.getByLabel('Partner password').fill(partner.password);
+    await page.getByLabel('Partner password').fill(partner!.password);
     await page.getByLabel('New desk PIN', { exact: true }).fill('birch-2027');
     await page.getByLabel('New desk PIN again').fill('birch-2027');
     await page.getByRole('button', { name: 'Save the desk PIN' }).click();
@@ -94,20 +94,20 @@ test.describe('a desk nobody set a PIN on yet', () => {
   test('a connection whose address was edited in settings.json is refused: nothing is sent there, and no password is asked for it', async ({ desk }) => {
     await setUpPartnerDesk(desk.page);
     const file = join(desk.userDataDir, 'settings.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(partner.url, theirs.url));
+    writeFileSync(file, readFileSync(file, 'utf8').replace(partner!.url, theirs!.url));
     const page = await desk.restart();
     await signIn(page, 'JD');
     const card = page.getByLabel('Library card');
-    await card.fill(partner.libraries[0]!.cards[0]!);
+    await card.fill(partner!.libraries[0]!.cards[0]!);
     await card.press('Enter');
     await expect(page.getByText('The connection "Main branch" was changed outside Lending Desk').first()).toBeVisible();
     await expect(page.getByText(/Enter the password for/)).toHaveCount(0);
-    expect(theirs.control.requestCounts().token).toBe(0);
+    expect(theirs!.control.requestCounts().token).toBe(0);
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByText('Changed outside the desk')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Replace credentials for Main branch' })).toHaveCount(0);
     await screenshots(page, 'settings-connection-changed-outside-en');
-    expect(theirs.control.requestCounts().token).toBe(0);
+    expect(theirs!.control.requestCounts().token).toBe(0);
   });
 });
 
