@@ -8,25 +8,32 @@ import {
   type ActionEntry, type ActionExport, type ActionOutcome, type ActionPage, type AppInfo, type CardElsewhere, type DeskHandlers, type EventName,
   type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession,
 } from '../shared/contract.ts';
-import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
+import type { ActionFilter, ActionKind, ActionLog } from '../action-log/action-log.ts';
+import type { LogAuditKind } from '../shared/action-log.ts';
 import { logRules, retentionCutoff, type LogRules } from '../action-log/rules.ts';
 import type { Connection } from '../connection/connection.ts';
 import { Connections, originOf, type ConnectionsOptions } from '../connection/connections.ts';
 import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
-import type { CredentialVault } from '../credentials/vault.ts';
+import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import type { CredentialVault, SavedCredentials } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PartnerClientOptions } from '../partner/client.ts';
 import { isPartnerError, PartnerError } from '../partner/errors.ts';
 import type { Hold, Loan } from '../shared/model.ts';
+import { pinProblem } from '../shared/pin-rules.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
-import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
+import { profileFingerprint, type ConnectionProfile, type DeskSettings, type Settings } from '../settings/index.ts';
 import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
+import { ConnectionRecords, type ConnectionRecord } from './connection-records.ts';
+import { deskPinProof, type ProofConnection } from './desk-pin-proof.ts';
+import { countsAsActivity, IdleClock } from './idle-clock.ts';
 import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
 import { patronView } from './patron-view.ts';
+import { MIN_COST_LOG2, PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';
 import { uniqueProfileId } from './profile-id.ts';
-import { SignInFile } from './sign-in-file.ts';
+import { SignInRecords } from './sign-in-record.ts';
 import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -45,12 +52,20 @@ export interface DeskServiceDeps {
   logger: Logger;
   /** The on-behalf action log, sealed with a key from the keychain. */
   actionLog: ActionLog;
-  /** Where the desk PIN's hash and the count of wrong tries are kept (sign-in.json beside the settings). */
-  signInFile: string;
+  /**
+   * The desk's own records in the OS keychain: the sign-in record (the desk PIN's hash, wrong tries,
+   * shifts), the connections it set up, the action log's head. Nothing a file edit can reach.
+   */
+  keychain: DeskKeychain;
+  /** Where an earlier version kept the sign-in record (sign-in.json): found, it only says the desk was set up. */
+  legacySignInFile: string;
   /** The operating system's user name, recorded beside the staff name (os.userInfo() unless given). */
   osUserName?: () => string;
-  /** The scrypt cost (log2) of a desk PIN set here: 16 unless a test asks for the lowest the desk accepts (14). */
-  deskPinCostLog2?: number;
+  /**
+   * Tests only (tests/support/weak-pin-cost.ts): a scrypt cost below 2^16, so suites that set many
+   * PINs stay quick. Main never passes one, so a real desk neither makes nor accepts a weaker hash.
+   */
+  pinCost?: PinCost;
   now: () => number;
   version: string;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
@@ -72,24 +87,41 @@ export class DeskService implements DeskHandlers {
   /** Who the operating system says is signed in, beside the staff name of the open shift. */
   private osUser = '';
   private readonly signIn: StaffSignIn;
+  /** Which partner connections this desk set up, and in which shift (in the keychain). */
+  private readonly connectionRecords: ConnectionRecords;
+  /** A machine policy exists but was refused: nobody signs in (it never falls back to a desk PIN). */
+  private readonly policyRefused: boolean;
   private readonly logRules: LogRules;
   private readonly osUserName: () => string;
   private readonly clipboard: DeskClipboard;
+  /** The last time someone used the desk, for main's own idle lock. */
+  private readonly idle: IdleClock;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(deps: DeskServiceDeps) {
     this.deps = deps;
     this.settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
-    // An ignored policy gives nothing, as everywhere: the desk PIN and the log's defaults apply.
-    const policy = deps.policyProblem?.ignored ? undefined : deps.policy;
+    this.policyRefused = deps.policyProblem?.ignored !== undefined;
+    // A refused policy gives nothing: no staff PINs, the log's defaults — and no sign-in at all.
+    const policy = this.policyRefused ? undefined : deps.policy;
     this.osUserName = deps.osUserName ?? currentOsUserName;
-    this.signIn = new StaffSignIn({
-      file: new SignInFile(deps.signInFile), staffPins: policy?.staffPins, now: deps.now, logger: deps.logger, osUserName: this.osUserName,
-      ...(deps.deskPinCostLog2 === undefined ? {} : { deskPinCostLog2: deps.deskPinCostLog2 }),
+    const cost = deps.pinCost ?? PRODUCT_PIN_COST;
+    if (cost.floorLog2 < MIN_COST_LOG2) deps.logger.warn('sign-in.test-pin-cost', { floorLog2: cost.floorLog2 });
+    this.connectionRecords = new ConnectionRecords({
+      keychain: deps.keychain,
+      adopt: () => this.adoptEarlierConnections(),
+      onNotOurs: () => deps.logger.warn('connection.records-not-ours', {}),
     });
+    const records = new SignInRecords({
+      keychain: deps.keychain, legacyFile: deps.legacySignInFile, floorLog2: cost.floorLog2, now: deps.now,
+      setUpElsewhere: async () => (await this.connectionRecords.anyKept()) || (await deps.keychain.read(DESK_RECORDS.actionLogHead)) !== undefined,
+      onLost: (why, legacyFileFound) => deps.logger.warn('sign-in.record-lost', { why, legacyFileFound }),
+    });
+    this.signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now: deps.now, logger: deps.logger, osUserName: this.osUserName, cost });
     this.logRules = logRules(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
+    this.idle = new IdleClock(deps.now);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
@@ -100,26 +132,30 @@ export class DeskService implements DeskHandlers {
 
   /**
    * Every contract method passes the lock gate (lock-gate.ts) before its body runs, whoever calls
-   * it — the IPC registry, the test host, a bench — so no method can forget to check.
+   * it — the IPC registry, the test host, a bench — so no method can forget to check. A call made
+   * on shift is also activity, for main's own idle lock.
    */
   private guardWhileLocked(): void {
     for (const name of METHOD_NAMES) {
       const rule = WHILE_LOCKED[name];
-      if (rule === 'open') continue;
       const handler = this[name] as (args: unknown) => Promise<unknown>;
+      const activity = countsAsActivity(name);
       Object.defineProperty(this, name, {
         configurable: true,
         value: async (args: unknown): Promise<unknown> => {
-          this.admit(name, rule, args);
+          if (rule !== 'open') await this.admit(name, rule, args);
+          if (activity && this.session) this.idle.touch();
           return handler.call(this, args);
         },
       });
     }
   }
 
-  private admit(method: MethodName, rule: Exclude<WhileLocked, 'open'>, args: unknown): void {
+  private async admit(method: MethodName, rule: Exclude<WhileLocked, 'open'>, args: unknown): Promise<void> {
     if (this.session) return;
-    if (rule === 'before-any-connection' && this.activeProfile() === undefined) return;
+    // The first-run methods answer while locked only on a desk nobody set up yet: on one that was,
+    // a settings.json edited to name no connection must not let anyone add one (or re-address one).
+    if (rule === 'before-any-connection' && this.activeProfile() === undefined && (await this.signIn.status()).firstRun) return;
     if (rule === 'language-only' && Object.entries(args as Record<string, unknown>).every(([key, value]) => key === 'language' || value === undefined)) return;
     throw new PartnerError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
   }
@@ -134,7 +170,13 @@ export class DeskService implements DeskHandlers {
     return this.connections.current();
   }
 
+  /** At quit, as at a lock: the shift ends and what the desk put on the clipboard goes (main waits for it: quit-ends-shift.ts). */
+  endShiftForQuit(): Promise<void> {
+    return this.endShift('quit');
+  }
+
   async close(): Promise<void> {
+    await this.endShift('quit');
     await this.connections.close();
   }
 
@@ -175,6 +217,7 @@ export class DeskService implements DeskHandlers {
     const profile: ConnectionProfile = { id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries: [], wsApi: '2.1', country: 'US' };
     const existing = this.settings.read().profiles.find((p) => p.id === SANDBOX_PROFILE_ID);
     if (!existing) this.settings.saveProfile(profile);
+    await this.signIn.markSetUp();
     await this.activate(SANDBOX_PROFILE_ID);
     // The sandbox names its libraries; the profile keeps them for the library picker.
     const { sandbox } = await this.connections.for(existing ?? profile);
@@ -196,32 +239,45 @@ export class DeskService implements DeskHandlers {
     return { tokenMs: this.deps.now() - started };
   }
 
-  /** Tests the connection first; only then are the credentials saved (bound to this address), and only then the profile. */
+  /**
+   * Tests the connection first; only then are the credentials saved (bound to this address), the
+   * connection recorded in the keychain (its address, libraries and this shift), and the profile.
+   */
   async savePartnerProfile(args: ParsedArgsOf<'savePartnerProfile'>): Promise<AppInfo> {
     const { profile, username, password } = args;
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
     const existing = this.settings.read().profiles;
     const id = profile.id ?? uniqueProfileId(profile.name, existing.map((p) => p.id));
     if (id === SANDBOX_PROFILE_ID) throw PartnerError.because('invalid-input', 'profile.sandbox-name-reserved');
+    const before = existing.find((p) => p.id === id);
+    // A profile edited outside the desk is not re-saved from what the file now says: it is removed and added again.
+    if (before && (await this.standingOf(before)) === 'changed-outside') throw changedOutside(before);
     const next: ConnectionProfile = { id, name: profile.name, kind: 'partner', baseUrl, libraries: profile.libraries, wsApi: profile.wsApi, country: profile.country };
     this.settings.validateProfile(next);
     await this.connections.probe(baseUrl, profile.wsApi, { username, password });
     await this.connections.discard(id);
+    const shift = this.session ? (await this.signIn.status()).shifts : 0;
     await this.deps.vault.save(id, { username, password }, originOf(baseUrl));
+    const record = (await this.connectionRecords.all()).get(id);
+    const fingerprint = profileFingerprint(next);
+    // Re-saved at the same address and libraries, a connection keeps its age; a new or re-addressed one is of this shift.
+    await this.connectionRecords.record(id, record?.fingerprint === fingerprint ? record : { fingerprint, shift });
     try {
       this.settings.saveProfile(next);
     } catch (error) {
       await this.deps.vault.forget(id);
+      await this.connectionRecords.forget(id);
       throw error;
     }
+    await this.signIn.markSetUp();
     await this.activate(id);
-    this.deps.logger.info('connection.saved', { profileId: id, baseUrl });
+    this.deps.logger.info('connection.saved', { profileId: id, baseUrl, shift });
     return this.appInfo();
   }
 
   /** New credentials for a profile, tested against its address and bound to it. */
   async replaceCredentials(args: ParsedArgsOf<'replaceCredentials'>): Promise<ProfileView> {
-    const profile = this.partnerProfile(args.profileId);
+    const profile = await this.usableProfile(this.partnerProfile(args.profileId));
     const credentials = { username: args.username, password: args.password };
     await this.connections.probe(profile.baseUrl, profile.wsApi, credentials);
     await this.connections.discard(profile.id);
@@ -239,6 +295,7 @@ export class DeskService implements DeskHandlers {
   }
 
   async activateProfile(args: ParsedArgsOf<'activateProfile'>): Promise<AppInfo> {
+    await this.usableProfile(this.profile(args.profileId));
     await this.activate(args.profileId);
     return this.appInfo();
   }
@@ -247,7 +304,10 @@ export class DeskService implements DeskHandlers {
     this.profile(args.profileId);
     this.settings.removeProfile(args.profileId);
     await this.connections.remove(args.profileId);
-    if (args.profileId !== SANDBOX_PROFILE_ID) await this.deps.vault.forget(args.profileId);
+    if (args.profileId !== SANDBOX_PROFILE_ID) {
+      await this.deps.vault.forget(args.profileId);
+      await this.connectionRecords.forget(args.profileId);
+    }
     this.deps.logger.info('connection.removed', { profileId: args.profileId });
     return this.appInfo();
   }
@@ -262,84 +322,152 @@ export class DeskService implements DeskHandlers {
 
   // ---- staff session ----
 
-  /** Opens a shift for whoever the PIN lets in (staff-sign-in.ts): the name typed, or the policy's spelling of it. */
+  /**
+   * Opens a shift for whoever the PIN lets in (staff-sign-in.ts): the name typed, or the policy's
+   * spelling of it. Nobody signs in while IT's policy is refused: a broken policy never falls
+   * back to the desk PIN it may have been written to replace.
+   */
   async startShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
-    const staffName = await this.signIn.signIn(args.staffName, args.pin);
+    if (this.policyRefused) throw PartnerError.because('unauthorized', 'sign-in.policy-refused');
+    const { staffName } = await this.signIn.signIn(args.staffName, args.pin);
     this.osUser = this.osUserName();
     this.session = { staffName, startedAt: this.deps.now() };
+    this.idle.touch();
     this.deps.logger.info('session.start', { staff: staffName, osUser: this.osUser, signIn: this.signIn.method });
     return { ...this.session };
   }
 
   /**
-   * The desk PIN, where the policy sets no per-staff PINs. Setting or changing it takes the
-   * active partner connection's password (tested against the service, and saved, when none is
-   * saved here yet); on a sandbox-only training desk, the current PIN (nothing for the first).
+   * The desk PIN, where the policy sets no per-staff PINs. What it takes is desk-pin-proof.ts's to
+   * decide: the partner password of a connection that existed before this shift (tested against the
+   * service, and saved, for IT's preset one when none is saved yet), the current PIN on a
+   * sandbox-only desk, or nothing for a training desk's first PIN. The PIN itself must meet the rules.
    */
   async setDeskPin(args: ParsedArgsOf<'setDeskPin'>): Promise<AppInfo> {
-    if (this.signIn.method === 'staff-pins') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
-    const partner = this.pinPartnerProfile();
-    let proof: SignInView['deskPinNeeds'] = 'nothing';
-    if (partner) {
-      proof = 'partner-password';
-      await this.provePartnerPassword(partner, args.partnerUsername, args.partnerPassword);
-    } else if (this.signIn.ready) {
-      proof = 'current-pin';
-      const current = args.currentPin;
-      if (current === undefined) throw PartnerError.because('invalid-input', 'pin.current-pin-needed');
-      await this.signIn.prove('current-pin', () => this.signIn.isDeskPin(current), PartnerError.because('unauthorized', 'pin.current-pin-wrong'));
+    const proof = await this.deskPinProof();
+    if (proof.kind === 'policy-refused') throw PartnerError.because('unauthorized', 'sign-in.policy-refused');
+    if (proof.kind === 'policy') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
+    const rule = pinProblem(args.pin);
+    if (rule) throw PartnerError.because('invalid-input', rule);
+    switch (proof.kind) {
+      case 'it': throw PartnerError.because('unauthorized', 'pin.ask-it');
+      case 'next-shift': throw PartnerError.because('unauthorized', 'pin.connection-too-new', { profile: proof.profile });
+      case 'partner-password':
+        await this.provePartnerPassword(proof.connection, proof.saved, args.partnerUsername, args.partnerPassword);
+        break;
+      case 'current-pin': {
+        const current = args.currentPin;
+        if (current === undefined) throw PartnerError.because('invalid-input', 'pin.current-pin-needed');
+        await this.signIn.prove('current-pin', () => this.signIn.isDeskPin(current), PartnerError.because('unauthorized', 'pin.current-pin-wrong'));
+        break;
+      }
+      case 'nothing':
+        await this.signIn.refuseWhileWaiting();
     }
-    await this.signIn.setDeskPin(args.pin);
-    this.deps.logger.info('session.desk-pin-set', { osUser: this.osUserName(), proof });
+    const status = await this.signIn.status();
+    // Re-established, the desk counts every connection it holds as older than the next shift.
+    const shiftsAtLeast = status.reestablish ? Math.max(0, ...[...(await this.connectionRecords.all()).values()].map((r) => r.shift)) + 1 : 0;
+    await this.signIn.setDeskPin(args.pin, shiftsAtLeast);
+    this.deps.logger.info('session.desk-pin-set', { osUser: this.osUserName(), proof: proof.kind, reestablished: status.reestablish ?? false });
     return this.appInfo();
   }
 
-  /**
-   * Whose partner password sets the desk PIN: the active connection's, or on a desk training on
-   * the sandbox, the first partner connection it holds (its PIN guards that connection too). None
-   * on a sandbox-only desk.
-   */
-  private pinPartnerProfile(): ConnectionProfile | undefined {
-    const active = this.activeProfile();
-    return active?.kind === 'partner' ? active : this.settings.read().profiles.find((p) => p.kind === 'partner');
+  private async deskPinProof() {
+    const { settings, managed } = this.settings.outcome();
+    return deskPinProof({
+      policyRefused: this.policyRefused,
+      status: await this.signIn.status(),
+      records: await this.connectionRecords.all(),
+      profiles: settings.profiles,
+      activeProfileId: settings.activeProfileId,
+      presetIds: managed.lockedProfileIds,
+      vault: this.deps.vault,
+      originOf,
+    });
   }
 
-  private async provePartnerPassword(profile: ConnectionProfile, username: string | undefined, password: string | undefined): Promise<void> {
-    const params = { profile: profile.name };
-    const saved = (await this.connections.credentialsState(profile)) === 'saved' ? await this.deps.vault.read(profile.id) : undefined;
+  /**
+   * The typed password against the one the keychain holds for that connection (compared here,
+   * never sent anywhere); for IT's preset connection with none saved yet, against the service at
+   * IT's address, and saved as Settings would.
+   */
+  private async provePartnerPassword(connection: ProofConnection, saved: SavedCredentials | undefined, username: string | undefined, password: string | undefined): Promise<void> {
+    const params = { profile: connection.name };
     if (password === undefined) throw PartnerError.because('invalid-input', saved ? 'pin.partner-password-needed' : 'pin.partner-username-needed', params);
     const wrong = PartnerError.because('unauthorized', 'pin.partner-password-wrong', params);
     if (saved) {
       await this.signIn.prove('partner-password', async () => sameSecret(saved.password, password), wrong);
       return;
     }
+    const preset = connection.preset;
+    if (!preset) throw PartnerError.because('unauthorized', 'pin.ask-it');
     if (username === undefined) throw PartnerError.because('invalid-input', 'pin.partner-username-needed', params);
-    // Nothing saved (a preset connection on its first start): whoever the service accepts holds the password; it is saved as Settings would.
     await this.signIn.prove('partner-password', async () => {
       try {
-        await this.connections.probe(profile.baseUrl, profile.wsApi, { username, password });
+        await this.connections.probe(preset.baseUrl, preset.wsApi, { username, password });
         return true;
       } catch (error) {
         if (error instanceof PartnerError && error.code === 'unauthorized') return false;
         throw error;
       }
     }, wrong);
-    await this.connections.discard(profile.id);
-    await this.deps.vault.save(profile.id, { username, password }, originOf(profile.baseUrl));
-    this.deps.logger.info('connection.credentials-replaced', { profileId: profile.id });
+    await this.connections.discard(preset.id);
+    await this.deps.vault.save(preset.id, { username, password }, originOf(preset.baseUrl));
+    this.deps.logger.info('connection.credentials-replaced', { profileId: preset.id });
   }
 
   private async signInView(): Promise<SignInView> {
-    const { method, ready, waitSeconds } = this.signIn;
-    const view: SignInView = { method, ready, waitSeconds, deskPinNeeds: 'nothing' };
-    const partner = method === 'desk-pin' ? this.pinPartnerProfile() : undefined;
-    if (method === 'staff-pins') view.deskPinNeeds = 'policy';
-    else if (partner) {
-      view.deskPinNeeds = 'partner-password';
-      view.partnerProfile = partner.name;
-      view.partnerUsernameNeeded = (await this.connections.credentialsState(partner).catch(() => 'missing' as const)) !== 'saved';
-    } else if (ready) view.deskPinNeeds = 'current-pin';
+    const status = await this.signIn.status();
+    const view: SignInView = {
+      method: status.method, ready: status.ready && !this.policyRefused, waitSeconds: status.waitSeconds, deskPinNeeds: 'nothing', setUp: !status.firstRun,
+      ...(status.reestablish && status.method === 'desk-pin' ? { reestablish: status.reestablish } : {}),
+      ...(this.policyRefused ? { policyRefused: true } : {}),
+    };
+    const proof = await this.deskPinProof();
+    switch (proof.kind) {
+      case 'policy-refused': view.deskPinNeeds = 'it'; break;
+      case 'partner-password':
+        view.deskPinNeeds = 'partner-password';
+        view.partnerProfile = proof.connection.name;
+        view.partnerUsernameNeeded = proof.saved === undefined;
+        break;
+      case 'next-shift':
+        view.deskPinNeeds = 'next-shift';
+        view.partnerProfile = proof.profile;
+        break;
+      default: view.deskPinNeeds = proof.kind;
+    }
     return view;
+  }
+
+  /** The renderer's heartbeat while someone uses the window (at most every half minute): main's idle lock counts it. */
+  async reportActivity(): Promise<null> {
+    if (this.session) this.idle.touch();
+    return null;
+  }
+
+  /**
+   * Locks the desk when nothing happened for the idle minutes and a minute more: the renderer's
+   * own lock comes first, this one holds when the renderer is frozen or gone. True when it locked.
+   */
+  async enforceIdleLock(): Promise<boolean> {
+    if (!this.session || !this.idle.expired(this.settings.read().idleLockMinutes)) return false;
+    await this.lock('idle');
+    return true;
+  }
+
+  /** Main checks every `everyMs` (15 seconds in the product). */
+  startIdleWatch(everyMs = 15_000): () => void {
+    return this.every(everyMs, () => this.enforceIdleLock(), 'session.idle-check-failed');
+  }
+
+  /** Background work on a timer that never keeps the process alive; a failure is logged, not thrown. Returns the stop. */
+  private every(everyMs: number, work: () => Promise<unknown>, failedEvent: string): () => void {
+    const timer = setInterval(() => {
+      void work().catch((error: unknown) => this.deps.logger.warn(failedEvent, { error }));
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async copyText(args: ParsedArgsOf<'copyText'>): Promise<null> {
@@ -354,15 +482,20 @@ export class DeskService implements DeskHandlers {
     return null;
   }
 
-  /** Also called by main when the operating system locks the screen. */
+  /** Also called by main when the operating system locks the screen, and by main's own idle lock. */
   async lock(reason: EventPayloads['sessionLocked']['reason']): Promise<void> {
     if (!this.session) return;
-    const staff = this.session.staffName;
+    this.deps.emit('sessionLocked', { reason });
+    await this.endShift(reason);
+  }
+
+  /** The shift ends: no staff name, and what the desk put on the clipboard goes if it is still there. */
+  private async endShift(reason: EventPayloads['sessionLocked']['reason'] | 'quit'): Promise<void> {
+    const staff = this.session?.staffName;
     this.session = undefined;
     this.osUser = '';
-    this.deps.emit('sessionLocked', { reason });
     const clipboardCleared = await this.clipboard.clearIfOurs().catch(() => false);
-    this.deps.logger.info('session.lock', { staff, reason, clipboardCleared });
+    if (staff !== undefined || clipboardCleared) this.deps.logger.info('session.lock', { staff: staff ?? '', reason, clipboardCleared });
   }
 
   // ---- patron work ----
@@ -449,11 +582,7 @@ export class DeskService implements DeskHandlers {
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
   startAvailabilityRefresh(everyMs = 600_000): () => void {
-    const timer = setInterval(() => {
-      void this.refreshChanged().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
-    }, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return this.every(everyMs, () => this.refreshChanged(), 'catalog.refresh-failed');
   }
 
   /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
@@ -475,9 +604,48 @@ export class DeskService implements DeskHandlers {
   }
 
   private async activeConnectionIfAny(): Promise<Connection | undefined> {
-    const settings = this.settings.read();
-    const profile = settings.profiles.find((p) => p.id === settings.activeProfileId);
-    return profile ? this.connections.for(profile) : undefined;
+    const profile = this.activeProfile();
+    return profile ? this.connections.for(await this.usableProfile(profile)) : undefined;
+  }
+
+  /**
+   * A profile as the desk may use it: IT's (the policy), or one whose address and libraries are
+   * what the keychain recorded when staff saved it. Anything else was changed outside the desk.
+   */
+  private async standingOf(profile: ConnectionProfile): Promise<'policy' | 'kept' | 'changed-outside'> {
+    if (profile.kind === 'sandbox') return 'kept';
+    if (this.settings.outcome().managed.lockedProfileIds.includes(profile.id)) return 'policy';
+    const record = (await this.connectionRecords.all()).get(profile.id);
+    return record?.fingerprint === profileFingerprint(profile) ? 'kept' : 'changed-outside';
+  }
+
+  private async usableProfile(profile: ConnectionProfile): Promise<ConnectionProfile> {
+    if ((await this.standingOf(profile)) !== 'changed-outside') return profile;
+    this.deps.logger.warn('connection.changed-outside', { profileId: profile.id });
+    throw changedOutside(profile);
+  }
+
+  /**
+   * The first start of this version: the partner connections an earlier one set up are those whose
+   * keychain password is bound to their address (it wrote that binding itself). Taken as they are,
+   * as made before any shift. A desk that has records never comes here again.
+   */
+  private async adoptEarlierConnections(): Promise<Map<string, ConnectionRecord>> {
+    const { settings, managed } = this.settings.outcome();
+    const adopted = new Map<string, ConnectionRecord>();
+    for (const profile of settings.profiles) {
+      if (profile.kind !== 'partner' || managed.lockedProfileIds.includes(profile.id)) continue;
+      const saved = await this.deps.vault.read(profile.id).catch(() => undefined);
+      let origin: string | undefined;
+      try {
+        origin = originOf(profile.baseUrl);
+      } catch {
+        origin = undefined;
+      }
+      if (saved?.origin !== undefined && saved.origin === origin) adopted.set(profile.id, { fingerprint: profileFingerprint(profile), shift: 0 });
+    }
+    if (adopted.size > 0) this.deps.logger.info('connection.records-adopted', { profiles: [...adopted.keys()] });
+    return adopted;
   }
 
   /**
@@ -527,17 +695,35 @@ export class DeskService implements DeskHandlers {
     }
   }
 
+  /** A page of the log, newest first. Opening it (or a new filter: the first page) is itself logged, before it is read. */
   async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
     const { offset, limit, ...filter } = args;
     if (this.logRules.retentionDays === 0) return { total: 0, entries: [], skipped: 0 };
-    return this.deps.actionLog.page(filter, offset, limit);
+    if (offset === 0) await this.recordLogAudit('log-read', filter);
+    const page = await this.deps.actionLog.page(filter, offset, limit);
+    return { ...page, ...await this.logChangedAt() };
   }
 
-  /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). */
+  /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). The export is logged first. */
   async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
     const fileName = `lending-desk-actions-${localDay(this.deps.now())}.csv`;
     if (this.logRules.retentionDays === 0) return { fileName, entries: [], skipped: 0 };
-    return { fileName, ...await this.deps.actionLog.matching(args) };
+    await this.recordLogAudit('log-export', args);
+    return { fileName, ...await this.deps.actionLog.matching(args), ...await this.logChangedAt() };
+  }
+
+  /** Who read or exported the log, when, with which filter: in the action log itself (no card, no title) and, without the filter's values, the app log. */
+  private async recordLogAudit(action: LogAuditKind, filter: ActionFilter): Promise<void> {
+    const used = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ActionFilter;
+    await this.deps.actionLog.recordAudit({
+      time: this.deps.now(), staff: this.session?.staffName ?? '', osUser: this.osUser, profile: this.activeProfile()?.name ?? '', action, filter: used,
+    });
+    this.deps.logger.info('action-log.audit', { action, staff: this.session?.staffName ?? '', osUser: this.osUser, filtered: Object.keys(used) });
+  }
+
+  private async logChangedAt(): Promise<{ changedAt?: number }> {
+    const changed = await this.deps.actionLog.changed();
+    return changed ? { changedAt: changed.at } : {};
   }
 
   /** What this desk did today (local time) for the patron on screen. */
@@ -550,19 +736,14 @@ export class DeskService implements DeskHandlers {
 
   /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
   startActionLogRetention(everyMs = 86_400_000): () => void {
-    const run = (): void => {
-      void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
-    };
-    run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+    return this.every(everyMs, () => this.applyRetention(), 'action-log.purge-failed');
   }
 
   async applyRetention(): Promise<void> {
     const { retentionDays, titles } = this.logRules;
     if (retentionDays === 0) {
-      const setAside = this.deps.actionLog.erase();
+      const setAside = await this.deps.actionLog.erase();
       this.deps.logger.info('action-log.purged', { retentionDays, erased: true, setAsideRemoved: setAside });
       return;
     }
@@ -605,12 +786,19 @@ export class DeskService implements DeskHandlers {
 
   private async view(profile: ConnectionProfile): Promise<ProfileView> {
     const credentials = profile.kind === 'sandbox' ? 'saved' : await this.connections.credentialsState(profile).catch(() => 'missing' as const);
+    const changed = (await this.standingOf(profile).catch(() => 'kept')) === 'changed-outside';
     return {
       id: profile.id, name: profile.name, kind: profile.kind, baseUrl: profile.baseUrl,
       libraries: profile.libraries.map((l) => (l.name === undefined ? { libraryId: l.libraryId } : { libraryId: l.libraryId, name: l.name })),
       wsApi: profile.wsApi, country: profile.country, hasCredentials: credentials === 'saved', credentials,
+      ...(changed ? { changedOutside: true } : {}),
     };
   }
+}
+
+/** A profile whose address or libraries are not what the desk recorded: refused, and no password is asked for its address. */
+function changedOutside(profile: ConnectionProfile): PartnerError {
+  return PartnerError.because('invalid-input', 'connection.changed-outside', { profile: profile.name });
 }
 
 export type { DeskSettings };

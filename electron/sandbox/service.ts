@@ -65,6 +65,8 @@ export interface SandboxRequest {
 export type SandboxOutcome =
   | { kind: 'reply'; reply: Reply }
   | { kind: 'garbled'; status: number; text: string }
+  /** A 200 with a JSON body of `bytes` bytes, made as it is sent (nothing that large is held). */
+  | { kind: 'oversized'; bytes: number; declared: boolean }
   | { kind: 'reset' }
   | { kind: 'stall' };
 
@@ -230,6 +232,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     if (plan.delayMs > 0) await delay(plan.delayMs);
     const fault = plan.failure;
     if (fault?.kind === 'stall') return { kind: 'stall' };
+    if (fault?.kind === 'oversized') return { kind: 'oversized', bytes: fault.bytes ?? 120 * 1024 * 1024, declared: fault.declared ?? false };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
     if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
     const credential = state.rateLimit.describe().perMinute === null ? undefined : credentialOf(state, name, headers);
@@ -292,6 +295,17 @@ async function fetchInProcess(respond: SandboxService['respond'], input: string,
       });
     case 'garbled':
       return new Response(outcome.text, { status: outcome.status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    case 'oversized': {
+      const chunks = oversizedBody(outcome.bytes);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...(outcome.declared ? { 'content-length': String(outcome.bytes) } : {}) } });
+    }
     case 'reply': {
       const { reply } = outcome;
       const body = reply.status === 204 || reply.body === undefined ? null : JSON.stringify(reply.body);
@@ -299,4 +313,20 @@ async function fetchInProcess(respond: SandboxService['respond'], input: string,
       return new Response(body, { status: reply.status, headers: { ...headers, ...reply.headers } });
     }
   }
+}
+
+const PAD_CHUNK = new Uint8Array(1024 * 1024).fill(0x20);
+
+/** `{"pad":"   …   "}` in pieces of at most a MiB, `bytes` long in all: valid JSON, were anyone to read it whole. */
+export function* oversizedBody(bytes: number): Generator<Uint8Array> {
+  const open = new TextEncoder().encode('{"pad":"');
+  const close = new TextEncoder().encode('"}');
+  yield open;
+  let left = Math.max(0, bytes - open.length - close.length);
+  while (left > 0) {
+    const size = Math.min(left, PAD_CHUNK.length);
+    yield PAD_CHUNK.subarray(0, size);
+    left -= size;
+  }
+  yield close;
 }

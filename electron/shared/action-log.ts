@@ -2,6 +2,8 @@
 // read it with. Types and constants only.
 
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
+/** Reading or exporting the log is itself logged: who, when, which filter (no card, no title). */
+export type LogAuditKind = 'log-read' | 'log-export';
 
 export interface ActionEntry {
   time: number;
@@ -15,7 +17,7 @@ export interface ActionEntry {
   libraryName?: string;
   /** Masked: the last four characters only. */
   card: string;
-  action: ActionKind;
+  action: ActionKind | LogAuditKind;
   contentId: number;
   /** Kept only while the policy allows titles (actionLogTitles, on unless IT turns it off). */
   title?: string;
@@ -23,6 +25,8 @@ export interface ActionEntry {
   outcome: string;
   /** True when a lost answer was settled by re-reading the patron's account. */
   confirmedByReread?: boolean;
+  /** A reading or export of the log: the filter it used (libraryId, card and contentId are then empty). */
+  filter?: ActionFilter;
 }
 
 /** Done, or refused/failed (any other outcome). */

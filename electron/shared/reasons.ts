@@ -140,6 +140,25 @@ export const REASONS = {
   'action-log.keychain-unavailable': 'The action log cannot be kept safely because the system keychain is not available, so this desk does not borrow, return or change holds until it is. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
   'input.card-ending': 'Card: enter up to the last four characters.',
   'policy.plain-pin': '{source} holds a PIN in plain text ({setting}); the policy takes only its scrypt hash (staffPins[].pinHash, made with scripts/pin-hash.ts).',
+
+  // ---- A shared desk trusts only what its user cannot forge (issue #21): sign-in state and
+  // connection records in the keychain, PIN rules, a refused policy, start-up options, the
+  // response cap. {profile} is a connection's name; {flags} the options as typed.
+  'keychain.desk-records-unavailable': 'The system keychain is not available, so this desk cannot check who may sign in or which connections it set up. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
+  'pin.too-short': 'A PIN must be at least 6 characters.',
+  'pin.too-long': 'A PIN must be at most 64 characters.',
+  'pin.too-common': 'That PIN is too easy to guess (a repeated character, a run such as 123456, a repeated group or one of the most common PINs). Choose another.',
+  'sign-in.pin-below-rules': 'PINs on this desk are at least 6 characters and not easy to guess, and this one is not. Ask your library’s IT for a new PIN (scripts/pin-hash.ts makes only PINs that meet the rules).',
+  'sign-in.reestablish-first': 'This desk must be set up again before anyone signs in: its sign-in record is missing or was not written by this desk.',
+  'sign-in.policy-refused': "Nobody can sign in: the policy from your library's IT is on this computer but was refused. IT must correct it.",
+  'pin.ask-it': "Nothing on this computer can prove who may set the desk PIN (no partner password is saved for the connections set up before). Ask your library's IT.",
+  'pin.connection-too-new': 'The connection "{profile}" was added or changed during this shift, so its password cannot set the desk PIN yet: it can from the next shift on.',
+  'profile.too-many': 'This desk can hold at most {max} partner connections.',
+  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Remove it in Settings and add it again.',
+  'policy.profiles-set-by-it': "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
+  'settings.idle-lock-unmanaged': "The idle lock can be at most 30 minutes, unless your library's IT sets more in its policy.",
+  'start.network-refused': "Lending Desk does not start with options that change how it reaches the network ({flags}). Your library's IT sets proxies in the operating system's settings. Start it from its usual shortcut.",
+  'service.response-too-large': 'The lending service sent an answer larger than {limit} MiB, which the desk does not read. Try again; if it keeps happening, tell the service.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -70,6 +70,11 @@ export const en = {
     reasonStaff: 'The desk was locked by staff.',
     reasonSystem: 'The desk was locked by the system.',
     cleared: 'Patron details, searches and messages were cleared from the screen. Sign in to continue.',
+    // issue #21: a refused policy lets nobody in
+    policyRefusedTitle: 'Nobody can sign in on this computer',
+    policyRefused: "The policy from your library's IT is on this computer but was refused, so the desk lets nobody in (it never falls back to a weaker sign-in).",
+    policyRefusedRule: 'For IT, the rule that failed: {why}',
+    policyRefusedFix: 'IT: correct the policy (see docs/it-deployment.md), then start Lending Desk again.',
   },
   // ---- the shared desk (issue #13): PINs, the idle warning, today's actions ----
   pin: {
@@ -90,7 +95,6 @@ export const en = {
     needsPartnerUsername: 'No partner password for “{profile}” is saved on this computer yet: enter the partner username and password. They are checked with the service, then saved.',
     needsCurrent: 'Changing it takes the current desk PIN.',
     needsNothing: 'This desk uses only the training sandbox, so its first PIN needs nothing else.',
-    tooShort: 'The desk PIN must be at least 6 characters.',
     mismatch: 'The two new PINs are not the same.',
     passwordRequired: 'Enter the partner password.',
     usernameRequired: 'Enter the partner username.',
@@ -99,6 +103,13 @@ export const en = {
     saving: 'Saving…',
     cancel: 'Cancel',
     saved: 'The desk PIN is set. Sign in with it.',
+    // issue #21: a sign-in record missing or not the desk's own, proof that cannot be minted
+    reestablishTitle: 'Set this desk up again',
+    reestablishMissing: "This desk's sign-in record is missing from the system keychain, so nobody signs in until a new desk PIN is set. This happens after an update from an earlier version, or when the keychain was reset.",
+    reestablishNotOurs: "This desk's sign-in record in the system keychain was not written by this desk, so nobody signs in until a new desk PIN is set.",
+    needsNextShift: "The connection “{profile}” was added or changed during this shift: its partner password can set the desk PIN from the next shift on. Until then, ask your library's IT.",
+    needsIt: "Nothing on this computer can prove who may set the desk PIN. Ask your library's IT.",
+    rules: 'At least 6 characters; not a run such as 123456, a repeated character or a common PIN.',
   },
   idle: {
     title: 'The desk is about to lock',
@@ -352,7 +363,7 @@ export const en = {
   },
   log: {
     title: 'Action log',
-    intro: 'Every borrow, return and hold made from this desk. Cards are masked.',
+    intro: 'Every borrow, return and hold made from this desk, and every reading or export of this log. Cards are masked.',
     loading: 'Loading the action log…',
     empty: 'No actions recorded yet.',
     range: 'Entries {first}–{last} of {total}',
@@ -382,7 +393,12 @@ export const en = {
     clearFilters: 'Clear filters',
     noMatch: 'No entries match these filters.',
     skipped: 'Entries that could not be read (damaged or altered) are not shown: {count}.',
-    actions: { borrow: 'Borrow', return: 'Return', 'place-hold': 'Place hold', 'remove-hold': 'Remove hold' },
+    actions: { borrow: 'Borrow', return: 'Return', 'place-hold': 'Place hold', 'remove-hold': 'Remove hold', 'log-read': 'Read the log', 'log-export': 'Exported the log' },
+    // issue #21: the log's gaps show; reading and exporting it are entries
+    changed: "This log was changed outside Lending Desk (found {when}): entries may have been removed, moved, cut off or put back from an older copy. The app log says where; tell your library's IT.",
+    filterNone: 'No filter',
+    filter: 'Filter: {list}',
+    filterParts: { cardEnding: 'card ending {value}', staff: 'staff “{value}”', from: 'from {value}', to: 'before {value}', outcome: 'outcome: {value}' },
     ok: 'Done',
     okReread: 'Done (confirmed by re-reading the account)',
     failed: 'Refused: {code}',
@@ -495,16 +511,19 @@ export const en = {
     badge: "Set by your library's IT",
     idleLock: "Set by your library's IT (policy); it cannot be changed here.",
     policyIgnored: 'Policy ignored: {why}',
-    failClosed: "Until your library's IT fixes it, connections cannot be added, changed or removed on this computer, the built-in sandbox is off and automatic updates are off.",
+    failClosed: "Until your library's IT fixes it, nobody can sign in, connections cannot be added, changed or removed on this computer, the built-in sandbox is off and automatic updates are off.",
     updatesRefused: "Automatic updates refused: {why} Your library's IT installs new versions instead.",
+    // issue #21
+    unknownSettings: 'Settings in the policy this version of Lending Desk does not know (ignored): {list}.',
+    profilesSetByIt: "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
   },
   settings: {
     title: 'Settings',
     close: 'Close settings',
     preferences: 'Preferences',
     idleLock: 'Lock the desk after this many minutes without activity',
-    idleLockHint: 'From 1 to 240.',
-    idleLockInvalid: 'Enter a whole number from 1 to 240.',
+    idleLockHint: "From 1 to 30 (your library's IT may set more).",
+    idleLockInvalid: 'Enter a whole number from 1 to 30.',
     language: 'Language',
     languages: { en: 'English', 'fr-CA': 'Français (Canada)' },
     save: 'Save preferences',
@@ -534,6 +553,7 @@ export const en = {
     activated: '{name} is now the active connection.',
     removed: 'Connection removed.',
     loadingProfiles: 'Loading connections…',
+    changedOutside: 'Changed outside the desk',
   },
 };
 

@@ -1,4 +1,5 @@
 // Canadian French strings (same keys as en.ts; the type keeps them in step).
+import { START_REFUSALS_FR } from '../../electron/shared/start-refusals.ts';
 import { elided } from './elision.ts';
 import type { Messages } from './en.ts';
 
@@ -115,7 +116,7 @@ export const frCA: Messages = {
     'credentials.username-control': 'Le nom d’utilisateur partenaire ne doit contenir aucun caractère de contrôle (tabulation, saut de ligne).',
     'credentials.password-length': 'Le mot de passe partenaire doit compter de 1 à {max} caractères.',
     // The desk as it ships (main's start-up)
-    'start.debugging-refused': 'Lending Desk ne démarre pas avec des options de débogage ({flags}). Lancez-le à partir de son raccourci habituel, sans autre option.',
+    'start.debugging-refused': START_REFUSALS_FR['start.debugging-refused'],
     'keychain.unavailable': 'Le trousseau du système n’est pas disponible : le mot de passe partenaire ne peut donc pas être enregistré ni lu en toute sécurité. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
     // ---- Le comptoir partagé (issue #13) : connexion par NIP, NIP du comptoir, clé du journal, filtres
     'sign-in.wrong': 'Le nom ou le NIP n’est pas bon.',
@@ -131,6 +132,22 @@ export const frCA: Messages = {
     'action-log.keychain-unavailable': 'Le journal des opérations ne peut pas être tenu en toute sécurité, car le trousseau du système n’est pas disponible : ce comptoir ne fait donc ni emprunt, ni retour, ni changement de réservation tant qu’il ne l’est pas. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
     'input.card-ending': 'Carte : entrez au plus les quatre derniers caractères.',
     'policy.plain-pin': '{source} contient un NIP en clair ({setting}) ; la stratégie n’accepte que son hachage scrypt (staffPins[].pinHash, produit par scripts/pin-hash.ts).',
+    // ---- Un comptoir partagé ne se fie qu’à ce que son utilisateur ne peut pas contrefaire (issue #21)
+    'keychain.desk-records-unavailable': 'Le trousseau du système n’est pas disponible : ce comptoir ne peut donc pas vérifier qui peut se connecter ni quelles connexions il a configurées. Sous Linux, installez et déverrouillez un service Secret Service (GNOME Keyring ou KWallet), puis reconnectez-vous.',
+    'pin.too-short': 'Un NIP doit compter au moins 6 caractères.',
+    'pin.too-long': 'Un NIP doit compter au plus 64 caractères.',
+    'pin.too-common': 'Ce NIP est trop facile à deviner (un caractère répété, une suite comme 123456, un groupe répété ou l’un des NIP les plus courants). Choisissez-en un autre.',
+    'sign-in.pin-below-rules': 'Les NIP de ce comptoir comptent au moins 6 caractères et ne sont pas faciles à deviner, ce qui n’est pas le cas de celui-ci. Demandez un nouveau NIP au service informatique de votre bibliothèque (scripts/pin-hash.ts ne produit que des NIP conformes aux règles).',
+    'sign-in.reestablish-first': 'Ce comptoir doit être configuré de nouveau avant que quiconque se connecte : son registre de connexion est absent ou n’a pas été écrit par ce comptoir.',
+    'sign-in.policy-refused': 'Personne ne peut se connecter : la stratégie du service informatique de votre bibliothèque est présente sur cet ordinateur, mais elle a été refusée. Le service informatique doit la corriger.',
+    'pin.ask-it': 'Rien sur cet ordinateur ne permet de prouver qui peut définir le NIP du comptoir (aucun mot de passe partenaire n’est enregistré pour les connexions configurées auparavant). Adressez-vous au service informatique de votre bibliothèque.',
+    'pin.connection-too-new': 'La connexion « {profile} » a été ajoutée ou modifiée pendant ce quart : son mot de passe ne peut pas encore définir le NIP du comptoir. Il le pourra à partir du prochain quart.',
+    'profile.too-many': 'Ce comptoir peut contenir au plus {max} connexions partenaires.',
+    'connection.changed-outside': 'La connexion « {profile} » a été modifiée en dehors de Lending Desk (son adresse ou ses bibliothèques dans le fichier de paramètres ne sont pas celles enregistrées ici) : elle n’est donc pas utilisée. Supprimez-la dans les Paramètres, puis ajoutez-la de nouveau.',
+    'policy.profiles-set-by-it': 'Les connexions de cet ordinateur sont définies par le service informatique de votre bibliothèque : elles ne peuvent pas être ajoutées, réadressées ni supprimées ici.',
+    'settings.idle-lock-unmanaged': 'Le verrouillage automatique peut durer au plus 30 minutes, à moins que le service informatique de votre bibliothèque n’en fixe davantage dans sa stratégie.',
+    'start.network-refused': START_REFUSALS_FR['start.network-refused'],
+    'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
   },
   /** The contract's argument fields, as a refusal names them. */
   fields: {
@@ -207,6 +224,11 @@ export const frCA: Messages = {
     reasonStaff: 'Le comptoir a été verrouillé par le personnel.',
     reasonSystem: 'Le comptoir a été verrouillé par le système.',
     cleared: 'Les renseignements sur l’usager, les recherches et les messages ont été effacés de l’écran. Connectez-vous pour continuer.',
+    // issue #21 : une stratégie refusée ne laisse entrer personne
+    policyRefusedTitle: 'Personne ne peut se connecter sur cet ordinateur',
+    policyRefused: 'La stratégie du service informatique de votre bibliothèque est présente sur cet ordinateur, mais elle a été refusée : le comptoir ne laisse donc entrer personne (il ne se rabat jamais sur une connexion moins sûre).',
+    policyRefusedRule: 'Pour le service informatique, la règle non respectée : {why}',
+    policyRefusedFix: 'Service informatique : corrigez la stratégie (voir docs/it-deployment.md), puis relancez Lending Desk.',
   },
   // ---- le comptoir partagé (issue #13) : NIP, avertissement d’inactivité, opérations du jour ----
   pin: {
@@ -227,7 +249,6 @@ export const frCA: Messages = {
     needsPartnerUsername: 'Aucun mot de passe partenaire pour « {profile} » n’est encore enregistré sur cet ordinateur : entrez le nom d’utilisateur et le mot de passe partenaires. Ils sont vérifiés auprès du service, puis enregistrés.',
     needsCurrent: 'Pour le changer, il faut le NIP actuel du comptoir.',
     needsNothing: 'Ce comptoir n’utilise que le bac à sable de formation : son premier NIP ne demande rien d’autre.',
-    tooShort: 'Le NIP du comptoir doit compter au moins 6 caractères.',
     mismatch: 'Les deux nouveaux NIP ne sont pas identiques.',
     passwordRequired: 'Entrez le mot de passe partenaire.',
     usernameRequired: 'Entrez le nom d’utilisateur partenaire.',
@@ -236,6 +257,13 @@ export const frCA: Messages = {
     saving: 'Enregistrement…',
     cancel: 'Annuler',
     saved: 'Le NIP du comptoir est défini. Connectez-vous avec lui.',
+    // issue #21 : un registre de connexion absent ou étranger, une preuve qui ne peut pas être fabriquée
+    reestablishTitle: 'Configurer ce comptoir de nouveau',
+    reestablishMissing: 'Le registre de connexion de ce comptoir est absent du trousseau du système : personne ne se connecte tant qu’un nouveau NIP du comptoir n’est pas défini. Cela arrive après une mise à jour depuis une version antérieure, ou si le trousseau a été réinitialisé.',
+    reestablishNotOurs: 'Le registre de connexion de ce comptoir dans le trousseau du système n’a pas été écrit par ce comptoir : personne ne se connecte tant qu’un nouveau NIP du comptoir n’est pas défini.',
+    needsNextShift: 'La connexion « {profile} » a été ajoutée ou modifiée pendant ce quart : son mot de passe partenaire pourra définir le NIP du comptoir à partir du prochain quart. D’ici là, adressez-vous au service informatique de votre bibliothèque.',
+    needsIt: 'Rien sur cet ordinateur ne permet de prouver qui peut définir le NIP du comptoir. Adressez-vous au service informatique de votre bibliothèque.',
+    rules: 'Au moins 6 caractères ; ni une suite comme 123456, ni un caractère répété, ni un NIP courant.',
   },
   idle: {
     title: 'Le comptoir va se verrouiller',
@@ -489,7 +517,7 @@ export const frCA: Messages = {
   },
   log: {
     title: 'Journal des opérations',
-    intro: 'Chaque emprunt, retour et réservation fait à partir de ce comptoir. Les cartes sont masquées.',
+    intro: 'Chaque emprunt, retour et réservation fait à partir de ce comptoir, et chaque consultation ou exportation de ce journal. Les cartes sont masquées.',
     loading: 'Chargement du journal…',
     empty: 'Aucune opération enregistrée pour l’instant.',
     range: 'Entrées {first} à {last} sur {total}',
@@ -518,7 +546,12 @@ export const frCA: Messages = {
     clearFilters: 'Effacer les filtres',
     noMatch: 'Aucune entrée ne correspond à ces filtres.',
     skipped: 'Entrées illisibles (endommagées ou modifiées) non affichées : {count}.',
-    actions: { borrow: 'Emprunt', return: 'Retour', 'place-hold': 'Réservation', 'remove-hold': 'Annulation de réservation' },
+    actions: { borrow: 'Emprunt', return: 'Retour', 'place-hold': 'Réservation', 'remove-hold': 'Annulation de réservation', 'log-read': 'Consultation du journal', 'log-export': 'Exportation du journal' },
+    // issue #21 : les trous du journal se voient ; le consulter et l’exporter sont des entrées
+    changed: 'Ce journal a été modifié en dehors de Lending Desk (constaté {when}) : des entrées ont pu être supprimées, déplacées, coupées ou remplacées par une copie plus ancienne. Le journal de l’application indique où ; prévenez le service informatique de votre bibliothèque.',
+    filterNone: 'Aucun filtre',
+    filter: 'Filtre : {list}',
+    filterParts: { cardEnding: 'fin de carte {value}', staff: 'personnel « {value} »', from: 'du {value}', to: 'avant le {value}', outcome: 'résultat : {value}' },
     ok: 'Fait',
     okReread: 'Fait (confirmé en relisant le dossier)',
     failed: 'Refusé : {code}',
@@ -630,16 +663,19 @@ export const frCA: Messages = {
     badge: 'Défini par le service informatique de la bibliothèque',
     idleLock: 'Défini par le service informatique de la bibliothèque (politique); non modifiable ici.',
     policyIgnored: 'Politique ignorée : {why}',
-    failClosed: 'Tant que le service informatique de la bibliothèque ne l’a pas corrigée, les connexions ne peuvent pas être ajoutées, modifiées ni supprimées sur cet ordinateur, le bac à sable intégré est désactivé et les mises à jour automatiques sont désactivées.',
+    failClosed: 'Tant que le service informatique de la bibliothèque ne l’a pas corrigée, personne ne peut se connecter, les connexions ne peuvent pas être ajoutées, modifiées ni supprimées sur cet ordinateur, le bac à sable intégré est désactivé et les mises à jour automatiques sont désactivées.',
     updatesRefused: 'Mises à jour automatiques refusées : {why} Le service informatique de la bibliothèque installe plutôt les nouvelles versions.',
+    // issue #21
+    unknownSettings: 'Paramètres de la politique que cette version de Lending Desk ne connaît pas (ignorés) : {list}.',
+    profilesSetByIt: 'Les connexions de cet ordinateur sont définies par le service informatique de la bibliothèque : elles ne peuvent pas être ajoutées, réadressées ni supprimées ici.',
   },
   settings: {
     title: 'Paramètres',
     close: 'Fermer les paramètres',
     preferences: 'Préférences',
     idleLock: 'Verrouiller le comptoir après ce nombre de minutes d’inactivité',
-    idleLockHint: 'De 1 à 240.',
-    idleLockInvalid: 'Entrez un nombre entier de 1 à 240.',
+    idleLockHint: 'De 1 à 30 (le service informatique de la bibliothèque peut fixer davantage).',
+    idleLockInvalid: 'Entrez un nombre entier de 1 à 30.',
     language: 'Langue',
     languages: { en: 'English', 'fr-CA': 'Français (Canada)' },
     save: 'Enregistrer les préférences',
@@ -669,5 +705,6 @@ export const frCA: Messages = {
     activated: '{name} est maintenant la connexion active.',
     removed: 'Connexion supprimée.',
     loadingProfiles: 'Chargement des connexions…',
+    changedOutside: 'Modifiée en dehors du comptoir',
   },
 };

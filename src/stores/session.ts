@@ -50,7 +50,10 @@ export const useSessionStore = defineStore('session', () => {
 
   const screen = computed<Screen>(() => {
     if (!appInfo.value) return loadError.value ? 'unavailable' : 'loading';
-    if (appInfo.value.mode === 'unconfigured') return 'first-run';
+    // A desk that was ever set up shows its sign-in while locked, whatever settings.json names:
+    // main answers the first-run methods only before the first shift.
+    const lockedSetUpDesk = appInfo.value.signIn.setUp && !staffSession.value;
+    if (appInfo.value.mode === 'unconfigured' && !lockedSetUpDesk) return 'first-run';
     if (staffSession.value && !lock.value) return 'desk';
     return lock.value ? 'locked' : 'shift-start';
   });

@@ -9,6 +9,7 @@ import { EVENT_NAMES, METHOD_NAMES } from '../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
 import type { LoadMachinePolicyOptions } from '../../electron/policy/index.ts';
 import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/action-log/log-key.ts';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost } from './host/desk-host.ts';
 
@@ -101,6 +102,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     } finally {
       rmSync(userDataDir, { recursive: true, force: true });
       for (const account of ['partner-test', ACTION_LOG_KEY_ACCOUNT]) await createKeytarVault({ service: keychainService }).forget(account).catch(() => undefined);
+      for (const record of Object.values(DESK_RECORDS)) await keychainDeskRecords({ service: keychainService }).remove(record).catch(() => undefined);
     }
   },
 });

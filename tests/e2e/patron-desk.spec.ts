@@ -136,13 +136,15 @@ test('the phone call: scan, see the account, search, borrow, return', async ({ d
   await expect(loan(page, instant.title)).toHaveCount(0);
   await expect(page.getByText('No loans.')).toBeVisible();
 
-  // The action log has both, with the masked card and the title.
+  // The action log has both, with the masked card and the title, and (newest) this reading of it.
   await page.keyboard.press('Alt+L');
   const log = page.getByRole('dialog', { name: 'Action log' });
-  await expect(log.getByRole('row')).toHaveCount(3);
-  await expect(log.getByRole('row').nth(1)).toContainText('Return');
-  await expect(log.getByRole('row').nth(1)).toContainText('••••0001');
-  await expect(log.getByRole('row').nth(2)).toContainText(instant.title);
+  await expect(log.getByRole('row')).toHaveCount(4);
+  await expect(log.getByRole('row').nth(1)).toContainText('Read the log');
+  await expect(log.getByRole('row').nth(1)).toContainText('No filter');
+  await expect(log.getByRole('row').nth(2)).toContainText('Return');
+  await expect(log.getByRole('row').nth(2)).toContainText('••••0001');
+  await expect(log.getByRole('row').nth(3)).toContainText(instant.title);
   const download = page.waitForEvent('download');
   await log.getByRole('button', { name: 'Export CSV' }).click();
   expect((await download).suggestedFilename()).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -22,7 +22,7 @@ const SYNC: RouteName[] = ['token', 'globalContents', 'entitlements', 'libraryCo
 const INTENDED: Record<MethodName, readonly RouteName[]> = {
   appInfo: [], listProfiles: [], useSandbox: [], testPartnerConnection: ['token'], savePartnerProfile: ['token'],
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
-  startShift: [], setDeskPin: ['token'], lockSession: [], copyText: [], lookupPatron: PATRON_READ, todaysActions: [],
+  startShift: [], setDeskPin: ['token'], lockSession: [], reportActivity: [], copyText: [], lookupPatron: PATRON_READ, todaysActions: [],
   findCardElsewhere: ['token', 'status'],
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
@@ -197,7 +197,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
   const title = { libraryId, card: f.cards[0], contentId, title: 'A title' };
   const credentials = { username: rig.sandbox.username, password: rig.sandbox.password };
   return {
-    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, exportActions: undefined, syncStatus: undefined,
+    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, exportActions: undefined, syncStatus: undefined, reportActivity: undefined,
     testPartnerConnection: { baseUrl: rig.sandbox.url, wsApi: '2.1', ...credentials },
     savePartnerProfile: f.partnerProfile,
     replaceCredentials: { profileId: FIXTURE_ID, ...credentials },

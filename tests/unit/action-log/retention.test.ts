@@ -1,68 +1,47 @@
 // What the desk keeps about patrons, and for how long, through DeskService as main runs it on a
 // clock the test moves: the retention purge across a restart, titles only while the policy
 // allows, no log at all with retention 0, the filters, and "today's actions for this patron".
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../electron/action-log/action-log.ts';
 import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
-import { createMemoryVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import type { Policy } from '../../../electron/policy/index.ts';
-import { createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
-import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
-import type { ActionPage, AppInfo, MethodName } from '../../../electron/shared/contract.ts';
+import type { ActionPage, AppInfo } from '../../../electron/shared/contract.ts';
 import type { ActionEntry } from '../../../electron/shared/action-log.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
-import { createNodeDesk } from '../../support/node-desk.ts';
+import { keychainOf } from '../../support/node-desk.ts';
+import { logDesk, type LogDesk } from './log-desk.ts';
 
 const DAY = 86_400_000;
+/** This desk PC: its folder, keychain and log key across its starts. */
+let pc: LogDesk;
 let dir: string;
 let key: Buffer;
 let clock: Clock;
 let desk: DeskService | undefined;
-let closeLog: (() => void) | undefined;
-let sandbox: SandboxService | undefined;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'retention-'));
-  key = randomBytes(32);
-  clock = createClock(new Date(2026, 10, 22, 15, 30).getTime()); // mid-afternoon, local time
-});
-afterEach(async () => {
-  await desk?.close();
-  closeLog?.();
+  pc = logDesk('retention-', createClock(new Date(2026, 10, 22, 15, 30).getTime())); // mid-afternoon, local time
+  ({ dir, key, clock } = pc);
   desk = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
+afterEach(async () => { await pc.close(); });
 
-/** A start of the desk on the same folder and the same keychain key. */
+/** A start of the desk on the same folder and the same keychain. */
 async function start(policy?: Policy): Promise<DeskService> {
-  await desk?.close();
-  closeLog?.();
-  const created = createNodeDesk({
-    dir, vault: createMemoryVault(), now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
-    sandbox: async () => inProcessSandbox((sandbox ??= createSandboxService({ catalogSize: 300 }))),
-    clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
-  });
-  closeLog = () => created.logger.close();
-  desk = created.desk;
+  desk = await pc.start(policy);
   return desk;
 }
 
-async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk!, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
+const ok = <T = any>(name: Parameters<LogDesk['ok']>[0], args?: unknown): Promise<T> => pc.ok<T>(name, args); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Entries written as an earlier run of the desk would have (their times in the past). */
 async function written(...records: ActionRecord[]): Promise<void> {
-  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key) });
+  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key), head: keychainOf(pc.vault) });
   for (const record of records) await log.record(record);
 }
 const record = (daysAgo: number, fields: Partial<ActionRecord> = {}): ActionRecord => ({
@@ -103,7 +82,9 @@ describe('retention', () => {
     expect(onDisk().map((e) => [e.contentId, e.title])).toEqual([[600, undefined], [200, undefined]]);
     const { libraryId, cards } = await onShift();
     await dispatch(started, 'placeHold', { libraryId, card: cards[0], contentId: 3, title: 'A title the policy keeps out' });
-    const latest = (await ok<ActionPage>('listActions', {})).entries[0]!;
+    // The newest entry is the reading itself (the log records who read it); the hold is next.
+    const [reading, latest] = (await ok<ActionPage>('listActions', {})).entries as [ActionEntry, ActionEntry];
+    expect(reading).toMatchObject({ action: 'log-read', staff: 'JD', filter: {} });
     expect(latest).toMatchObject({ action: 'place-hold', contentId: 3 });
     expect(latest.title).toBeUndefined();
   });

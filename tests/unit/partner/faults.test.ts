@@ -178,3 +178,47 @@ describe('borrow and hold are never blindly repeated', () => {
     expect((await client.currentLoans(libraryId, card)).filter((l) => l.contentId === contentId)).toHaveLength(1);
   });
 });
+
+describe('an answer larger than the desk reads (32 MiB)', () => {
+  /** The client's fetch, counting the bytes the client actually read from each body. */
+  function countingClient(read: number[]): PartnerClient {
+    return h.client({
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const at = read.push(0) - 1;
+        const counted = response.body?.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) { read[at]! += chunk.byteLength; controller.enqueue(chunk); },
+        }));
+        return new Response(counted ?? null, { status: response.status, headers: response.headers });
+      },
+    });
+  }
+
+  it('a 120 MB body streamed without a length is refused once 32 MiB have come in, not read whole, and not asked for again', async () => {
+    const read: number[] = [];
+    const counting = countingClient(read);
+    await counting.patronStatus(libraryId, card); // the token first, and a normal answer
+    read.length = 0;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'status', kind: 'oversized', bytes: 120 * 1024 * 1024, times: 1 });
+    await expect(counting.patronStatus(libraryId, card)).rejects.toMatchObject({
+      code: 'bad-response', detail: { reason: 'service.response-too-large', params: { limit: 32 } },
+    });
+    expect(count('status')).toBe(1);
+    expect(read).toHaveLength(1);
+    expect(read[0]).toBeGreaterThan(32 * 1024 * 1024);
+    expect(read[0]).toBeLessThan(34 * 1024 * 1024);
+    // The next answer is read as usual.
+    await expect(counting.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
+  });
+
+  it('a body that says its length up front is refused before any of it is read', async () => {
+    const read: number[] = [];
+    const counting = countingClient(read);
+    await counting.patronStatus(libraryId, card);
+    read.length = 0;
+    h.sandbox.control.addFault({ route: 'status', kind: 'oversized', bytes: 120 * 1024 * 1024, declared: true, times: 1 });
+    await expect(counting.patronStatus(libraryId, card)).rejects.toMatchObject({ detail: { reason: 'service.response-too-large' } });
+    expect(read[0]).toBeLessThan(1024 * 1024);
+  });
+});

@@ -26,7 +26,7 @@ const STAFF_PINS = [
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
-  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false,
+  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false,
 };
 
 function xml(text: string): Document {
@@ -63,7 +63,7 @@ describe('the ADMX template', () => {
       const prefix = key === WINDOWS_POLICY_KEY ? '' : 'updates.';
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
-    expect([...written].sort()).toEqual(['actionLogRetentionDays', 'actionLogTitles', 'idleLockMinutes', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url']);
+    expect([...written].sort()).toEqual(['actionLogRetentionDays', 'actionLogTitles', 'idleLockMinutes', 'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
@@ -90,7 +90,7 @@ describe('the ADMX template', () => {
     for (const policy of policies) {
       const key = attr(policy, 'key');
       if (policy.querySelector('disabledValue')) {
-        // An on/off policy (the sandbox, titles in the action log) set to Disabled: its disabledValue.
+        // An on/off policy (the sandbox, titles in the action log, staff changing connections) set to Disabled: its disabledValue.
         write(key, { name: attr(policy, 'valueName'), type: 4, data: formatDWORD(Number(attr(policy.querySelector('disabledValue decimal') as Element, 'value'))) });
         continue;
       }

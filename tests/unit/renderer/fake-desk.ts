@@ -26,10 +26,10 @@ export const PARTNER_PROFILE: ProfileView = {
 };
 
 /** A desk whose PIN is set (the usual case): sign in with a name and the desk PIN. */
-export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0 };
+export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0, setUp: true };
 
 export function unconfigured(): AppInfo {
-  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' }, signIn: { ...DESK_PIN_SIGN_IN, ready: false, deskPinNeeds: 'nothing' } };
+  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' }, signIn: { ...DESK_PIN_SIGN_IN, ready: false, deskPinNeeds: 'nothing', setUp: false } };
 }
 export function sandboxInfo(withSession = true): AppInfo {
   return {
@@ -88,6 +88,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
     todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),
+    reportActivity: vi.fn(async () => ok(null)),
     lookupPatron: vi.fn(async () => ok(PATRON)),
     findCardElsewhere: vi.fn(async () => ok([])),
     borrow: vi.fn(),
