@@ -485,8 +485,10 @@ export class DeskService implements DeskHandlers {
   /** Also called by main when the operating system locks the screen, and by main's own idle lock. */
   async lock(reason: EventPayloads['sessionLocked']['reason']): Promise<void> {
     if (!this.session) return;
-    this.deps.emit('sessionLocked', { reason });
+    // The shift ends (work is refused from here on) and the clipboard is emptied before the
+    // renderer hears of the lock: whoever sees the lock screen finds nothing of the patron left.
     await this.endShift(reason);
+    this.deps.emit('sessionLocked', { reason });
   }
 
   /** The shift ends: no staff name, and what the desk put on the clipboard goes if it is still there. */

@@ -133,7 +133,9 @@ test('the idle countdown warns, the pointer keeps the session, and the lock clea
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const content = await page.content();
   for (const trace of [CARD, '••••0002', '••••0003', borrowedTitle, firstTitle, 'Today at this desk', 'Results 1–', 'is borrowed for']) expect(content, trace).not.toContain(trace);
-  expect(await clipboard(page)).toBe('');
+  // The renderer shows its lock at once and tells main, which ends the shift and empties the
+  // clipboard when that call arrives: wait for main's state, not for a moment.
+  await expect.poll(() => clipboard(page)).toBe('');
   await screenshots(page, 'locked-after-idle-en');
 
   // Nothing about a patron through the contract either, whatever a page calls.
