@@ -93,7 +93,8 @@ export const REASONS = {
   'address.not-text': 'The service address must be text.',
   'address.hidden-character': 'The service address contains a control or invisible character.',
   'address.not-web': 'The service address is not a web address (such as https://lending.example.org).',
-  'address.scheme': 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).',
+  // The published examples of the service use a plain-http host: say why the desk refuses it, and what to type instead.
+  'address.scheme': 'The desk sends credentials only over https; use https:// with the same address (plain http:// is accepted only for this computer, such as a local sandbox).',
   'address.query': 'The service address must not carry a query or fragment (? or #).',
   'address.credentials': 'The service address must not carry a user name or password; enter those in their own fields.',
   // Why the settings file was not used at start (the desk runs on defaults and leaves the file as it is).

@@ -87,7 +87,7 @@ export const frCA: Messages = {
     'address.not-text': 'L’adresse du service doit être du texte.',
     'address.hidden-character': 'L’adresse du service contient un caractère de contrôle ou invisible.',
     'address.not-web': 'L’adresse du service n’est pas une adresse Web (par exemple https://lending.example.org).',
-    'address.scheme': 'L’adresse du service doit commencer par https:// (http:// seulement pour cet ordinateur, comme un bac à sable local).',
+    'address.scheme': 'Lending Desk n’envoie les identifiants que par https; utilisez https:// avec la même adresse (http:// simple n’est accepté que pour cet ordinateur, comme un bac à sable local).',
     'address.query': 'L’adresse du service ne doit comporter ni paramètres ni fragment (? ou #).',
     'address.credentials': 'L’adresse du service ne doit contenir ni nom d’utilisateur ni mot de passe; saisissez-les dans leurs propres champs.',
     'settings-file.not-object': 'Le fichier de paramètres ne contient pas de paramètres.',
