@@ -5,6 +5,7 @@
 // good data and records what went wrong and when.
 import type { PageRead, PartnerClient, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import type { Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
@@ -12,11 +13,11 @@ import { inThreadPageReader, readingAs, type PageKind, type PageReader, type Rea
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
-export const CONTENT_INFO_BATCH = 50;
+export { CONTENT_INFO_BATCH };
 /** Pages a run may have sent to the writer before waiting for the oldest to be stored. */
 const PAGES_BEFORE_THE_WRITER = 3;
-/** The refresh reads the entitlements delta in the largest pages the service gives, so the ids cost few calls. */
-export const REFRESH_PAGE_SIZE = 1000;
+/** The refresh reads the entitlements delta in the largest pages the service allows, so the ids cost few calls. */
+export const REFRESH_PAGE_SIZE = BATCH_LIMIT;
 
 export interface SyncRequest {
   countries: Country[];
@@ -191,7 +192,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   return syncSource(ctx, source, request.full, undefined,
     // Fetched here, read and packed by the page reader (which hands the titles to a writer thread); the writer adds the search words (title-row.ts).
     (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(reading(ctx, 'global'),
-      { countries: request.countries, limit: request.pageSize ?? 500, startToken, since })),
+      { countries: request.countries, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, titles, next) => ctx.mirror.applyGlobalPage(source, run, titles, next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
@@ -201,7 +202,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
   return syncSource(ctx, source, request.full, undefined,
     // Read by the page reader too: main only fetches (and, with a writer thread, never holds the records).
     (startToken, since) => whenRead(ctx.client.entitlementPagesReadBy(reading(ctx, 'entitlements'), libraryId,
-      { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since })),
+      { purchaseModel: model, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
 }
@@ -209,7 +210,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
 function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
   const source = sourceNames.libraryContent(libraryId);
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since })),
+    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, items, next) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
 }

@@ -13,13 +13,14 @@ import {
   asSentence, guessNextToken, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { errorForStatus, type Operation } from './status-codes.ts';
 import { TokenSource, type Credentials } from './token.ts';
 import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
 
-export const CONTENT_INFO_BATCH = 50;
+export { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 
 export interface PartnerClientOptions {
   baseUrl: string;
@@ -410,8 +411,8 @@ function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'
 
 function checkLimit(limit: number | undefined): number | undefined {
   if (limit === undefined) return undefined;
-  if (Number.isInteger(limit) && limit >= 1 && limit <= 1000) return limit;
-  throw new PartnerError('invalid-input', 'The page size must be a whole number from 1 to 1000.');
+  if (Number.isInteger(limit) && limit >= 1 && limit <= BATCH_LIMIT) return limit;
+  throw new PartnerError('invalid-input', `The page size must be a whole number from 1 to ${BATCH_LIMIT} (the service's batch limit).`);
 }
 
 function checkModel(model: unknown): PurchaseModel {

@@ -2,12 +2,13 @@
 // ids per call, answered in the order asked.
 
 import type { WireContentInfo } from '../../partner/wire.ts';
+import { CONTENT_INFO_BATCH } from '../../partner/limits.ts';
 import { HttpError } from '../http-error.ts';
 import { commaList, parseId } from '../query.ts';
 import { libraryOf, ok } from './context.ts';
 import type { Handler } from './context.ts';
 
-export const MAX_CONTENT_IDS = 50;
+export const MAX_CONTENT_IDS = CONTENT_INFO_BATCH;
 
 export const contentInfo: Handler = (context) => {
   const library = libraryOf(context);

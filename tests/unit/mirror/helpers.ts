@@ -69,13 +69,13 @@ export function searchIndexMatchesWords(db: DatabaseSync): boolean {
 export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titles: number; titleKeys: string; entitlements: number; entitlementSum: string }> {
   const client = clientOf(sandbox);
   const titleLines: string[] = [];
-  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') titleLines.push(`${c.record.id}|${c.record.title ?? ''}|${c.record.format ?? ''}`);
   }
   const entLines: string[] = [];
   for (const { libraryId } of sandbox.libraries) {
     for (const model of ['INSTANT', 'FLEX'] as PurchaseModel[]) {
-      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 1000 })) {
+      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 500 })) {
         for (const e of page.items) entLines.push(`${libraryId}|${e.contentId}|${model}|${e.active ? 1 : 0}`);
       }
     }
@@ -86,7 +86,7 @@ export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titl
 /** Every title of the service's global catalog as the client normalises it, by id. */
 export async function collectRecords(sandbox: SandboxHandle): Promise<Map<number, CatalogRecord>> {
   const records = new Map<number, CatalogRecord>();
-  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') records.set(c.record.id, c.record);
   }
   return records;

@@ -14,7 +14,7 @@ beforeAll(async () => {
   h = await startHarness();
   client = h.client();
   ({ libraryId } = library(h));
-  const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 1000 }));
+  const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 500 }));
   instant = entitled.items.map((e) => e.contentId);
   for (const c of library(h).cards) {
     const status = await client.patronStatus(libraryId, c);

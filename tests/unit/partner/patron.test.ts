@@ -188,7 +188,11 @@ describe('bad input never reaches the service', () => {
       client.search(libraryId, { q: 'x', formats: ['PAMPHLET' as never] }),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toMatchObject({ code: 'invalid-input', message: expect.any(String) });
-    expect(() => client.globalContentPages({ limit: 5000 })).toThrow(/1 to 1000/);
+    expect(() => client.globalContentPages({ limit: 5000 })).toThrow(/1 to 500/);
+    // The service's batch limit (500): the client never asks for more, on any bulk pull.
+    expect(() => client.globalContentPages({ limit: 501 })).toThrow(/1 to 500/);
+    expect(() => client.entitlementPages(libraryId, { limit: 501 })).toThrow(/1 to 500/);
+    expect(() => client.libraryContentPages(libraryId, { limit: 501 })).toThrow(/1 to 500/);
     expect(() => client.globalContentPages({ countries: ['FR' as never] })).toThrow(/US, CA, AU, NZ/);
     expect(() => client.entitlementPages(libraryId, { status: 'gone' as never })).toThrow(/active, inactive or all/);
     expect(h.urls).toEqual([]);
