@@ -17,7 +17,7 @@ import type { CredentialVault } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PartnerClientOptions } from '../partner/client.ts';
 import { isPartnerError, PartnerError } from '../partner/errors.ts';
-import type { Hold, Loan } from '../shared/model.ts';
+import type { ContentId, Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
@@ -420,6 +420,11 @@ export class DeskService implements DeskHandlers {
     return desk.contentInfo(args.libraryId, args.contentIds);
   }
 
+  /** A search hit resolves through the mirror to the contents it stands for (title-contents.ts); the desk never borrows by a titleId. */
+  async titleContents(args: ParsedArgsOf<'titleContents'>): ReturnType<DeskHandlers['titleContents']> {
+    return (await this.connectionForWork(args.libraryId)).mirror.titleContents(args.libraryId, args.titleIds);
+  }
+
   // ---- the catalog mirror ----
 
   async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>): ReturnType<DeskHandlers['collectionBrowse']> {
@@ -486,7 +491,7 @@ export class DeskService implements DeskHandlers {
    * is kept by size, not by days, and is sent to support).
    */
   private async onBehalf<T extends { confirmedByReread: boolean }>(
-    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+    action: ActionKind, args: { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
     const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
     const running = this.inFlight.get(key);
@@ -497,7 +502,7 @@ export class DeskService implements DeskHandlers {
   }
 
   private async recordedAction<T extends { confirmedByReread: boolean }>(
-    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+    action: ActionKind, args: { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
     const keeping = this.logRules.retentionDays > 0;
     // No key, no action: an action the log cannot record safely is not sent (there is no plaintext fallback).

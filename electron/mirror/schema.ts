@@ -102,6 +102,17 @@ const MIGRATIONS: string[][] = [
        detail=none, columnsize=0)`,
     'INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL',
   ],
+  // 6 (issue #24): a content id that is a string (a series' episode in the published schema) gets
+  //    an integer key of its own (content-keys.ts); a title's records are found by the titleId a
+  //    search result names (title-contents.ts: an index over the stored record, so the write path
+  //    is unchanged); each source keeps when its last full run succeeded and how many rows that
+  //    run's sweep removed (the scheduled full entitlement pass, which finds removals no delta marks).
+  [
+    'CREATE TABLE content_keys (id TEXT PRIMARY KEY, rowid_key INTEGER NOT NULL UNIQUE) WITHOUT ROWID',
+    `CREATE INDEX title_records_by_title_id ON title_records (json_extract(record, '$.titleId'))`,
+    'ALTER TABLE sync_state ADD COLUMN full_success_at INTEGER',
+    'ALTER TABLE sync_state ADD COLUMN full_removed INTEGER',
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,10 +13,12 @@
 // record a mirror before schema 4 stored) is read as it is.
 import { catalogColumns, parseCatalogRecord, type Json, type WireCatalogChange } from '../partner/normalize.ts';
 import type { CatalogChange, CatalogRecord } from '../shared/model.ts';
+import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 import { searchWords } from './search-text.ts';
 
 export interface TitleRow {
-  id: number;
+  /** The content id; the writer files it under its key (content-keys.ts). */
+  id: ContentId;
   title: string | null;
   series: string | null;
   artist: string | null;
@@ -36,8 +38,8 @@ export interface TitleRow {
 /** A title's row before the writer adds its search words. */
 type FiledTitle = Omit<TitleRow, 'words'>;
 
-export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: number };
-type FiledChange = { kind: 'upsert'; title: FiledTitle } | { kind: 'removed'; id: number };
+export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: ContentId };
+type FiledChange = { kind: 'upsert'; title: FiledTitle } | { kind: 'removed'; id: ContentId };
 
 /** The columns of a record normalised by the client. */
 function filedRecord(record: CatalogRecord): FiledTitle {
@@ -49,7 +51,7 @@ function filedRecord(record: CatalogRecord): FiledTitle {
 }
 
 /** The same columns of a record as the service sent it (catalogColumns reads them as the client's normalising does). */
-function filedWire(id: number, wire: Json, text: string | undefined): FiledTitle {
+function filedWire(id: ContentId, wire: Json, text: string | undefined): FiledTitle {
   const c = catalogColumns(wire);
   return {
     id, title: c.title ?? null, series: c.series ?? null, artist: c.artist ?? null, format: c.format ?? null, year: c.year ?? null,
@@ -63,8 +65,8 @@ const withWords = (t: FiledTitle): TitleRow => ({ ...t, words: searchWords([t.ti
 /** A normalised record's row (library content). */
 export const titleRow = (record: CatalogRecord): TitleRow => withWords(filedRecord(record));
 
-/** A stored record, normalised. */
-export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
+/** A stored record, normalised; `id` is its content id (not the key it is filed under). */
+export const recordOf = (text: string, wire: number, id: ContentId): CatalogRecord =>
   (wire ? parseCatalogRecord(JSON.parse(text) as Json, id) : (JSON.parse(text) as CatalogRecord));
 
 /** A page of title changes as one string, for the writer thread (unpackTitleChanges reads it back). */
@@ -80,16 +82,18 @@ const KIND = { removed: 'r', wire: 'w', normalised: 'u' } as const;
 const clean = (value: string): string => (/[\u0000\u0001]/.test(value) ? value.replace(/[\u0000\u0001]/g, '') : value);
 const text = (value: string | null): string => (value === null ? NULL : clean(value));
 const number = (value: number | null): string => (value === null ? NULL : String(value));
+/** A content id's text (content-id.ts keeps separators out of every id); read back by contentIdOf. */
+const contentId = (value: ContentId): string => String(value);
 
 function packFiled(changes: Iterable<FiledChange>): PackedTitles {
   const parts: string[] = [];
   for (const change of changes) {
     if (change.kind === 'removed') {
-      parts.push(KIND.removed, number(change.id), ...Array<string>(FIELDS_PER_CHANGE - 2).fill(NULL));
+      parts.push(KIND.removed, contentId(change.id), ...Array<string>(FIELDS_PER_CHANGE - 2).fill(NULL));
       continue;
     }
     const t = change.title;
-    parts.push(t.wire ? KIND.wire : KIND.normalised, number(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
+    parts.push(t.wire ? KIND.wire : KIND.normalised, contentId(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
       text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record);
   }
   return parts.join(FIELD) as PackedTitles;
@@ -111,7 +115,8 @@ export function unpackTitleChanges(packed: PackedTitles): TitleChange[] {
   if (f.length % FIELDS_PER_CHANGE !== 0) throw new Error('A packed page of titles has a torn record.');
   const changes: TitleChange[] = [];
   for (let i = 0; i < f.length; i += FIELDS_PER_CHANGE) {
-    const id = wholeNumber(f[i + 1] as string);
+    const id = contentIdOf(f[i + 1]);
+    if (id === undefined) throw new Error(`A packed title has ${JSON.stringify(f[i + 1])} where a content id belongs.`);
     if (f[i] === KIND.removed) {
       changes.push({ kind: 'removed', id });
       continue;

@@ -9,6 +9,7 @@ import type {
   PurchaseModel, SearchPage,
 } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
+import type { ContentId } from '../shared/content-id.ts';
 import {
   asSentence, guessNextToken, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
@@ -91,6 +92,7 @@ function isAmbiguous(error: unknown): error is PartnerError {
 export interface ReadPage<P> {
   next?: string;
   totalCount?: number;
+  warnings?: string[];
   items: Promise<P>;
 }
 
@@ -161,7 +163,7 @@ export class PartnerClient {
 
   // ---- patron actions: never blindly retried; an ambiguous failure is settled by re-reading ----
 
-  async borrow(libraryId: number, card: string, contentId: number): Promise<Confirmed<Loan>> {
+  async borrow(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Loan>> {
     const path = this.patronPath(libraryId, card, checkContentId(contentId));
     return this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
       const loan = (await this.currentLoans(libraryId, card)).find((l) => l.contentId === contentId);
@@ -169,7 +171,7 @@ export class PartnerClient {
     }, 'action.not-borrowed');
   }
 
-  async placeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<Hold>> {
+  async placeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Hold>> {
     const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
     try {
       return await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
@@ -185,7 +187,7 @@ export class PartnerClient {
     }
   }
 
-  async returnTitle(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+  async returnTitle(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
     const path = this.patronPath(libraryId, card, checkContentId(contentId));
     return this.mutate<void>('returnTitle', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentLoans(libraryId, card)).some((l) => l.contentId === contentId);
@@ -193,7 +195,7 @@ export class PartnerClient {
     }, 'action.still-on-loan');
   }
 
-  async removeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+  async removeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
     const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
     return this.mutate<void>('removeHold', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentHolds(libraryId, card)).some((h) => h.contentId === contentId);
@@ -214,17 +216,17 @@ export class PartnerClient {
   }
 
   /** Availability for any number of titles: 50 ids a call, a few calls at a time, answers in request order. */
-  async contentInfo(libraryId: number, contentIds: readonly number[]): Promise<Availability[]> {
+  async contentInfo(libraryId: number, contentIds: readonly ContentId[]): Promise<Availability[]> {
     const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
     const ids = [...new Set(contentIds.map(checkContentId))];
-    const batches: number[][] = [];
+    const batches: ContentId[][] = [];
     for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
     const results: Availability[][] = new Array(batches.length);
     let nextBatch = 0;
     const worker = async (): Promise<void> => {
       while (nextBatch < batches.length) {
         const index = nextBatch++;
-        const batch = batches[index] as number[];
+        const batch = batches[index] as ContentId[];
         results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }));
       }
     };
@@ -264,7 +266,7 @@ export class PartnerClient {
 
   // ---- plumbing ----
 
-  private patronPath(libraryId: number, card: string, ...rest: (string | number)[]): string {
+  private patronPath(libraryId: number, card: string, ...rest: ContentId[]): string {
     return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
   }
 

@@ -79,7 +79,7 @@ export const REASONS = {
   'input.no-such-profile-id': 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
   'input.ws-api': 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
   'input.library-id': 'The library id must be a positive whole number.',
-  'input.title-id': 'The title id must be a positive whole number.',
+  'input.title-id': 'That is not a content id the service gives (a positive whole number, or the service’s own text id of up to 100 characters).',
   'service.invalid-request': 'The lending service refused the request as not valid.',
   'desk.unexpected': 'Lending Desk hit an unexpected problem. It has been logged; try again.',
   'desk.no-answer': 'Lending Desk did not answer this request. Try again; if it keeps happening, restart the app.',

@@ -329,6 +329,21 @@ export const en = {
     episodes: 'Episodes ({count})',
     episodeNumbered: 'Episode {number}',
     seasonEpisode: 'Season {season}, episode {episode}',
+    // A search result names a title, not the content it borrows (issue #24): the desk's copy of the catalog says which.
+    resolving: 'Finding which title this result borrows…',
+    unresolved: {
+      'no-mirror': 'This desk has no copy of the Collection yet, so it cannot tell which title this result borrows.',
+      'not-in-mirror': 'This title is not in the desk’s copy of the Collection (it may be newer than the last sync), so the desk cannot tell which title it borrows.',
+      'not-found': 'The service offers none of this series’ episodes to borrow here.',
+      'no-title-id': 'The service sent this result without a title number: it cannot be borrowed from here.',
+    },
+    syncFirst: 'Sync the Collection',
+    syncingFirst: 'Syncing the Collection…',
+    lookUpEpisodes: 'Look up its episodes on the service',
+    lookingUp: 'Looking up the episodes…',
+    foundOnService: 'Found on the service by the episodes’ own ids.',
+    episodeOffers: '{count} episode, borrowed on its own | {count} episodes, each borrowed on its own',
+    episodeTitle: '{series}: {episode}',
     detail: {
       close: 'Close',
       subtitle: 'Subtitle',

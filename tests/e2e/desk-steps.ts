@@ -81,7 +81,7 @@ export async function titles(page: Page, purchaseModel: 'INSTANT' | 'FLEX', stat
         const hit = hits.find((h) => h.titleId === a.contentId)!;
         if (picked.some((p) => p.title === hit.title)) continue;
         const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
-        if (alone.ok && alone.value.found === 1) picked.push({ contentId: a.contentId, title: hit.title! });
+        if (alone.ok && alone.value.found === 1) picked.push({ contentId: a.contentId as number, title: hit.title! });
         if (picked.length === count) break;
       }
     }

@@ -104,7 +104,7 @@ async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', copies =
       for (const a of availability.value.filter((x) => x.status === 'BORROW' && (x.availableCopies ?? 1) <= copies)) {
         const hit = hits.find((h) => h.titleId === a.contentId)!;
         const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
-        if (alone.ok && alone.value.found === 1) return { contentId: a.contentId, title: hit.title! };
+        if (alone.ok && alone.value.found === 1) return { contentId: a.contentId as number, title: hit.title! };
       }
     }
     return undefined;

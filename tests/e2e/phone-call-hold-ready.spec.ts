@@ -14,7 +14,7 @@ async function readyHold(page: Page): Promise<{ contentId: number; title: string
   if (!before.ok) throw new Error(before.error.message);
   const ready = before.value.holds.find((h) => h.status === 'RESERVED');
   if (!ready?.title) throw new Error(`card ${CARD} has no ready hold with a title`);
-  return { contentId: ready.contentId, title: ready.title };
+  return { contentId: ready.contentId as number, title: ready.title };
 }
 
 for (const language of LANGUAGES) {

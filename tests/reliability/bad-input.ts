@@ -30,6 +30,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   liveSearch: ['token', 'search'], listActions: [], exportActions: [],
   collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
+  // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
+  titleContents: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -213,6 +215,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
     collectionTitle: { libraryId, contentId },
     collectionRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
+    titleContents: { libraryId, titleIds: contentIds },
   };
 }
 

@@ -318,8 +318,9 @@ async function duringActionLogWrite(runs: number, random: () => number, root: st
     }
   }).length;
   const entries = new ActionLogFile(path, CRASH_LOG_KEY).read().entries;
+  // The crash runs act on numbered titles of the default sandbox.
   const seen = new Map<number, number>();
-  for (const entry of entries) seen.set(entry.contentId, (seen.get(entry.contentId) ?? 0) + 1);
+  for (const entry of entries) seen.set(entry.contentId as number, (seen.get(entry.contentId as number) ?? 0) + 1);
   let acknowledgedLost = 0;
   let beyondInFlight = 0;
   let written = 0;

@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { recordOf } from '../../../electron/mirror/title-row.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
-import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
+import type { CatalogRecord, ContentId, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
@@ -84,8 +84,8 @@ export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titl
 }
 
 /** Every title of the service's global catalog as the client normalises it, by id. */
-export async function collectRecords(sandbox: SandboxHandle): Promise<Map<number, CatalogRecord>> {
-  const records = new Map<number, CatalogRecord>();
+export async function collectRecords(sandbox: SandboxHandle): Promise<Map<ContentId, CatalogRecord>> {
+  const records = new Map<ContentId, CatalogRecord>();
   for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') records.set(c.record.id, c.record);
   }

@@ -16,9 +16,9 @@ beforeAll(async () => {
 afterAll(async () => { await h.sandbox.close(); });
 
 const upsertIds = (items: (CatalogChange | LibraryContentChange)[]): number[] =>
-  items.flatMap((c) => (c.kind === 'upsert' ? ['record' in c ? c.record.id : c.title.id] : []));
+  items.flatMap((c) => (c.kind === 'upsert' ? ['record' in c ? c.record.id as number : c.title.id as number] : []));
 const removedIds = (items: (CatalogChange | LibraryContentChange)[]): number[] =>
-  items.flatMap((c) => (c.kind === 'removed' ? [c.id] : []));
+  items.flatMap((c) => (c.kind === 'removed' ? [c.id as number] : []));
 const sorted = (ids: Iterable<number>): number[] => [...ids].sort((a, b) => a - b);
 
 describe('global contents', () => {
@@ -64,14 +64,14 @@ describe('entitlements and library content', () => {
   it('agree with each other: the library content is exactly the entitled titles', async () => {
     const { libraryId } = library(h);
     const entitled = await collect(client.entitlementPages(libraryId, { limit: 250 }));
-    const entitledIds = entitled.items.map((e) => e.contentId);
+    const entitledIds = entitled.items.map((e) => e.contentId as number);
     expect(new Set(entitledIds).size).toBe(entitledIds.length);
     const content = await collect(client.libraryContentPages(libraryId, { limit: 250 }));
     expect(sorted(new Set(upsertIds(content.items)))).toEqual(sorted(entitledIds));
 
     const instant = await collect(client.entitlementPages(libraryId, { purchaseModel: 'INSTANT', limit: 500 }));
     const flex = await collect(client.entitlementPages(libraryId, { purchaseModel: 'FLEX', limit: 500 }));
-    expect(sorted([...instant.items, ...flex.items].map((e) => e.contentId))).toEqual(sorted(entitledIds));
+    expect(sorted([...instant.items, ...flex.items].map((e) => e.contentId as number))).toEqual(sorted(entitledIds));
     const active = await collect(client.entitlementPages(libraryId, { status: 'active', limit: 500 }));
     const inactive = await collect(client.entitlementPages(libraryId, { status: 'inactive', limit: 500 }));
     expect(active.items.every((e) => e.active)).toBe(true);

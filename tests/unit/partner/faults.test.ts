@@ -15,7 +15,7 @@ beforeAll(async () => {
   client = h.client();
   ({ libraryId } = library(h));
   const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 500 }));
-  instant = entitled.items.map((e) => e.contentId);
+  instant = entitled.items.map((e) => e.contentId as number);
   for (const c of library(h).cards) {
     const status = await client.patronStatus(libraryId, c);
     if ((status.borrowsRemaining ?? 0) >= 4) { card = c; break; }

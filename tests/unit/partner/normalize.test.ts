@@ -78,14 +78,14 @@ describe('bulk pages', () => {
       { id: 3, artist: '', artists: 'not a list', format: 'PAMPHLET', releaseYear: 'soon', countryCodes: 'US' },
       { id: 4 },
     ];
-    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x' }, 'not a record'] } };
+    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x,y' }, { id: 2.5 }, { id: -3 }, 'not a record'] } };
     const sent = readGlobalContentPage(body);
     const parsed = parseGlobalContentPage(body);
     expect({ next: sent.next, totalCount: sent.totalCount }).toEqual({ next: parsed.next, totalCount: parsed.totalCount });
     expect(sent.items.map((c) => [c.kind, c.id])).toEqual(parsed.items.map((c) => [c.kind, c.kind === 'removed' ? c.id : c.record.id]));
     for (const change of sent.items) {
       if (change.kind !== 'upsert') continue;
-      expect(change.wire).toBe(records[change.id - 1]); // as sent, not a copy
+      expect(change.wire).toBe(records[(change.id as number) - 1]); // as sent, not a copy
       const r = parseCatalogRecord(change.wire, change.id);
       expect(catalogColumns(change.wire)).toEqual({
         title: r.title, series: r.series, artist: r.artist ?? r.artists[0]?.name, format: r.format, year: r.year,
@@ -102,7 +102,7 @@ describe('bulk pages', () => {
       { id: 2, title: 'Ünïcödé \u2028 line\nbreak \u00e9', empty: {}, none: [], flags: [true, false, null] },
       { id: 3, removed: true },
       'not a record',
-      { id: 'x' },
+      { id: 'x,y' },
       { id: 4, title: 'the last "}"' },
     ];
     const compact = (shape: object) => JSON.stringify(shape);

@@ -32,13 +32,13 @@ async function patronWhere(test: (s: { remaining: number; loans: number; holds: 
 }
 
 async function loanIds(card: string): Promise<number[]> {
-  return (await client.currentLoans(libraryId, card)).map((l) => l.contentId);
+  return (await client.currentLoans(libraryId, card)).map((l) => l.contentId as number);
 }
 
 const instantTitle = (skip = 0): number => {
   const found = availability.filter((a) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW')[skip];
   if (!found) throw new Error('no Instant title');
-  return found.contentId;
+  return found.contentId as number;
 };
 
 describe('patron reads', () => {
@@ -124,7 +124,7 @@ describe('Instant borrows and returns', () => {
   });
 
   it('refuses a borrow of a title the library does not have', async () => {
-    const notEntitled = Math.max(...availability.map((a) => a.contentId)) + 10_000_000;
+    const notEntitled = Math.max(...availability.map((a) => a.contentId as number)) + 10_000_000;
     await expect(client.borrow(libraryId, cards[0] as string, notEntitled)).rejects.toMatchObject({ code: 'not-found' });
   });
 });

@@ -103,6 +103,8 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     collectionRefreshAvailability: vi.fn(async () => ok([])),
     syncStatus: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
     syncNow: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
+    // The desk's copy knows every title the fake search finds, each as one content of the same number (the spec's reading).
+    titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);
