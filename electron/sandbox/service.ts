@@ -17,7 +17,8 @@ import type { Reply } from './routes/context.ts';
 import { findRoute } from './routes/router.ts';
 import { requireBearer } from './routes/token.ts';
 import type { RouteName } from './route-names.ts';
-import { SandboxState } from './state.ts';
+import { SandboxState, REMOVALS, type Removals } from './state.ts';
+import { ID_READINGS, type IdReading } from './content-ids.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -32,6 +33,14 @@ export interface SandboxOptions {
   now?: () => number;
   /** Receives one line per request (the CLI's --verbose). */
   log?: (line: string) => void;
+  /**
+   * How content ids and title ids relate (content-ids.ts): `spec` (default: a title's id is its
+   * titleId, a series is one content) or `published` (the guidance's reading: titleIds differ from
+   * content ids, a series' episodes are contents with string ids).
+   */
+  ids?: IdReading;
+  /** How a delta shows a removal: `marked` (default: `removed: true`) or `absent` (as the published schemas: only a full pull shows it). */
+  removals?: Removals;
 }
 
 export interface SandboxPatron {
@@ -93,6 +102,8 @@ export function validateOptions(options: SandboxOptions): void {
   check('seed', options.seed, 0, 0xffffffff);
   check('catalogSize', options.catalogSize, 1, MAX_CATALOG_SIZE);
   check('tokenLifetimeSeconds', options.tokenLifetimeSeconds, 1, 100_000_000);
+  if (options.ids !== undefined && !ID_READINGS.includes(options.ids)) throw new RangeError(`ids must be one of ${ID_READINGS.join(', ')}`);
+  if (options.removals !== undefined && !REMOVALS.includes(options.removals)) throw new RangeError(`removals must be one of ${REMOVALS.join(', ')}`);
 }
 
 function errorReply(error: unknown): Reply {
@@ -152,6 +163,8 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     username,
     password,
     now: () => baseNow() + clockOffset,
+    ids: options.ids ?? 'spec',
+    removals: options.removals ?? 'marked',
   });
   const control = createControl(state, (ms) => {
     clockOffset += ms;

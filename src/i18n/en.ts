@@ -344,6 +344,8 @@ export const en = {
     foundOnService: 'Found on the service by the episodes’ own ids.',
     episodeOffers: '{count} episode, borrowed on its own | {count} episodes, each borrowed on its own',
     episodeTitle: '{series}: {episode}',
+    seasonEpisodeShort: 'S{season} E{episode}',
+    episodeShort: 'E{episode}',
     detail: {
       close: 'Close',
       subtitle: 'Subtitle',

@@ -480,6 +480,8 @@ export const frCA: Messages = {
     foundOnService: 'Trouvés sur le service par les identifiants propres des épisodes.',
     episodeOffers: '{count} épisode, emprunté seul | {count} épisodes, chacun emprunté seul',
     episodeTitle: '{series} : {episode}',
+    seasonEpisodeShort: 'S{season} É{episode}',
+    episodeShort: 'É{episode}',
     detail: {
       close: 'Fermer',
       subtitle: 'Sous-titre',

@@ -414,7 +414,7 @@ export async function runBadInput(scale: Scale): Promise<Section> {
     const libraryId = 101;
     const demo = rig.sandbox.libraries.find((l) => l.libraryId === libraryId)?.cards ?? [];
     const cards = [...demo.slice(0, 4), ...(await addPatrons(rig, libraryId, 'BI', 3))];
-    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 });
+    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 }) as number[];
     const fixture: Fixture = {
       libraryId, cards, contentIds,
       partnerProfile: {

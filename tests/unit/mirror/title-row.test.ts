@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { packCatalogChanges, packWireChanges, recordOf, titleRow, unpackTitleChanges, type PackedTitles } from '../../../electron/mirror/title-row.ts';
 import { parseCatalogRecord, readGlobalContentPage } from '../../../electron/partner/normalize.ts';
-import type { CatalogChange, CatalogRecord } from '../../../electron/shared/model.ts';
+import type { CatalogChange, CatalogRecord, ContentId } from '../../../electron/shared/model.ts';
 
 const base = (id: ContentId): CatalogRecord => ({
   id, format: 'EBOOK', artists: [], genres: [], countries: [], purchaseModels: ['INSTANT'], ratings: [], ppuPrices: [], segments: [], episodes: [],
