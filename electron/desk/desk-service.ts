@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   METHOD_NAMES,
   type ActionEntry, type ActionExport, type ActionOutcome, type ActionPage, type AppInfo, type CardElsewhere, type DeskHandlers, type EventName,
-  type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession,
+  type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession, type SyncStatusView,
 } from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
 import { logRules, retentionCutoff, type LogRules } from '../action-log/rules.ts';
@@ -21,7 +21,8 @@ import type { ContentId, Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
-import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
+import { emptySyncStatus, syncRequest } from './sync-request.ts';
+import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
 import { patronView } from './patron-view.ts';
@@ -73,6 +74,8 @@ export class DeskService implements DeskHandlers {
   private osUser = '';
   private readonly signIn: StaffSignIn;
   private readonly logRules: LogRules;
+  /** How often the full entitlement pass runs (IT's policy, or a week). */
+  private readonly fullPass: FullPassRule;
   private readonly osUserName: () => string;
   private readonly clipboard: DeskClipboard;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
@@ -89,6 +92,7 @@ export class DeskService implements DeskHandlers {
       ...(deps.deskPinCostLog2 === undefined ? {} : { deskPinCostLog2: deps.deskPinCostLog2 }),
     });
     this.logRules = logRules(policy);
+    this.fullPass = fullPassRule(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
@@ -441,15 +445,49 @@ export class DeskService implements DeskHandlers {
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.activeConnectionIfAny();
-    return connection ? { available: true, ...connection.mirror.status() } : EMPTY_SYNC_STATUS;
+    return connection ? this.statusView(connection.mirror.status()) : emptySyncStatus(this.fullPass);
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
     this.requireShift();
     const connection = await this.activeConnection();
-    this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full });
-    const status = await connection.mirror.syncNow(syncRequest(connection, args.full), (progress) => this.deps.emit('syncProgress', progress));
-    return { available: true, ...status };
+    const entitlementsOnly = args.full && args.entitlementsOnly;
+    this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
+    const status = await connection.mirror.syncNow(syncRequest(connection, args.full, entitlementsOnly), (progress) => this.deps.emit('syncProgress', progress));
+    if (entitlementsOnly) this.logFullPass(connection.profile.id, status.sources, 'staff');
+    return this.statusView(status);
+  }
+
+  private statusView(status: ReturnType<Connection['mirror']['status']>): Awaited<ReturnType<DeskHandlers['syncStatus']>> {
+    return { available: true, ...status, fullPass: fullPassView(status.sources, this.fullPass) };
+  }
+
+  /**
+   * The full entitlement pass when it is due (full-pass.ts): checked now and every `everyMs` (an
+   * hour in the product), so a desk that is off at the due time runs it soon after it starts.
+   */
+  startFullEntitlementPass(everyMs = 3_600_000): () => void {
+    const run = (): void => {
+      void this.runDueFullPass().catch((error: unknown) => this.deps.logger.warn('catalog.full-pass-failed', { error }));
+    };
+    run();
+    const timer = setInterval(run, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
+  async runDueFullPass(): Promise<boolean> {
+    const connection = await this.activeConnectionIfAny();
+    if (!connection || !fullPassDue(connection.mirror.status().sources, this.fullPass, this.deps.now())) return false;
+    const status = await connection.mirror.syncNow(syncRequest(connection, true, true), (progress) => this.deps.emit('syncProgress', progress));
+    this.logFullPass(connection.profile.id, status.sources, 'schedule');
+    return true;
+  }
+
+  private logFullPass(profileId: string, sources: SyncStatusView['sources'], by: 'staff' | 'schedule'): void {
+    const view = fullPassView(sources, this.fullPass);
+    this.deps.logger.info('catalog.full-pass', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */

@@ -80,6 +80,7 @@ async function start(): Promise<void> {
   powerMonitor.on('lock-screen', () => void desk.lock('system'));
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
   const stopActionLogRetention = desk.startActionLogRetention();
+  const stopFullEntitlementPass = desk.startFullEntitlementPass();
   window.on('close', () => {
     if (!window) return;
     const bounds = window.getNormalBounds();
@@ -98,6 +99,7 @@ async function start(): Promise<void> {
     updateChecks?.stop();
     stopAvailabilityRefresh();
     stopActionLogRetention();
+    stopFullEntitlementPass();
     void desk.close().finally(() => logger.close());
   });
 

@@ -232,7 +232,8 @@ export class CatalogMirror {
   }
 
   storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
-    const keys = this.transaction(() => items.map((a) => {
+    // An id the service left out of its answer (client.ts: asked twice) says nothing to store.
+    const keys = this.transaction(() => items.filter((a) => !a.unknown).map((a) => {
       const key = this.keys.keyOf(a.contentId, true);
       this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -10,6 +10,7 @@
 //                           staffPins        REG_SZ or REG_MULTI_SZ: a JSON list of { name, pinHash }
 //                           actionLogRetentionDays  REG_DWORD  0–365
 //                           actionLogTitles  REG_DWORD     0 or 1
+//                           entitlementFullPassDays  REG_DWORD  1–90
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //

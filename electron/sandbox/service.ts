@@ -10,7 +10,7 @@ import { handleAdmin } from './admin.ts';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
 import { createControl } from './control.ts';
 import type { SandboxControl } from './control.ts';
-import type { FaultSpec } from './faults.ts';
+import { ANSWER_FAULTS, type FaultSpec } from './faults.ts';
 import { HttpError } from './http-error.ts';
 import { LIBRARIES } from './libraries.ts';
 import type { Reply } from './routes/context.ts';
@@ -227,7 +227,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     const fault = plan.failure;
     if (fault?.kind === 'stall') return { kind: 'stall' };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
-    if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
+    if (fault !== undefined && !ANSWER_FAULTS.includes(fault.kind)) return { kind: 'reply', reply: failureReply(fault) };
 
     let reply: Reply;
     try {
@@ -237,6 +237,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       reply = errorReply(error);
     }
     if (fault?.kind === 'reset') return { kind: 'reset' };
+    if (fault?.kind === 'other-content' || fault?.kind === 'drop-ids') return { kind: 'reply', reply: changedAnswer(fault.kind, reply) };
     if (fault?.kind === 'malformed-json') {
       const text = JSON.stringify(reply.body ?? { message: 'ok' });
       return { kind: 'garbled', status: reply.status === 204 ? 200 : reply.status, text: `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}<!-- truncated` };
@@ -257,6 +258,23 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       timers.clear();
     },
   };
+}
+
+/**
+ * An answer that does not match its question (issue #24): `other-content`, a borrow or hold
+ * answered about another content than the one it committed, a content-info answer about ids not
+ * asked (the next id, or the id with "-other"); `drop-ids`, a content-info answer leaving out
+ * every other id asked.
+ */
+function changedAnswer(kind: 'other-content' | 'drop-ids', reply: Reply): Reply {
+  const body = reply.body;
+  if (kind === 'drop-ids') return Array.isArray(body) ? { ...reply, body: body.filter((_, index) => index % 2 === 0) } : reply;
+  const other = (item: unknown): unknown => {
+    if (typeof item !== 'object' || item === null || !('contentId' in item)) return item;
+    const asked = (item as { contentId: unknown }).contentId;
+    return { ...item, contentId: typeof asked === 'number' ? asked + 1 : `${String(asked)}-other` };
+  };
+  return { ...reply, body: Array.isArray(body) ? body.map(other) : other(body) };
 }
 
 /**

@@ -277,7 +277,8 @@ export const METHODS = {
   collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId })),
   collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   syncStatus: method<SyncStatusView>()(none),
-  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false) })),
+  /** `entitlementsOnly` with `full`: the full entitlement pass (what the library holds, read whole; what the service no longer lists goes). */
+  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false), entitlementsOnly: z.boolean().default(false) })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
@@ -303,6 +304,14 @@ export interface SyncStatusView {
   sources: SourceState[];
   counts: { titles: number; entitlements: { libraryId: number; model: 'INSTANT' | 'FLEX'; active: number; total: number }[] };
   running?: SyncProgress;
+  /** What the service said beside each source's pages in its last run (`metadata.warnings`), this session. */
+  warnings: { source: string; warnings: string[] }[];
+  /**
+   * The full entitlement pass (issue #24): every `everyDays` (IT's policy, or the default week),
+   * when it last ran over every library (`lastAt`), how many entitlements it removed as no longer
+   * listed, and when it is next due.
+   */
+  fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
 }
 
 export type { CatalogPage };

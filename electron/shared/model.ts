@@ -136,6 +136,8 @@ export interface Entitlement {
 
 export interface Availability {
   contentId: ContentId;
+  /** The service left this id out of its answer, asked twice: nothing is known of it. */
+  unknown?: true;
   status?: AvailabilityStatus;
   available?: boolean;
   holdsQueueSize?: number;

@@ -17,6 +17,11 @@ export const REASONS = {
   'action.hold-not-placed': 'The lending service did not confirm the hold, and the patron’s holds show none was placed: it is safe to try again.',
   'action.still-on-loan': 'The lending service did not confirm the return, and the patron’s loans show the title is still on loan: it is safe to try again.',
   'action.hold-still-there': 'The lending service did not confirm the removal, and the patron’s holds show the hold is still in place: it is safe to try again.',
+  // An answer that names another content than the one asked (issue #24): never reported as done for the title asked.
+  'action.borrow-answered-other': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, do not show {asked}. Check the loans with the patron before trying again.',
+  'action.borrow-answered-other-on-loan': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, show {asked} on loan. Check the loans with the patron: the other title may have been lent too.',
+  'action.hold-answered-other': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, do not show {asked}. Check the holds with the patron before trying again.',
+  'action.hold-answered-other-placed': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, show {asked} on hold. Check the holds with the patron: another hold may have been placed too.',
   'action.outcome-unknown': 'The lending service did not answer clearly, and the patron’s account could not be read to see whether it took effect: look at the account before trying again.',
   'profile.not-found': 'There is no connection profile "{id}".',
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',

@@ -146,11 +146,12 @@ export const useCollectionStore = defineStore('collection', () => {
     if (result.ok) status.value = result.value;
   }
 
-  async function syncNow(full = false): Promise<boolean> {
+  /** `entitlementsOnly` with `full`: the full entitlement pass (what each library holds, read whole). */
+  async function syncNow(full = false, entitlementsOnly = false): Promise<boolean> {
     if (syncing.value) return false;
     syncing.value = true;
     progress.value = undefined;
-    const result = await gateway.call('syncNow', { full });
+    const result = await gateway.call('syncNow', { full, entitlementsOnly });
     syncing.value = false;
     progress.value = undefined;
     await loadStatus();

@@ -57,6 +57,6 @@ export const entitlements: Handler = (context) => {
       return entitlement === undefined ? { contentId, active: false, removed: true } : { contentId, active: entitlement.active };
     });
   });
-  const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: [] };
+  const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: state.shapes.entitlementWarnings };
   return ok(state.shapes.entitlements === 'data' ? { metadata, data: { entitlements: list } } : { metadata, entitlements: list });
 };
