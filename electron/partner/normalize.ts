@@ -12,6 +12,7 @@ import type {
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
 import { contentIdOf, type ContentId } from '../shared/content-id.ts';
+import { durationSeconds } from '../shared/duration.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 import { listElements } from './json-spans.ts';
 
@@ -162,7 +163,8 @@ export function parsePatronStatus(body: unknown): PatronStatus {
 function episodeOf(v: Json): Episode[] {
   const season = int(v.season ?? v.seasonNumber);
   const episode = int(v.episode ?? v.episodeNumber);
-  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
+  const seconds = durationSeconds(str(v.duration));
+  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title), ...(seconds === undefined ? {} : { seconds }) }];
 }
 
 // The fields the catalog mirror files a title by, each read one way for both readers of a

@@ -484,6 +484,13 @@ export const en = {
       episodes: 'Episodes', segments: 'Tracks and chapters',
     },
   },
+  // What staff are asked about a title on the phone (issue #24), in a search result's details and a Collection title's.
+  facts: {
+    duration: 'Running time', pages: 'Pages', edition: 'Edition', abridged: 'Abridged', unabridged: 'Unabridged',
+    kind: 'Kind', fiction: 'Fiction', nonFiction: 'Non-fiction', readAlong: 'Read-along', readAlongYes: 'Yes: the text is highlighted as it is read aloud',
+    rating: 'Parental rating', advisory: 'Advisory', parentalAdvisory: 'Parental advisory: explicit content',
+    language: 'Language', subtitles: 'Subtitles', dubbed: 'Dubbed in', episodeDuration: '{episode} · {duration}',
+  },
   sync: {
     heading: 'Sync',
     intro: "This desk keeps a copy of the library's collection so it can be browsed and searched instantly. Availability of changed Flex titles is refreshed every 10 minutes.",

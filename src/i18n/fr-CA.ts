@@ -622,6 +622,12 @@ export const frCA: Messages = {
       episodes: 'Épisodes', segments: 'Pistes et chapitres',
     },
   },
+  facts: {
+    duration: 'Durée', pages: 'Pages', edition: 'Édition', abridged: 'Abrégée', unabridged: 'Intégrale',
+    kind: 'Genre', fiction: 'Fiction', nonFiction: 'Documentaire', readAlong: 'Lecture accompagnée', readAlongYes: 'Oui : le texte est surligné pendant la lecture à voix haute',
+    rating: 'Classement', advisory: 'Avertissement', parentalAdvisory: 'Avis parental : contenu explicite',
+    language: 'Langue', subtitles: 'Sous-titres', dubbed: 'Doublé en', episodeDuration: '{episode} · {duration}',
+  },
   sync: {
     heading: 'Synchronisation',
     intro: 'Ce poste garde une copie de la collection de la bibliothèque pour la parcourir et la chercher instantanément. La disponibilité des titres Flex modifiés est actualisée toutes les 10 minutes.',

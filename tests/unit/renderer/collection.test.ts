@@ -109,6 +109,26 @@ describe('collection browser', () => {
     expect(desk.borrow).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, contentId: 77 }));
     void PATRON;
   });
+
+  it("a title's details say what staff are asked on the phone, the rating the library's country gives, and each episode's running time", async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 'ep/5/1', title: 'Harbour Lights', purchaseModel: 'INSTANT', active: true }] }));
+    desk.collectionTitle.mockResolvedValue(ok({ contentId: 'ep/5/1', purchaseModel: 'INSTANT', active: true, record: {
+      id: 'ep/5/1', title: 'Harbour Lights', format: 'TELEVISION', duration: '47m 0s', fiction: true, parentalAdvisory: true,
+      ratings: [{ country: 'CA', value: '14A' }, { country: 'US', value: 'PG-13' }], language: 'ENGLISH', subtitleLanguage: 'FRENCH',
+      artists: [], genres: [], countries: [], purchaseModels: [], ppuPrices: [], segments: [],
+      episodes: [{ season: 1, episode: 1, title: 'Pilot', seconds: 2_820 }],
+    } }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    const text = wrapper.get('[role="dialog"]').text();
+    for (const part of ['Running time0:47', 'KindFiction', 'Parental ratingPG-13', 'Parental advisory: explicit content', 'SubtitlesFrench', 'Pilot · 0:47']) {
+      expect(text).toContain(part);
+    }
+    expect(desk.collectionTitle).toHaveBeenCalledWith({ libraryId: 101, contentId: 'ep/5/1' });
+  });
 });
 
 describe('sync page', () => {
