@@ -9,7 +9,7 @@ import {
   type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession, type SyncStatusView,
 } from '../shared/contract.ts';
 import type { ActionKind, ActionLog } from '../action-log/action-log.ts';
-import { logRules, retentionCutoff, type LogRules } from '../action-log/rules.ts';
+import { logRules, nextRetentionRun, retentionCutoff, type LogRules } from '../action-log/rules.ts';
 import type { Connection } from '../connection/connection.ts';
 import { Connections, originOf, type ConnectionsOptions } from '../connection/connections.ts';
 import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
@@ -23,6 +23,7 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
 import { emptySyncStatus, syncRequest } from './sync-request.ts';
 import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
+import { TitlePages } from './title-pages.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
 import { patronView } from './patron-view.ts';
@@ -78,6 +79,8 @@ export class DeskService implements DeskHandlers {
   private readonly fullPass: FullPassRule;
   private readonly osUserName: () => string;
   private readonly clipboard: DeskClipboard;
+  /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
+  private readonly titlePages = new TitlePages();
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -373,7 +376,14 @@ export class DeskService implements DeskHandlers {
 
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
     const { desk } = await this.connectionForWork(args.libraryId);
-    return patronView(desk, args.libraryId, args.card);
+    const view = await patronView(desk, args.libraryId, args.card);
+    this.titlePages.note([...view.loans, ...view.holds].map((item) => item.url));
+    return view;
+  }
+
+  /** Whether a link the renderer opens is a title page the service named (main's window guard asks). */
+  isTitlePage(url: string): boolean {
+    return this.titlePages.opens(url);
   }
 
   /** A card this library does not know, tried at the profile's other libraries at once: staff switch to one that knows it. */
@@ -416,7 +426,9 @@ export class DeskService implements DeskHandlers {
   async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
     const { desk } = await this.connectionForWork(args.libraryId);
     const { libraryId, ...query } = args;
-    return desk.search(libraryId, query);
+    const page = await desk.search(libraryId, query);
+    this.titlePages.note(page.hits.map((hit) => hit.url));
+    return page;
   }
 
   async liveAvailability(args: ParsedArgsOf<'liveAvailability'>): ReturnType<DeskHandlers['liveAvailability']> {
@@ -436,7 +448,9 @@ export class DeskService implements DeskHandlers {
   }
 
   async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
-    return (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
+    const detail = (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
+    this.titlePages.note([detail?.record?.url]);
+    return detail;
   }
 
   async collectionRefreshAvailability(args: ParsedArgsOf<'collectionRefreshAvailability'>): ReturnType<DeskHandlers['collectionRefreshAvailability']> {
@@ -573,14 +587,20 @@ export class DeskService implements DeskHandlers {
   async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
     const { offset, limit, ...filter } = args;
     if (this.logRules.retentionDays === 0) return { total: 0, entries: [], skipped: 0 };
-    return this.deps.actionLog.page(filter, offset, limit);
+    return this.deps.actionLog.page(this.withinRetention(filter), offset, limit);
   }
 
   /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). */
   async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
     const fileName = `lending-desk-actions-${localDay(this.deps.now())}.csv`;
     if (this.logRules.retentionDays === 0) return { fileName, entries: [], skipped: 0 };
-    return { fileName, ...await this.deps.actionLog.matching(args) };
+    return { fileName, ...await this.deps.actionLog.matching(this.withinRetention(args)) };
+  }
+
+  /** What is past the retention period is never shown, even before the purge has run (a desk asleep at midnight). */
+  private withinRetention<F extends { from?: number | undefined }>(filter: F): F {
+    const cutoff = retentionCutoff(this.deps.now(), this.logRules.retentionDays);
+    return { ...filter, from: Math.max(filter.from ?? cutoff, cutoff) };
   }
 
   /** What this desk did today (local time) for the patron on screen. */
@@ -591,15 +611,26 @@ export class DeskService implements DeskHandlers {
     return this.deps.actionLog.forPatron(args.libraryId, args.card, today.getTime());
   }
 
-  /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
-  startActionLogRetention(everyMs = 86_400_000): () => void {
-    const run = (): void => {
-      void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+  /**
+   * The retention period, applied now and at every local midnight after (the period is counted in
+   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. `timers` is
+   * for tests that move the clock themselves.
+   */
+  startActionLogRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): () => void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const run = async (): Promise<void> => {
+      await this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+      if (stopped) return;
+      const now = this.deps.now();
+      timer = timers.setTimeout(() => void run(), nextRetentionRun(now) - now);
+      (timer as { unref?: () => void }).unref?.();
     };
-    run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    void run();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) timers.clearTimeout(timer);
+    };
   }
 
   async applyRetention(): Promise<void> {
@@ -657,6 +688,12 @@ export class DeskService implements DeskHandlers {
 }
 
 export type { DeskSettings };
+
+/** The timers the retention runs on (the global ones in the product). */
+export interface RetentionTimers {
+  setTimeout(run: () => void, ms: number): ReturnType<typeof setTimeout>;
+  clearTimeout(timer: ReturnType<typeof setTimeout>): void;
+}
 
 /** Compared as digests so the time taken says nothing of where two passwords differ. */
 function sameSecret(saved: string, typed: string): boolean {

@@ -86,6 +86,15 @@ describe('a search result, resolved through the desk\'s copy, on the published r
     expect(borrowed.value.title).toBe(hit.title);
   });
 
+  it('keeps every title linked to its page on the service: the hosts the service named open, no other', async () => {
+    const { hits } = await ok('liveSearch', { libraryId: LIB, q: 'e', limit: 5 });
+    expect(hits.every((h: { url?: string }) => h.url?.startsWith('https://'))).toBe(true);
+    expect(desk.isTitlePage(hits[0].url)).toBe(true);
+    expect(desk.isTitlePage(hits[0].url.replace('https:', 'http:'))).toBe(false);
+    expect(desk.isTitlePage('https://evil.example/titles/1')).toBe(false);
+    expect(desk.isTitlePage(`https://user:pw@${new URL(hits[0].url).host}/`)).toBe(false);
+  });
+
   it('refuses an id no content can have before anything is sent', async () => {
     for (const contentId of ['..', 'a,b', ' ep/1/2', 'x'.repeat(101), 0, 1.5]) {
       const refused = await call('borrow', { libraryId: LIB, card: CARD, contentId });
