@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { syncCollection } from './desk-steps.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -242,6 +243,7 @@ test('the action log: today\'s actions on the patron panel, filters, and a CSV e
   const { page } = desk;
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await signIn(page, 'JD');
+  await syncCollection(page); // a search result borrows what the desk's copy of the Collection says it is
   await scan(page, CARD);
   await page.keyboard.press('F3');
   await page.getByLabel('Search the catalog').fill('the');
