@@ -243,6 +243,7 @@ test('the action log: today\'s actions on the patron panel, filters, and a CSV e
   const { page } = desk;
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await signIn(page, 'JD');
+  await expect(page.getByLabel('Library card')).toBeVisible(); // on shift
   await syncCollection(page); // a search result borrows what the desk's copy of the Collection says it is
   await scan(page, CARD);
   await page.keyboard.press('F3');
