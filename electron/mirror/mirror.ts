@@ -261,13 +261,13 @@ export class CatalogMirror {
     const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
     const before = bulk ? undefined
       : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(row.id) as TitleColumns | undefined;
-    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words, title_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
         format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
-        seen_run = excluded.seen_run, words = excluded.words`)
-      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words);
+        seen_run = excluded.seen_run, words = excluded.words, title_id = excluded.title_id`)
+      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words, row.titleId);
     this.statement('INSERT INTO title_records (id, record, wire) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record, wire = excluded.wire')
       .run(row.id, row.record, row.wire);
     if (bulk) return;

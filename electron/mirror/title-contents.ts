@@ -2,7 +2,8 @@
 // title (`titleId`), not a content: in the global catalog records are keyed on `id`, and a
 // series' episodes share one titleId, each its own content. So a search hit is resolved here,
 // through the records the sync stored, to the content ids it may borrow — never by taking the
-// titleId for a content id. Read through the index over each record's `titleId` (schema 6).
+// titleId for a content id. Read by the title id each title files (schema 6): the primary key
+// where a title's id is its content id, the partial index where it is not.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { TitleContent } from '../shared/collection.ts';
 import { durationSeconds } from '../shared/duration.ts';
@@ -18,13 +19,14 @@ const statements = new WeakMap<DatabaseSync, StatementSync>();
 export function titleContents(db: DatabaseSync, keys: ContentKeys, libraryId: number, titleId: number): TitleContent[] {
   let statement = statements.get(db);
   if (!statement) {
-    // The expression is the index's own (schema.ts), so the index answers it.
-    statement = db.prepare(`SELECT r.id AS key, r.record, r.wire, e.model, e.active FROM title_records r
-      LEFT JOIN entitlements e ON e.library_id = ? AND e.content_id = r.id
-      WHERE json_extract(r.record, '$.titleId') = ?`);
+    // Each half is what its index answers: the partial index's own WHERE (schema.ts), and the primary key.
+    const columns = `SELECT t.id AS key, r.record, r.wire, e.model, e.active FROM titles t JOIN title_records r ON r.id = t.id
+      LEFT JOIN entitlements e ON e.library_id = :library AND e.content_id = t.id`;
+    statement = db.prepare(`${columns} WHERE t.title_id = :title AND t.title_id != t.id
+      UNION ALL ${columns} WHERE t.id = :title AND t.title_id = t.id`);
     statements.set(db, statement);
   }
-  const rows = statement.all(libraryId, titleId) as unknown as Row[];
+  const rows = statement.all({ library: libraryId, title: titleId }) as unknown as Row[];
   return rows.map((row) => {
     const record = recordOf(row.record, row.wire, keys.contentIdOf(row.key));
     const seconds = durationSeconds(record.duration);

@@ -33,6 +33,8 @@ export interface TitleRow {
   /** The whole record, for the title's detail: as the service sent it (`wire` 1) or normalised (0). */
   record: string;
   wire: 0 | 1;
+  /** The title it belongs to: what a search result names (title-contents.ts). */
+  titleId: number | null;
 }
 
 /** A title's row before the writer adds its search words. */
@@ -47,6 +49,7 @@ function filedRecord(record: CatalogRecord): FiledTitle {
     id: record.id, title: record.title ?? null, series: record.series ?? null, artist: record.artist ?? record.artists[0]?.name ?? null,
     format: record.format ?? null, year: record.year ?? null, isbn: record.isbn ?? null, upc: record.upc ?? null, kids: record.forChildren ? 1 : 0,
     cover: record.coverImageUrl ?? null, countries: record.countries.join(','), record: JSON.stringify(record), wire: 0,
+    titleId: record.titleId ?? null,
   };
 }
 
@@ -56,7 +59,7 @@ function filedWire(id: ContentId, wire: Json, text: string | undefined): FiledTi
   return {
     id, title: c.title ?? null, series: c.series ?? null, artist: c.artist ?? null, format: c.format ?? null, year: c.year ?? null,
     isbn: c.isbn ?? null, upc: c.upc ?? null, kids: c.forChildren ? 1 : 0, cover: c.coverImageUrl ?? null, countries: c.countries.join(','),
-    record: text ?? JSON.stringify(wire), wire: 1,
+    record: text ?? JSON.stringify(wire), wire: 1, titleId: c.titleId ?? null,
   };
 }
 
@@ -74,7 +77,8 @@ export type PackedTitles = string & { readonly packedTitles: unique symbol };
 
 const FIELD = '\u0000';
 const NULL = '\u0001';
-const FIELDS_PER_CHANGE = 13;
+/** The title id comes last (schema 6): the fields before it are where they always were. */
+const FIELDS_PER_CHANGE = 14;
 /** A change's first field: its kind, and for an upsert the form of its record. */
 const KIND = { removed: 'r', wire: 'w', normalised: 'u' } as const;
 
@@ -94,7 +98,7 @@ function packFiled(changes: Iterable<FiledChange>): PackedTitles {
     }
     const t = change.title;
     parts.push(t.wire ? KIND.wire : KIND.normalised, contentId(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
-      text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record);
+      text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record, number(t.titleId));
   }
   return parts.join(FIELD) as PackedTitles;
 }
@@ -126,7 +130,7 @@ export function unpackTitleChanges(packed: PackedTitles): TitleChange[] {
     changes.push({ kind: 'upsert', row: {
       id, title, series, artist, format: orNull(f[i + 5]), year, isbn, upc, kids: f[i + 9] === '1' ? 1 : 0, cover: orNull(f[i + 10]),
       countries: f[i + 11] as string, words: searchWords([title, series, artist, isbn, upc]), record: f[i + 12] as string,
-      wire: f[i] === KIND.wire ? 1 : 0,
+      wire: f[i] === KIND.wire ? 1 : 0, titleId: f[i + 13] === NULL ? null : wholeNumber(f[i + 13] as string),
     } });
   }
   return changes;

@@ -205,6 +205,8 @@ export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
 
 /** What the catalog mirror files a title by: as parseCatalogRecord reads it, the artist being the record's `artist` or else its first named one. */
 export interface CatalogColumns {
+  /** The title the record belongs to (a series' episodes share it): what a search result names. */
+  titleId: number | undefined;
   title: string | undefined; series: string | undefined; artist: string | undefined; format: Format | undefined; year: number | undefined;
   isbn: string | undefined; upc: string | undefined; forChildren: boolean | undefined; coverImageUrl: string | undefined; countries: Country[];
 }
@@ -221,6 +223,7 @@ function firstArtistName(v: unknown): string | undefined {
 /** Only the mirror's columns of a record, without normalising the rest of it (which is read when the title is shown). */
 export function catalogColumns(v: Json): CatalogColumns {
   return {
+    titleId: int(v.titleId),
     title: str(v.title), series: seriesOf(v), artist: str(v.artist) ?? firstArtistName(v.artists), format: formatOf(v), year: yearOf(v),
     isbn: str(v.isbn), upc: str(v.upc), forChildren: forChildrenOf(v), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
   };

@@ -162,7 +162,8 @@ describe('records as the service sent them (schema 4)', () => {
     for (const [id, record] of normalised) update.run(JSON.stringify(record), id);
     three.exec('ALTER TABLE title_records DROP COLUMN wire');
     // …and without what schema 6 added (content keys, the titleId index, the full runs' columns).
-    three.exec('DROP INDEX title_records_by_title_id');
+    three.exec('DROP INDEX titles_by_title_id');
+    three.exec('ALTER TABLE titles DROP COLUMN title_id');
     three.exec('DROP TABLE content_keys');
     three.exec('ALTER TABLE sync_state DROP COLUMN full_success_at');
     three.exec('ALTER TABLE sync_state DROP COLUMN full_removed');
