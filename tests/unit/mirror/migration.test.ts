@@ -171,6 +171,8 @@ describe('records as the service sent them (schema 4)', () => {
     three.close();
     const upgraded = service('three');
     for (const id of ids) expect(upgraded.detail(libraryId, id)?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
+    // Schema 6 filed each stored title's titleId from its record: search results resolve at once (the spec's reading: a title id is its content id).
+    expect(upgraded.titleContents(libraryId, ids.slice(0, 20) as number[])).toEqual(ids.slice(0, 20).map((id) => ({ titleId: id, contents: [expect.objectContaining({ contentId: id })] })));
     await upgraded.close();
   }, 60_000);
 });
