@@ -29,6 +29,8 @@ export interface ConnectionSpec {
   clientOptions?: Partial<PartnerClientOptions>;
   /** The built-in sandbox, when this is its connection: stopped with it. */
   sandbox?: SandboxEndpoint;
+  /** The service's warnings beside a bulk page (`metadata.warnings`), for the app log. */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export class Connection {
@@ -63,6 +65,7 @@ export class Connection {
     this.mirror = new CatalogService({
       databasePath: spec.mirror.databasePath, desk: this.desk, background: this.background, now: spec.now,
       ...(spec.mirror.writer ? { writer: spec.mirror.writer } : {}), ...(spec.mirror.workerUrl ? { workerUrl: spec.mirror.workerUrl } : {}),
+      ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
     });
   }
 

@@ -6,11 +6,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   METHOD_NAMES,
   type ActionEntry, type ActionExport, type ActionOutcome, type ActionPage, type AppInfo, type CardElsewhere, type DeskHandlers, type EventName,
-  type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession,
+  type EventPayloads, type MethodName, type ParsedArgsOf, type PatronView, type Preferences, type ProfileView, type SignInView, type StaffSession, type SyncStatusView,
 } from '../shared/contract.ts';
 import type { ActionFilter, ActionKind, ActionLog } from '../action-log/action-log.ts';
 import type { LogAuditKind } from '../shared/action-log.ts';
-import { logRules, retentionCutoff, type LogRules } from '../action-log/rules.ts';
+import { logRules, nextRetentionRun, retentionCutoff, type LogRules } from '../action-log/rules.ts';
 import type { Connection } from '../connection/connection.ts';
 import { Connections, originOf, type ConnectionsOptions } from '../connection/connections.ts';
 import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
@@ -19,12 +19,14 @@ import type { CredentialVault, SavedCredentials } from '../credentials/vault.ts'
 import type { Logger } from '../logging/logger.ts';
 import type { PartnerClientOptions } from '../partner/client.ts';
 import { isPartnerError, PartnerError } from '../partner/errors.ts';
-import type { Hold, Loan } from '../shared/model.ts';
+import type { ContentId, Hold, Loan } from '../shared/model.ts';
 import { pinProblem } from '../shared/pin-rules.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import { profileFingerprint, type ConnectionProfile, type DeskSettings, type Settings } from '../settings/index.ts';
-import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
+import { emptySyncStatus, syncRequest } from './sync-request.ts';
+import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
+import { TitlePages } from './title-pages.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { ConnectionRecords, type ConnectionRecord } from './connection-records.ts';
 import { deskPinProof, type ProofConnection } from './desk-pin-proof.ts';
@@ -92,10 +94,14 @@ export class DeskService implements DeskHandlers {
   /** A machine policy exists but was refused: nobody signs in (it never falls back to a desk PIN). */
   private readonly policyRefused: boolean;
   private readonly logRules: LogRules;
+  /** How often the full entitlement pass runs (IT's policy, or a week). */
+  private readonly fullPass: FullPassRule;
   private readonly osUserName: () => string;
   private readonly clipboard: DeskClipboard;
   /** The last time someone used the desk, for main's own idle lock. */
   private readonly idle: IdleClock;
+  /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
+  private readonly titlePages = new TitlePages();
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -120,6 +126,7 @@ export class DeskService implements DeskHandlers {
     });
     this.signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now: deps.now, logger: deps.logger, osUserName: this.osUserName, cost });
     this.logRules = logRules(policy);
+    this.fullPass = fullPassRule(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
     this.idle = new IdleClock(deps.now);
     this.connections = new Connections({
@@ -504,7 +511,14 @@ export class DeskService implements DeskHandlers {
 
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
     const { desk } = await this.connectionForWork(args.libraryId);
-    return patronView(desk, args.libraryId, args.card);
+    const view = await patronView(desk, args.libraryId, args.card);
+    this.titlePages.note([...view.loans, ...view.holds].map((item) => item.url));
+    return view;
+  }
+
+  /** Whether a link the renderer opens is a title page the service named (main's window guard asks). */
+  isTitlePage(url: string): boolean {
+    return this.titlePages.opens(url);
   }
 
   /** A card this library does not know, tried at the profile's other libraries at once: staff switch to one that knows it. */
@@ -547,12 +561,19 @@ export class DeskService implements DeskHandlers {
   async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
     const { desk } = await this.connectionForWork(args.libraryId);
     const { libraryId, ...query } = args;
-    return desk.search(libraryId, query);
+    const page = await desk.search(libraryId, query);
+    this.titlePages.note(page.hits.map((hit) => hit.url));
+    return page;
   }
 
   async liveAvailability(args: ParsedArgsOf<'liveAvailability'>): ReturnType<DeskHandlers['liveAvailability']> {
     const { desk } = await this.connectionForWork(args.libraryId);
     return desk.contentInfo(args.libraryId, args.contentIds);
+  }
+
+  /** A search hit resolves through the mirror to the contents it stands for (title-contents.ts); the desk never borrows by a titleId. */
+  async titleContents(args: ParsedArgsOf<'titleContents'>): ReturnType<DeskHandlers['titleContents']> {
+    return (await this.connectionForWork(args.libraryId)).mirror.titleContents(args.libraryId, args.titleIds);
   }
 
   // ---- the catalog mirror ----
@@ -562,7 +583,9 @@ export class DeskService implements DeskHandlers {
   }
 
   async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
-    return (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
+    const detail = (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
+    this.titlePages.note([detail?.record?.url]);
+    return detail;
   }
 
   async collectionRefreshAvailability(args: ParsedArgsOf<'collectionRefreshAvailability'>): ReturnType<DeskHandlers['collectionRefreshAvailability']> {
@@ -571,15 +594,49 @@ export class DeskService implements DeskHandlers {
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.activeConnectionIfAny();
-    return connection ? { available: true, ...connection.mirror.status() } : EMPTY_SYNC_STATUS;
+    return connection ? this.statusView(connection.mirror.status()) : emptySyncStatus(this.fullPass);
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
     this.requireShift();
     const connection = await this.activeConnection();
-    this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full });
-    const status = await connection.mirror.syncNow(syncRequest(connection, args.full), (progress) => this.deps.emit('syncProgress', progress));
-    return { available: true, ...status };
+    const entitlementsOnly = args.full && args.entitlementsOnly;
+    this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
+    const status = await connection.mirror.syncNow(syncRequest(connection, args.full, entitlementsOnly), (progress) => this.deps.emit('syncProgress', progress));
+    if (entitlementsOnly) this.logFullPass(connection.profile.id, status.sources, 'staff');
+    return this.statusView(status);
+  }
+
+  private statusView(status: ReturnType<Connection['mirror']['status']>): Awaited<ReturnType<DeskHandlers['syncStatus']>> {
+    return { available: true, ...status, fullPass: fullPassView(status.sources, this.fullPass) };
+  }
+
+  /**
+   * The full entitlement pass when it is due (full-pass.ts): checked now and every `everyMs` (an
+   * hour in the product), so a desk that is off at the due time runs it soon after it starts.
+   */
+  startFullEntitlementPass(everyMs = 3_600_000): () => void {
+    const run = (): void => {
+      void this.runDueFullPass().catch((error: unknown) => this.deps.logger.warn('catalog.full-pass-failed', { error }));
+    };
+    run();
+    const timer = setInterval(run, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
+  async runDueFullPass(): Promise<boolean> {
+    const connection = await this.activeConnectionIfAny();
+    if (!connection || !fullPassDue(connection.mirror.status().sources, this.fullPass, this.deps.now())) return false;
+    const status = await connection.mirror.syncNow(syncRequest(connection, true, true), (progress) => this.deps.emit('syncProgress', progress));
+    this.logFullPass(connection.profile.id, status.sources, 'schedule');
+    return true;
+  }
+
+  private logFullPass(profileId: string, sources: SyncStatusView['sources'], by: 'staff' | 'schedule'): void {
+    const view = fullPassView(sources, this.fullPass);
+    this.deps.logger.info('catalog.full-pass', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
@@ -656,7 +713,7 @@ export class DeskService implements DeskHandlers {
    * is kept by size, not by days, and is sent to support).
    */
   private async onBehalf<T extends { confirmedByReread: boolean }>(
-    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+    action: ActionKind, args: { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
     const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
     const running = this.inFlight.get(key);
@@ -667,7 +724,7 @@ export class DeskService implements DeskHandlers {
   }
 
   private async recordedAction<T extends { confirmedByReread: boolean }>(
-    action: ActionKind, args: { libraryId: number; card: string; contentId: number; title?: string | undefined }, work: () => Promise<T>,
+    action: ActionKind, args: { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }, work: () => Promise<T>,
   ): Promise<T> {
     const keeping = this.logRules.retentionDays > 0;
     // No key, no action: an action the log cannot record safely is not sent (there is no plaintext fallback).
@@ -702,7 +759,7 @@ export class DeskService implements DeskHandlers {
     const { offset, limit, ...filter } = args;
     if (this.logRules.retentionDays === 0) return { total: 0, entries: [], skipped: 0 };
     if (offset === 0) await this.recordLogAudit('log-read', filter);
-    const page = await this.deps.actionLog.page(filter, offset, limit);
+    const page = await this.deps.actionLog.page(this.withinRetention(filter), offset, limit);
     return { ...page, ...await this.logChangedAt() };
   }
 
@@ -711,7 +768,7 @@ export class DeskService implements DeskHandlers {
     const fileName = `lending-desk-actions-${localDay(this.deps.now())}.csv`;
     if (this.logRules.retentionDays === 0) return { fileName, entries: [], skipped: 0 };
     await this.recordLogAudit('log-export', args);
-    return { fileName, ...await this.deps.actionLog.matching(args), ...await this.logChangedAt() };
+    return { fileName, ...await this.deps.actionLog.matching(this.withinRetention(args)), ...await this.logChangedAt() };
   }
 
   /** Who read or exported the log, when, with which filter: in the action log itself (no card, no title) and, without the filter's values, the app log. */
@@ -728,6 +785,12 @@ export class DeskService implements DeskHandlers {
     return changed ? { changedAt: changed.at } : {};
   }
 
+  /** What is past the retention period is never shown, even before the purge has run (a desk asleep at midnight). */
+  private withinRetention<F extends { from?: number | undefined }>(filter: F): F {
+    const cutoff = retentionCutoff(this.deps.now(), this.logRules.retentionDays);
+    return { ...filter, from: Math.max(filter.from ?? cutoff, cutoff) };
+  }
+
   /** What this desk did today (local time) for the patron on screen. */
   async todaysActions(args: ParsedArgsOf<'todaysActions'>): Promise<ActionEntry[]> {
     if (this.logRules.retentionDays === 0) return [];
@@ -736,10 +799,26 @@ export class DeskService implements DeskHandlers {
     return this.deps.actionLog.forPatron(args.libraryId, args.card, today.getTime());
   }
 
-  /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
-  startActionLogRetention(everyMs = 86_400_000): () => void {
-    void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
-    return this.every(everyMs, () => this.applyRetention(), 'action-log.purge-failed');
+  /**
+   * The retention period, applied now and at every local midnight after (the period is counted in
+   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. `timers` is
+   * for tests that move the clock themselves.
+   */
+  startActionLogRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): () => void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const run = async (): Promise<void> => {
+      await this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
+      if (stopped) return;
+      const now = this.deps.now();
+      timer = timers.setTimeout(() => void run(), nextRetentionRun(now) - now);
+      (timer as { unref?: () => void }).unref?.();
+    };
+    void run();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) timers.clearTimeout(timer);
+    };
   }
 
   async applyRetention(): Promise<void> {
@@ -804,6 +883,12 @@ function changedOutside(profile: ConnectionProfile): PartnerError {
 }
 
 export type { DeskSettings };
+
+/** The timers the retention runs on (the global ones in the product). */
+export interface RetentionTimers {
+  setTimeout(run: () => void, ms: number): ReturnType<typeof setTimeout>;
+  clearTimeout(timer: ReturnType<typeof setTimeout>): void;
+}
 
 /** Compared as digests so the time taken says nothing of where two passwords differ. */
 function sameSecret(saved: string, typed: string): boolean {

@@ -46,4 +46,5 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   collectionRefreshAvailability: 'refused',
   syncStatus: 'refused',
   syncNow: 'refused',
+  titleContents: 'refused',
 };

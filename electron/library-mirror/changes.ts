@@ -3,17 +3,18 @@
 // come too (a removed title or entitlement), so a desk removes what the service removed. One
 // snapshot per batch (REPEATABLE READ), so a batch and its high-water mark agree.
 import type pg from 'pg';
-import type { AvailabilityStatus, PurchaseModel } from '../shared/model.ts';
+import { contentIdOf } from '../shared/content-id.ts';
+import type { AvailabilityStatus, ContentId, PurchaseModel } from '../shared/model.ts';
 import { SCHEMA } from './schema.ts';
 
 export interface TitleChange {
-  table: 'titles'; seq: number; id: number; titleId?: number; countries: string[]; removed: boolean;
+  table: 'titles'; seq: number; id: ContentId; titleId?: number; countries: string[]; removed: boolean;
   /** The record as the service sent it (`wire`) or normalised (library content); absent once removed. */
   record?: string; wire: boolean;
 }
-export interface EntitlementChange { table: 'entitlements'; seq: number; libraryId: number; contentId: number; model: PurchaseModel; active: boolean; removed: boolean }
+export interface EntitlementChange { table: 'entitlements'; seq: number; libraryId: number; contentId: ContentId; model: PurchaseModel; active: boolean; removed: boolean }
 export interface AvailabilityChange {
-  table: 'availability'; seq: number; libraryId: number; contentId: number; status?: AvailabilityStatus;
+  table: 'availability'; seq: number; libraryId: number; contentId: ContentId; status?: AvailabilityStatus;
   availableCopies?: number; totalCopies?: number; holdsQueueSize?: number; readAt: number;
 }
 export type MirrorChange = TitleChange | EntitlementChange | AvailabilityChange;
@@ -38,6 +39,8 @@ export interface ChangesOptions {
 export const DEFAULT_CHANGES_LIMIT = 5000;
 
 const num = (v: string | number): number => Number(v);
+/** Stored as text (String of the id): read back to its one form. */
+const contentId = (v: string): ContentId => contentIdOf(v) as ContentId;
 const optional = <K extends string, V>(key: K, value: V | null): Partial<Record<K, V>> => (value === null ? {} : ({ [key]: value } as Record<K, V>));
 
 export async function changesSince(session: pg.ClientBase, since: number, options: ChangesOptions = {}): Promise<ChangeBatch> {
@@ -61,14 +64,14 @@ export async function changesSince(session: pg.ClientBase, since: number, option
     await session.query('COMMIT');
     const all: MirrorChange[] = [
       ...titles.rows.map((r): TitleChange => ({
-        table: 'titles', seq: num(r.change_seq), id: num(r.id), ...optional('titleId', r.title_id === null ? null : num(r.title_id)),
+        table: 'titles', seq: num(r.change_seq), id: contentId(r.id), ...optional('titleId', r.title_id === null ? null : num(r.title_id)),
         countries: r.countries, removed: r.removed, ...optional('record', r.record), wire: r.wire,
       })),
       ...entitlements.rows.map((r): EntitlementChange => ({
-        table: 'entitlements', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: num(r.content_id), model: r.model, active: r.active, removed: r.removed,
+        table: 'entitlements', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), model: r.model, active: r.active, removed: r.removed,
       })),
       ...availability.rows.map((r): AvailabilityChange => ({
-        table: 'availability', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: num(r.content_id), ...optional('status', r.status),
+        table: 'availability', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), ...optional('status', r.status),
         ...optional('availableCopies', r.available_copies), ...optional('totalCopies', r.total_copies),
         ...optional('holdsQueueSize', r.holds_queue_size), readAt: (r.read_at as Date).getTime(),
       })),

@@ -5,7 +5,7 @@ import { TextDecoder } from 'node:util';
 import { PartnerError } from '../partner/errors.ts';
 import { catalogColumns, parseEntitlementPage, parseLibraryContentPage, readGlobalContentPage } from '../partner/normalize.ts';
 import { NOT_JSON } from '../partner/transport.ts';
-import type { CatalogRecord, PurchaseModel } from '../shared/model.ts';
+import type { CatalogRecord, ContentId, PurchaseModel } from '../shared/model.ts';
 
 /** What a source's pages hold. */
 export type PageKind =
@@ -14,9 +14,9 @@ export type PageKind =
   | { kind: 'library-content'; libraryId: number };
 
 /** A title as stored: its record as sent (`wire`) or normalised, and the keys a desk may filter by. */
-export interface TitleRow { id: number; titleId: number | null; countries: readonly string[]; record: string; wire: boolean }
+export interface TitleRow { id: ContentId; titleId: number | null; countries: readonly string[]; record: string; wire: boolean }
 
-export interface EntitlementRow { contentId: number; model: PurchaseModel; active: boolean }
+export interface EntitlementRow { contentId: ContentId; model: PurchaseModel; active: boolean }
 
 export interface PageRows {
   next?: string;
@@ -27,9 +27,9 @@ export interface PageRows {
   titles: TitleRow[];
   /** Library content's records in page order, a series' episodes each under the series' id (the store merges them). */
   libraryTitles: CatalogRecord[];
-  removedTitles: number[];
+  removedTitles: ContentId[];
   entitlements: EntitlementRow[];
-  removedEntitlements: number[];
+  removedEntitlements: ContentId[];
   warnings: string[];
 }
 
@@ -53,8 +53,8 @@ function wholeNumber(v: unknown): number | null {
 }
 
 /** Keeps each id's last change; says how many repeats there were. */
-function lastOfEach<T>(items: readonly T[], idOf: (item: T) => number, warnings: string[], what: string): T[] {
-  const last = new Map<number, T>();
+function lastOfEach<T>(items: readonly T[], idOf: (item: T) => ContentId, warnings: string[], what: string): T[] {
+  const last = new Map<ContentId, T>();
   for (const item of items) last.set(idOf(item), item);
   if (last.size < items.length) warnings.push(`The page named ${items.length - last.size} ${what} more than once; the last of each was kept.`);
   return [...last.values()];
@@ -93,8 +93,8 @@ export function readPageRows(kind: PageKind, bytes: ArrayBuffer | Uint8Array): P
     case 'library-content': {
       // As the desk's writer applies them, in order: an episode after its series' removal brings it back.
       const page = parseLibraryContentPage(body);
-      const lastRemoval = new Map<number, number>();
-      const lastChange = new Map<number, number>();
+      const lastRemoval = new Map<ContentId, number>();
+      const lastChange = new Map<ContentId, number>();
       page.items.forEach((change, index) => {
         const id = change.kind === 'removed' ? change.id : change.title.id;
         lastChange.set(id, index);

@@ -6,7 +6,7 @@
 // #23), the service runs that engine instead and this module goes.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../logging/index.ts';
-import { CONTENT_INFO_BATCH, type PartnerClient, type ReadPage } from '../partner/client.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH, type PartnerClient, type ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { pageMetadata } from '../partner/normalize.ts';
 import type { Country, PurchaseModel } from '../shared/model.ts';
@@ -16,7 +16,6 @@ import type { LibraryMirrorStore, PageKind, StoredPage } from './store.ts';
 // As the desk's sync (electron/mirror/sync.ts) names and paces them; they go with this module.
 // (Imported, they would bring the desk's whole SQLite mirror into the service.)
 const DELTA_MARGIN_MS = 120_000;
-const REFRESH_PAGE_SIZE = 1000;
 const MODELS: readonly PurchaseModel[] = ['INSTANT', 'FLEX'];
 export const sourceNames = {
   global: 'global',
@@ -118,7 +117,7 @@ export async function refreshAvailability(ctx: PartnerSyncContext, libraryId: nu
   const baseline = (await store.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
   if (baseline === undefined) return 0; // nothing to refresh before the library's first entitlements run
   const answers = await syncSource(ctx, sourceNames.availability(libraryId), { kind: 'entitlements', libraryId, model: 'FLEX' },
-    (startToken, since) => client.entitlementPagesReadBy(keepBytes, libraryId, { purchaseModel: 'FLEX', limit: REFRESH_PAGE_SIZE, startToken, since }),
+    (startToken, since) => client.entitlementPagesReadBy(keepBytes, libraryId, { purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     baseline);
   const changed = [...new Set(answers.flatMap((a) => a.contentIds ?? []))];
   for (let i = 0; i < changed.length; i += CONTENT_INFO_BATCH) {

@@ -33,7 +33,7 @@ const MIGRATIONS: Migration[] = [
       // as it would a partner page, so both sources give the same answers. Library content's
       // records are kept as the desk keeps them: normalised, a series' episodes merged (wire false).
       `CREATE TABLE ${SCHEMA}.titles (
-         id bigint PRIMARY KEY,             -- the content id: a TV series' titleId is not unique, its id is
+         id text PRIMARY KEY,               -- the content id (String of a ContentId: a whole number's digits, or an episode's string id); a TV series' titleId is not unique, its id is
          title_id bigint,
          countries text[] NOT NULL DEFAULT '{}',
          record text,                       -- NULL once removed
@@ -47,7 +47,7 @@ const MIGRATIONS: Migration[] = [
       // Keyed as the desk keys them: one row per library and title, its model an attribute.
       `CREATE TABLE ${SCHEMA}.entitlements (
          library_id bigint NOT NULL,
-         content_id bigint NOT NULL,
+         content_id text NOT NULL,          -- as titles.id
          model text NOT NULL CHECK (model IN ('INSTANT', 'FLEX')),
          active boolean NOT NULL,
          removed boolean NOT NULL DEFAULT false,
@@ -58,7 +58,7 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX entitlements_by_change ON ${SCHEMA}.entitlements (change_seq)`,
       `CREATE TABLE ${SCHEMA}.availability (
          library_id bigint NOT NULL,
-         content_id bigint NOT NULL,
+         content_id text NOT NULL,          -- as titles.id
          status text,
          available_copies integer,
          total_copies integer,

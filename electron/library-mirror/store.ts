@@ -12,7 +12,8 @@
 import type pg from 'pg';
 import type { ErrorCode } from '../shared/errors.ts';
 import type { SourceState } from '../shared/collection.ts';
-import type { Availability, CatalogRecord } from '../shared/model.ts';
+import type { Availability, CatalogRecord, ContentId } from '../shared/model.ts';
+import { contentIdOf } from '../shared/content-id.ts';
 import { copyRows, type CopyValue } from './copy.ts';
 import { readPageRows, type PageKind, type PageRows, type TitleRow } from './page-rows.ts';
 import { LOCK, LOCK_CLASS, SCHEMA } from './schema.ts';
@@ -29,7 +30,7 @@ export interface StoredPage {
   totalCount?: number;
   warnings?: string[];
   /** An entitlements page's entitled content ids (not the removed): what the availability refresh asks content info about. */
-  contentIds?: number[];
+  contentIds?: ContentId[];
   /** The page was stored before (a retry after a lost answer): nothing was written, `next` is the stored cursor. */
   alreadyStored?: true;
 }
@@ -51,8 +52,8 @@ const T = {
 };
 
 const STAGING = [
-  `CREATE TEMP TABLE IF NOT EXISTS stage_titles (id bigint, title_id bigint, countries text[], record text, wire boolean) ON COMMIT DELETE ROWS`,
-  `CREATE TEMP TABLE IF NOT EXISTS stage_entitlements (content_id bigint, model text, active boolean) ON COMMIT DELETE ROWS`,
+  `CREATE TEMP TABLE IF NOT EXISTS stage_titles (id text, title_id bigint, countries text[], record text, wire boolean) ON COMMIT DELETE ROWS`,
+  `CREATE TEMP TABLE IF NOT EXISTS stage_entitlements (content_id text, model text, active boolean) ON COMMIT DELETE ROWS`,
 ];
 
 // Only a row whose content differs takes a new change sequence; every row seen takes the run.
@@ -95,7 +96,7 @@ function stateOf(source: string, row: CursorRow | undefined): LibrarySourceState
   return { source, inProgress: row.in_progress, items: Number(row.items), pages: row.pages, ...defined };
 }
 
-const titleRowValues = (r: TitleRow): CopyValue[] => [r.id, r.titleId, r.countries, r.record, r.wire];
+const titleRowValues = (r: TitleRow): CopyValue[] => [String(r.id), r.titleId, r.countries, r.record, r.wire];
 
 /** Library content sends one record per TV episode under the series' id: kept as episodes of one title, as the desk keeps them. */
 function mergeEpisodes(first: CatalogRecord, next: CatalogRecord): CatalogRecord {
@@ -202,14 +203,14 @@ export class LibraryMirrorStore {
     return this.write(async (db) => {
       await db.query(`INSERT INTO ${T.availability} AS a (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at, change_seq)
         SELECT $1, i.content_id, i.status, i.available_copies, i.total_copies, i.holds_queue_size, $7, nextval('${T.seq}')
-        FROM unnest($2::bigint[], $3::text[], $4::integer[], $5::integer[], $6::integer[])
+        FROM unnest($2::text[], $3::text[], $4::integer[], $5::integer[], $6::integer[])
           AS i (content_id, status, available_copies, total_copies, holds_queue_size)
         ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
           total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at,
           change_seq = CASE WHEN (a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at)
             IS NOT DISTINCT FROM (excluded.status, excluded.available_copies, excluded.total_copies, excluded.holds_queue_size, excluded.read_at)
             THEN a.change_seq ELSE excluded.change_seq END`,
-      [libraryId, latest.map((a) => a.contentId), latest.map((a) => a.status ?? null), latest.map((a) => a.availableCopies ?? null),
+      [libraryId, latest.map((a) => String(a.contentId)), latest.map((a) => a.status ?? null), latest.map((a) => a.availableCopies ?? null),
         latest.map((a) => a.totalCopies ?? null), latest.map((a) => a.holdsQueueSize ?? null), new Date(readAt)]);
     });
   }
@@ -267,15 +268,15 @@ export class LibraryMirrorStore {
       await copyRows(db, 'stage_titles', ['id', 'title_id', 'countries', 'record', 'wire'], titles.map(titleRowValues));
       await db.query(MERGE_TITLES, [run]);
     }
-    if (rows.removedTitles.length > 0) await db.query(TOMBSTONE_TITLES('id = ANY($1)'), [rows.removedTitles]);
+    if (rows.removedTitles.length > 0) await db.query(TOMBSTONE_TITLES('id = ANY($1)'), [rows.removedTitles.map(String)]);
   }
 
   /** Library content's records, each series' episodes merged with the ones this run stored before (as the desk's writer does). */
   private async mergedLibraryTitles(db: pg.ClientBase, run: number, records: CatalogRecord[]): Promise<TitleRow[]> {
-    const ids = [...new Set(records.map((r) => r.id))];
+    const ids = [...new Set(records.map((r) => String(r.id)))];
     const { rows } = await db.query<{ id: string; record: string }>(
       `SELECT id, record FROM ${T.titles} WHERE id = ANY($1) AND seen_run = $2 AND NOT wire AND NOT removed`, [ids, run]);
-    const merged = new Map<number, CatalogRecord>(rows.map((r) => [Number(r.id), JSON.parse(r.record) as CatalogRecord]));
+    const merged = new Map<ContentId, CatalogRecord>(rows.map((r) => [contentIdOf(r.id) as ContentId, JSON.parse(r.record) as CatalogRecord]));
     for (const record of records) {
       const before = merged.get(record.id);
       merged.set(record.id, before ? mergeEpisodes(before, record) : record);
@@ -286,11 +287,11 @@ export class LibraryMirrorStore {
   private async storeEntitlements(db: pg.ClientBase, run: number, kind: PageKind, rows: PageRows): Promise<void> {
     if (kind.kind === 'global') return;
     if (rows.entitlements.length > 0) {
-      await copyRows(db, 'stage_entitlements', ['content_id', 'model', 'active'], rows.entitlements.map((e) => [e.contentId, e.model, e.active]));
+      await copyRows(db, 'stage_entitlements', ['content_id', 'model', 'active'], rows.entitlements.map((e) => [String(e.contentId), e.model, e.active]));
       await db.query(MERGE_ENTITLEMENTS, [kind.libraryId, run]);
     }
     if (rows.removedEntitlements.length > 0) {
-      await db.query(TOMBSTONE_ENTITLEMENTS('library_id = $1 AND content_id = ANY($2)'), [kind.libraryId, rows.removedEntitlements]);
+      await db.query(TOMBSTONE_ENTITLEMENTS('library_id = $1 AND content_id = ANY($2)'), [kind.libraryId, rows.removedEntitlements.map(String)]);
     }
   }
 }

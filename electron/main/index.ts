@@ -73,9 +73,11 @@ async function start(): Promise<void> {
     webPreferences: secureWebPreferences(files.preload, { devTools: !packaged }),
   });
   if (state.maximized) window.maximize();
+  // Title pages open in the system browser: the sandbox's, and those on hosts the service named for a title (title-pages.ts).
+  const opensExternally = (url: string): boolean => isAllowedExternalUrl(url) || desk.isTitlePage(url);
   guardContents(window.webContents, window.webContents.session, (url) => {
-    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
-  });
+    if (opensExternally(url)) void shell.openExternal(url);
+  }, opensExternally);
 
   const ours = window.webContents;
   registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, [entry.origin]), logger);
@@ -87,6 +89,7 @@ async function start(): Promise<void> {
   endShiftBeforeQuit(app, () => desk.endShiftForQuit());
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
   const stopActionLogRetention = desk.startActionLogRetention();
+  const stopFullEntitlementPass = desk.startFullEntitlementPass();
   window.on('close', () => {
     if (!window) return;
     const bounds = window.getNormalBounds();
@@ -107,6 +110,7 @@ async function start(): Promise<void> {
     stopActionLogRetention();
     stopScreenLockWatch();
     stopIdleWatch();
+    stopFullEntitlementPass();
     void desk.close().finally(() => logger.close());
   });
 

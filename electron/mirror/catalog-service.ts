@@ -10,12 +10,17 @@ import { workerPageReader, type PageReader } from './page-reader.ts';
 import { browse, counts, detail, type BrowseQuery, type CatalogPage, type BrowseRow, type TitleDetail } from './queries.ts';
 import { ShelfCache } from './shelf-cache.ts';
 import { runJob, type SyncJob } from './sync-job.ts';
-import type { SyncProgress, SyncRequest } from './sync.ts';
+import { sourceNames, type SyncProgress, type SyncRequest } from './sync.ts';
+import { titleContents } from './title-contents.ts';
+import type { TitleContents } from '../shared/collection.ts';
+import type { ContentId } from '../shared/content-id.ts';
 
 export interface SyncStatus {
   sources: SourceState[];
   counts: ReturnType<typeof counts>;
   running?: SyncProgress;
+  /** What the service said beside each source's pages (`metadata.warnings`) in its last run, this session. */
+  warnings: { source: string; warnings: string[] }[];
 }
 
 export interface CatalogServiceOptions {
@@ -27,6 +32,8 @@ export interface CatalogServiceOptions {
   /** 'worker' in the product; 'in-thread' for tests that step through a run. */
   writer?: 'worker' | 'in-thread';
   workerUrl?: URL | string;
+  /** Told each source's warnings as they come (the connection writes them to the app log). */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export class CatalogService {
@@ -44,6 +51,8 @@ export class CatalogService {
   private readonly abort = new AbortController();
   /** The browser's in-memory index of each library, made on first browse. */
   private shelves: ShelfCache | undefined;
+  /** Each source's warnings in its last run. */
+  private readonly warnings = new Map<string, string[]>();
 
   constructor(options: CatalogServiceOptions) {
     this.options = options;
@@ -51,7 +60,10 @@ export class CatalogService {
   }
 
   status(): SyncStatus {
-    return { sources: this.mirror.allStates(), counts: counts(this.mirror.db), ...(this.running && this.progress ? { running: this.progress } : {}) };
+    return {
+      sources: this.mirror.allStates(), counts: counts(this.mirror.db), ...(this.running && this.progress ? { running: this.progress } : {}),
+      warnings: [...this.warnings].map(([source, warnings]) => ({ source, warnings })),
+    };
   }
 
   /** A second call while a run is under way joins it. */
@@ -69,25 +81,41 @@ export class CatalogService {
   }
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
-  async refreshAvailability(libraryId: number, contentIds: number[]): Promise<BrowseRow[]> {
+  async refreshAvailability(libraryId: number, contentIds: ContentId[]): Promise<BrowseRow[]> {
     const now = this.options.now ?? Date.now;
     const items = await this.track(this.options.desk.contentInfo(libraryId, contentIds));
     // Stored through this process's connection, not the writer: the Collection's index patches
     // what this process stores in place, where another connection's commit would rebuild it.
     this.mirror.storeAvailability(libraryId, items, now());
     return contentIds.flatMap((id) => {
-      const d = detail(this.mirror.db, libraryId, id);
+      const d = this.detail(libraryId, id);
       return d ? [{ contentId: id, purchaseModel: d.purchaseModel, active: d.active, ...(d.availability ? { availability: d.availability } : {}) }] : [];
     });
   }
 
   browse(query: BrowseQuery): CatalogPage {
     this.shelves ??= new ShelfCache(this.mirror, this.options.now);
-    return browse(this.mirror.db, this.shelves, query);
+    const page = browse(this.mirror.db, this.shelves, query);
+    return { ...page, rows: page.rows.map((row) => ({ ...row, contentId: this.mirror.keys.contentIdOf(row.contentId as number) })) };
   }
 
-  detail(libraryId: number, contentId: number): TitleDetail | undefined {
-    return detail(this.mirror.db, libraryId, contentId);
+  detail(libraryId: number, contentId: ContentId): TitleDetail | undefined {
+    const key = this.mirror.keys.keyOf(contentId);
+    const found = key === undefined ? undefined : detail(this.mirror.db, libraryId, key);
+    return found && { ...found, contentId, ...(found.record ? { record: { ...found.record, id: contentId } } : {}) };
+  }
+
+  /**
+   * What each search hit's titleId stands for in this copy of the catalog (title-contents.ts);
+   * `no-mirror` until a catalog run (global or library content) has succeeded once.
+   */
+  titleContents(libraryId: number, titleIds: readonly number[]): TitleContents[] {
+    const synced = this.mirror.allStates().some((s) => (s.source === sourceNames.global || s.source.startsWith('library-content:')) && s.lastSuccessAt !== undefined);
+    return titleIds.map((titleId): TitleContents => {
+      const contents = titleContents(this.mirror.db, this.mirror.keys, libraryId, titleId);
+      if (contents.length > 0) return { titleId, contents };
+      return { titleId, unresolved: synced ? 'not-in-mirror' : 'no-mirror' };
+    });
   }
 
   /**
@@ -137,14 +165,26 @@ export class CatalogService {
   }
 
   private async run(job: SyncJob, onProgress: (p: SyncProgress) => void): Promise<SyncStatus> {
+    // A source's warnings are those of its latest run: its first page or progress in this job clears the last run's.
+    const touched = new Set<string>();
+    const touch = (source: string): void => {
+      if (!touched.has(source)) this.warnings.delete(source);
+      touched.add(source);
+    };
     const report = (p: SyncProgress): void => {
+      touch(p.source);
       this.progress = p;
       onProgress(p);
+    };
+    const onWarnings = (source: string, warnings: string[]): void => {
+      touch(source);
+      this.warnings.set(source, [...new Set([...(this.warnings.get(source) ?? []), ...warnings])].slice(0, 20));
+      this.options.onWarnings?.(source, warnings);
     };
     this.abort.signal.throwIfAborted();
     const reader = this.pageReader();
     await this.track(runJob({
-      client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal,
+      client: this.options.background, mirror: this.writer(), now: this.options.now ?? Date.now, signal: this.abort.signal, onWarnings,
       ...(reader ? { readPages: reader.read } : {}),
     }, job, report));
     return this.status();

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Availability, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
+import { ContentKeys } from './content-keys.ts';
 import { migrate } from './schema.ts';
 import { recordOf, titleRow, unpackTitleChanges, type PackedTitles, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
@@ -21,6 +22,7 @@ import { isErrorCode, type ErrorCode } from '../shared/errors.ts';
 interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
   last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; last_error_code: string | null; items: number;
+  full_success_at: number | null; full_removed: number | null;
 }
 
 // FTS5's configuration for building the whole index at once, and its defaults (fts5.html#fts5_configuration_options).
@@ -34,11 +36,13 @@ const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined :
 /** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
 interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
 
-/** Availability this connection stored, for a reader of the same connection (its own writes do not move `data_version`). */
-export type AvailabilityListener = (libraryId: number, contentIds: number[]) => void;
+/** Availability this connection stored (the titles' keys: content-keys.ts), for a reader of the same connection (its own writes do not move `data_version`). */
+export type AvailabilityListener = (libraryId: number, keys: number[]) => void;
 
 export class CatalogMirror {
   readonly db: DatabaseSync;
+  /** Content ids to the integer keys the tables use, and back. */
+  readonly keys: ContentKeys;
   private readonly statements: Record<string, StatementSync> = {};
   private readonly availabilityListeners = new Set<AvailabilityListener>();
 
@@ -50,6 +54,7 @@ export class CatalogMirror {
     this.db.exec('PRAGMA foreign_keys = ON');
     this.db.exec('PRAGMA busy_timeout = 5000'); // the worker writes while main reads
     migrate(this.db);
+    this.keys = new ContentKeys(this.db);
   }
 
   close(): void {
@@ -83,6 +88,8 @@ export class CatalogMirror {
       runStartedAt: orUndefined(row.run_started_at), lastSuccessAt: orUndefined(row.last_success_at),
       lastAttemptAt: orUndefined(row.last_attempt_at), lastError: orUndefined(row.last_error),
       ...(row.last_error_code !== null && isErrorCode(row.last_error_code) ? { lastErrorCode: row.last_error_code } : {}), items: row.items,
+      ...(row.full_success_at === null ? {} : { lastFullAt: row.full_success_at }),
+      ...(row.full_removed === null ? {} : { lastFullRemoved: row.full_removed }),
     };
   }
 
@@ -144,9 +151,12 @@ export class CatalogMirror {
     this.statement('UPDATE sync_state SET next_token = ?, items = items + ? WHERE source = ?').run(nextToken ?? null, items, source);
   }
 
-  finishRun(source: string): void {
+  /** `removed`: what a full run's sweep dropped (kept, with the time, for the Sync view and the full pass's schedule). */
+  finishRun(source: string, removed?: number): void {
     this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
-      last_error = NULL, last_error_code = NULL WHERE source = ?`).run(source);
+      last_error = NULL, last_error_code = NULL,
+      full_success_at = CASE WHEN run_since IS NULL THEN run_started_at ELSE full_success_at END,
+      full_removed = CASE WHEN run_since IS NULL THEN ? ELSE full_removed END WHERE source = ?`).run(removed ?? null, source);
   }
 
   /** `message` is English, for the log; `code` is what staff read, in their language. */
@@ -162,8 +172,10 @@ export class CatalogMirror {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
-        if (change.kind === 'removed') this.removeTitle(change.id, bulk);
-        else this.upsertTitle(change.row, run, bulk);
+        if (change.kind === 'removed') {
+          const key = this.keys.keyOf(change.id);
+          if (key !== undefined) this.removeTitle(key, bulk);
+        } else this.upsertTitle({ ...change.row, id: this.keys.keyOf(change.row.id, true) }, run, bulk);
       }
       this.advance(source, nextToken, changes.length);
     });
@@ -172,8 +184,9 @@ export class CatalogMirror {
   applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: Entitlement[], nextToken: string | undefined): void {
     this.transaction(() => {
       for (const e of items) {
-        if (e.removed) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, e.contentId);
-        else this.upsertEntitlement(libraryId, e.contentId, model, e.active, run);
+        const key = this.keys.keyOf(e.contentId, true);
+        if (e.removed) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, key);
+        else this.upsertEntitlement(libraryId, key, model, e.active, run);
       }
       this.advance(source, nextToken, items.length);
     });
@@ -185,15 +198,16 @@ export class CatalogMirror {
       const bulk = this.inBulk();
       for (const change of changes) {
         if (change.kind === 'removed') {
-          this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, change.id);
+          this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, this.keys.keyOf(change.id) ?? null);
           continue;
         }
         const { active, purchaseModel, price: _price, ...record } = change.title;
+        const key = this.keys.keyOf(record.id, true);
         const existing = this.statement('SELECT r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id WHERE t.id = ? AND t.seen_run = ?')
-          .get(record.id, run) as { record: string; wire: number } | undefined;
+          .get(key, run) as { record: string; wire: number } | undefined;
         const merged = existing ? mergeEpisodes(recordOf(existing.record, existing.wire, record.id), record) : record;
-        this.upsertTitle(titleRow(merged), run, bulk);
-        if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
+        this.upsertTitle({ ...titleRow(merged), id: key }, run, bulk);
+        if (purchaseModel) this.upsertEntitlement(libraryId, key, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
     });
@@ -218,19 +232,19 @@ export class CatalogMirror {
   }
 
   storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
-    this.transaction(() => {
-      for (const a of items) {
-        this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
-            total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
-          .run(libraryId, a.contentId, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
-        this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
-          .run(libraryId, a.contentId);
-      }
-    });
-    const contentIds = items.map((a) => a.contentId);
-    for (const listener of this.availabilityListeners) listener(libraryId, contentIds);
+    // An id the service left out of its answer (client.ts: asked twice) says nothing to store.
+    const keys = this.transaction(() => items.filter((a) => !a.unknown).map((a) => {
+      const key = this.keys.keyOf(a.contentId, true);
+      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
+          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
+        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+      this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
+        .run(libraryId, key);
+      return key;
+    }));
+    for (const listener of this.availabilityListeners) listener(libraryId, keys);
   }
 
   onAvailabilityStored(listener: AvailabilityListener): () => void {
@@ -242,17 +256,18 @@ export class CatalogMirror {
     return (this.db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
   }
 
-  private upsertTitle(row: TitleRow, run: number, bulk: boolean): void {
+  /** `row.id` is the title's key (content-keys.ts). */
+  private upsertTitle(row: TitleRow & { id: number }, run: number, bulk: boolean): void {
     const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
     const before = bulk ? undefined
       : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(row.id) as TitleColumns | undefined;
-    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, series, artist, format, year, isbn, upc, for_children, cover, countries, seen_run, words, title_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, series = excluded.series, artist = excluded.artist,
         format = excluded.format, year = excluded.year, isbn = excluded.isbn, upc = excluded.upc,
         for_children = excluded.for_children, cover = excluded.cover, countries = excluded.countries,
-        seen_run = excluded.seen_run, words = excluded.words`)
-      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words);
+        seen_run = excluded.seen_run, words = excluded.words, title_id = excluded.title_id`)
+      .run(row.id, row.title, row.series, row.artist, row.format, row.year, row.isbn, row.upc, row.kids, row.cover, row.countries, run, row.words, row.titleId);
     this.statement('INSERT INTO title_records (id, record, wire) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record, wire = excluded.wire')
       .run(row.id, row.record, row.wire);
     if (bulk) return;

@@ -102,6 +102,23 @@ const MIGRATIONS: string[][] = [
        detail=none, columnsize=0)`,
     'INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL',
   ],
+  // 6 (issue #24): a content id that is a string (a series' episode in the published schema) gets
+  //    an integer key of its own (content-keys.ts); each title files the titleId a search result
+  //    names (title-contents.ts), indexed only where it is not the title's own key — where a title
+  //    id is its content id, the primary key answers, and a bulk run writes no index entry for it
+  //    (an index over every record's JSON cost a full ingest 15-35% here); each source keeps when
+  //    its last full run succeeded and how many rows that run's sweep removed (the scheduled full
+  //    entitlement pass, which finds removals no delta marks). The titles already stored get their
+  //    title id from their records, once, here.
+  [
+    'CREATE TABLE content_keys (id TEXT PRIMARY KEY, rowid_key INTEGER NOT NULL UNIQUE) WITHOUT ROWID',
+    'ALTER TABLE titles ADD COLUMN title_id INTEGER',
+    `UPDATE titles SET title_id = (SELECT CASE WHEN json_type(r.record, '$.titleId') = 'integer' THEN json_extract(r.record, '$.titleId') END
+       FROM title_records r WHERE r.id = titles.id)`,
+    'CREATE INDEX titles_by_title_id ON titles (title_id) WHERE title_id != id',
+    'ALTER TABLE sync_state ADD COLUMN full_success_at INTEGER',
+    'ALTER TABLE sync_state ADD COLUMN full_removed INTEGER',
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

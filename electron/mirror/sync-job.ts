@@ -2,19 +2,21 @@
 // read for given titles. It runs in main on the connection's background client and hands every
 // page to a writer (mirror-writer.ts).
 import type { PartnerClient } from '../partner/client.ts';
+import type { ContentId } from '../shared/content-id.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAvailability, refreshChangedAvailability, runSync, type SyncProgress, type SyncRequest } from './sync.ts';
 
 export type SyncJob =
   | { kind: 'sync'; request: SyncRequest }
   | { kind: 'refresh-changed'; libraries: number[] }
-  | { kind: 'read-availability'; libraryId: number; contentIds: number[] };
+  | { kind: 'read-availability'; libraryId: number; contentIds: ContentId[] };
 
 export interface JobContext {
   client: PartnerClient;
   mirror: MirrorWriter;
   now: () => number;
   signal?: AbortSignal;
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export async function runJob(context: JobContext, job: SyncJob, onProgress: (p: SyncProgress) => void): Promise<void> {

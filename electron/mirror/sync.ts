@@ -5,24 +5,31 @@
 // good data and records what went wrong and when.
 import type { PageRead, PartnerClient, ReadPage } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import type { Country, Page, PurchaseModel } from '../shared/model.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
+import type { ContentId, Country, Page, PurchaseModel } from '../shared/model.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import { readAhead } from './read-ahead.ts';
 import { inThreadPageReader, readingAs, type PageKind, type PageReader, type ReadItems } from './page-reader.ts';
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
-export const CONTENT_INFO_BATCH = 50;
+export { CONTENT_INFO_BATCH };
 /** Pages a run may have sent to the writer before waiting for the oldest to be stored. */
 const PAGES_BEFORE_THE_WRITER = 3;
-/** The refresh reads the entitlements delta in the largest pages the service gives, so the ids cost few calls. */
-export const REFRESH_PAGE_SIZE = 1000;
+/** The refresh reads the entitlements delta in the largest pages the service allows, so the ids cost few calls. */
+export const REFRESH_PAGE_SIZE = BATCH_LIMIT;
 
 export interface SyncRequest {
   countries: Country[];
   libraries: number[];
   source: 'global+entitlements' | 'library-content';
   full?: boolean;
+  /**
+   * Only the sources that say what the library holds (its entitlements, or its library content):
+   * with `full`, the scheduled full entitlement pass, which drops what the service no longer
+   * lists when no delta marked the removal. The global catalog is left as it is.
+   */
+  entitlementsOnly?: boolean;
   pageSize?: number;
 }
 
@@ -42,6 +49,8 @@ export interface SyncContext {
   signal?: AbortSignal;
   /** Reads the pages of bulk pulls (a thread of their own in the product); this thread when absent. */
   readPages?: PageReader['read'];
+  /** What the service says beside a page (`metadata.warnings`): shown on the Sync page and written to the log. */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -67,7 +76,7 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
   if (await ctx.mirror.inBulk()) await ctx.mirror.finishBulk(await titleSources(ctx.mirror));
   await completeSearchUpgrade(ctx);
   if (request.source === 'global+entitlements') {
-    await attempt(() => syncGlobal(ctx, request));
+    if (!request.entitlementsOnly) await attempt(() => syncGlobal(ctx, request));
     for (const libraryId of request.libraries) {
       for (const model of MODELS) await attempt(() => syncEntitlements(ctx, request, libraryId, model));
     }
@@ -82,10 +91,10 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
  * catalog's titles packed in one string), so no parsed page waits across scavenges to be
  * promoted into main's old space.
  */
-interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number }
+interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number; warnings?: string[] }
 
-const preparedPage = <P>(items: P, count: number, { next, totalCount }: { next?: string; totalCount?: number }): PreparedPage<P> =>
-  ({ items, count, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) });
+const preparedPage = <P>(items: P, count: number, { next, totalCount, warnings }: Omit<PreparedPage<unknown>, 'items' | 'count'>): PreparedPage<P> =>
+  ({ items, count, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }), ...(warnings?.length ? { warnings } : {}) });
 
 /** A page of records as the client parsed them (entitlements, library content): stored as they came. */
 async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<PreparedPage<T[]>> {
@@ -151,11 +160,12 @@ async function syncSource<P>(
       stored.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
       writing.push({ stored, items: page.count });
       total ??= page.totalCount;
+      if (page.warnings) ctx.onWarnings?.(source, page.warnings);
       while (writing.length >= PAGES_BEFORE_THE_WRITER) await oldestStored();
     }
     while (writing.length > 0) await oldestStored();
-    if (state.runSince === undefined) await sweep(run);
-    await mirror.finishRun(source);
+    const removed = state.runSince === undefined ? await sweep(run) : undefined;
+    await mirror.finishRun(source, typeof removed === 'number' ? removed : undefined);
     if (titles && (await mirror.inBulk())) {
       ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done }); // the titles the index is being built from
       await mirror.finishBulk(await titleSources(mirror));
@@ -191,7 +201,7 @@ function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
   return syncSource(ctx, source, request.full, undefined,
     // Fetched here, read and packed by the page reader (which hands the titles to a writer thread); the writer adds the search words (title-row.ts).
     (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(reading(ctx, 'global'),
-      { countries: request.countries, limit: request.pageSize ?? 500, startToken, since })),
+      { countries: request.countries, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, titles, next) => ctx.mirror.applyGlobalPage(source, run, titles, next),
     (run) => ctx.mirror.sweepTitles(run), true);
 }
@@ -201,7 +211,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
   return syncSource(ctx, source, request.full, undefined,
     // Read by the page reader too: main only fetches (and, with a writer thread, never holds the records).
     (startToken, since) => whenRead(ctx.client.entitlementPagesReadBy(reading(ctx, 'entitlements'), libraryId,
-      { purchaseModel: model, limit: request.pageSize ?? 500, startToken, since })),
+      { purchaseModel: model, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
 }
@@ -209,7 +219,7 @@ function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: num
 function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
   const source = sourceNames.libraryContent(libraryId);
   return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? 500, startToken, since })),
+    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
     (run, items, next) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, items, next),
     (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
 }
@@ -221,7 +231,7 @@ function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: n
  */
 export async function refreshChangedAvailability(ctx: SyncContext, libraryId: number): Promise<number> {
   const source = sourceNames.availability(libraryId);
-  const changed = new Set<number>();
+  const changed = new Set<ContentId>();
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
   const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
@@ -237,7 +247,7 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
 }
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
-export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: number[]): Promise<void> {
+export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
     ctx.signal?.throwIfAborted();
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);

@@ -13,10 +13,12 @@
 // record a mirror before schema 4 stored) is read as it is.
 import { catalogColumns, parseCatalogRecord, type Json, type WireCatalogChange } from '../partner/normalize.ts';
 import type { CatalogChange, CatalogRecord } from '../shared/model.ts';
+import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 import { searchWords } from './search-text.ts';
 
 export interface TitleRow {
-  id: number;
+  /** The content id; the writer files it under its key (content-keys.ts). */
+  id: ContentId;
   title: string | null;
   series: string | null;
   artist: string | null;
@@ -31,13 +33,15 @@ export interface TitleRow {
   /** The whole record, for the title's detail: as the service sent it (`wire` 1) or normalised (0). */
   record: string;
   wire: 0 | 1;
+  /** The title it belongs to: what a search result names (title-contents.ts). */
+  titleId: number | null;
 }
 
 /** A title's row before the writer adds its search words. */
 type FiledTitle = Omit<TitleRow, 'words'>;
 
-export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: number };
-type FiledChange = { kind: 'upsert'; title: FiledTitle } | { kind: 'removed'; id: number };
+export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: ContentId };
+type FiledChange = { kind: 'upsert'; title: FiledTitle } | { kind: 'removed'; id: ContentId };
 
 /** The columns of a record normalised by the client. */
 function filedRecord(record: CatalogRecord): FiledTitle {
@@ -45,16 +49,17 @@ function filedRecord(record: CatalogRecord): FiledTitle {
     id: record.id, title: record.title ?? null, series: record.series ?? null, artist: record.artist ?? record.artists[0]?.name ?? null,
     format: record.format ?? null, year: record.year ?? null, isbn: record.isbn ?? null, upc: record.upc ?? null, kids: record.forChildren ? 1 : 0,
     cover: record.coverImageUrl ?? null, countries: record.countries.join(','), record: JSON.stringify(record), wire: 0,
+    titleId: record.titleId ?? null,
   };
 }
 
 /** The same columns of a record as the service sent it (catalogColumns reads them as the client's normalising does). */
-function filedWire(id: number, wire: Json, text: string | undefined): FiledTitle {
+function filedWire(id: ContentId, wire: Json, text: string | undefined): FiledTitle {
   const c = catalogColumns(wire);
   return {
     id, title: c.title ?? null, series: c.series ?? null, artist: c.artist ?? null, format: c.format ?? null, year: c.year ?? null,
     isbn: c.isbn ?? null, upc: c.upc ?? null, kids: c.forChildren ? 1 : 0, cover: c.coverImageUrl ?? null, countries: c.countries.join(','),
-    record: text ?? JSON.stringify(wire), wire: 1,
+    record: text ?? JSON.stringify(wire), wire: 1, titleId: c.titleId ?? null,
   };
 }
 
@@ -63,8 +68,8 @@ const withWords = (t: FiledTitle): TitleRow => ({ ...t, words: searchWords([t.ti
 /** A normalised record's row (library content). */
 export const titleRow = (record: CatalogRecord): TitleRow => withWords(filedRecord(record));
 
-/** A stored record, normalised. */
-export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
+/** A stored record, normalised; `id` is its content id (not the key it is filed under). */
+export const recordOf = (text: string, wire: number, id: ContentId): CatalogRecord =>
   (wire ? parseCatalogRecord(JSON.parse(text) as Json, id) : (JSON.parse(text) as CatalogRecord));
 
 /** A page of title changes as one string, for the writer thread (unpackTitleChanges reads it back). */
@@ -72,7 +77,8 @@ export type PackedTitles = string & { readonly packedTitles: unique symbol };
 
 const FIELD = '\u0000';
 const NULL = '\u0001';
-const FIELDS_PER_CHANGE = 13;
+/** The title id comes last (schema 6): the fields before it are where they always were. */
+const FIELDS_PER_CHANGE = 14;
 /** A change's first field: its kind, and for an upsert the form of its record. */
 const KIND = { removed: 'r', wire: 'w', normalised: 'u' } as const;
 
@@ -80,17 +86,19 @@ const KIND = { removed: 'r', wire: 'w', normalised: 'u' } as const;
 const clean = (value: string): string => (/[\u0000\u0001]/.test(value) ? value.replace(/[\u0000\u0001]/g, '') : value);
 const text = (value: string | null): string => (value === null ? NULL : clean(value));
 const number = (value: number | null): string => (value === null ? NULL : String(value));
+/** A content id's text (content-id.ts keeps separators out of every id); read back by contentIdOf. */
+const contentId = (value: ContentId): string => String(value);
 
 function packFiled(changes: Iterable<FiledChange>): PackedTitles {
   const parts: string[] = [];
   for (const change of changes) {
     if (change.kind === 'removed') {
-      parts.push(KIND.removed, number(change.id), ...Array<string>(FIELDS_PER_CHANGE - 2).fill(NULL));
+      parts.push(KIND.removed, contentId(change.id), ...Array<string>(FIELDS_PER_CHANGE - 2).fill(NULL));
       continue;
     }
     const t = change.title;
-    parts.push(t.wire ? KIND.wire : KIND.normalised, number(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
-      text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record);
+    parts.push(t.wire ? KIND.wire : KIND.normalised, contentId(t.id), text(t.title), text(t.series), text(t.artist), text(t.format), number(t.year),
+      text(t.isbn), text(t.upc), t.kids ? '1' : '0', text(t.cover), clean(t.countries), t.record, number(t.titleId));
   }
   return parts.join(FIELD) as PackedTitles;
 }
@@ -111,7 +119,8 @@ export function unpackTitleChanges(packed: PackedTitles): TitleChange[] {
   if (f.length % FIELDS_PER_CHANGE !== 0) throw new Error('A packed page of titles has a torn record.');
   const changes: TitleChange[] = [];
   for (let i = 0; i < f.length; i += FIELDS_PER_CHANGE) {
-    const id = wholeNumber(f[i + 1] as string);
+    const id = contentIdOf(f[i + 1]);
+    if (id === undefined) throw new Error(`A packed title has ${JSON.stringify(f[i + 1])} where a content id belongs.`);
     if (f[i] === KIND.removed) {
       changes.push({ kind: 'removed', id });
       continue;
@@ -121,7 +130,7 @@ export function unpackTitleChanges(packed: PackedTitles): TitleChange[] {
     changes.push({ kind: 'upsert', row: {
       id, title, series, artist, format: orNull(f[i + 5]), year, isbn, upc, kids: f[i + 9] === '1' ? 1 : 0, cover: orNull(f[i + 10]),
       countries: f[i + 11] as string, words: searchWords([title, series, artist, isbn, upc]), record: f[i + 12] as string,
-      wire: f[i] === KIND.wire ? 1 : 0,
+      wire: f[i] === KIND.wire ? 1 : 0, titleId: f[i + 13] === NULL ? null : wholeNumber(f[i + 13] as string),
     } });
   }
   return changes;

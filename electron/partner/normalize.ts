@@ -11,6 +11,8 @@ import type {
   SearchHit, SearchPage, Segment,
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
+import { contentIdOf, type ContentId } from '../shared/content-id.ts';
+import { durationSeconds } from '../shared/duration.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 import { listElements } from './json-spans.ts';
 
@@ -109,7 +111,7 @@ function uniqueModels(values: unknown[]): PurchaseModel[] {
 
 export function parseLoan(v: unknown): Loan {
   if (!isObject(v)) throw badResponse('a loan is not an object');
-  const contentId = int(v.contentId);
+  const contentId = contentIdOf(v.contentId);
   if (contentId === undefined) throw badResponse('a loan has no contentId');
   return {
     contentId, title: str(v.title), format: normalizeFormat(v.kind), borrowedAt: wireTimeToMs(v.borrowed),
@@ -124,7 +126,7 @@ export function parseLoans(body: unknown): Loan[] {
 
 export function parseHold(v: unknown): Hold {
   if (!isObject(v)) throw badResponse('a hold is not an object');
-  const contentId = int(v.contentId);
+  const contentId = contentIdOf(v.contentId);
   if (contentId === undefined) throw badResponse('a hold has no contentId');
   return {
     contentId, status: holdStatus(v.status), title: str(v.title), format: normalizeFormat(v.kind),
@@ -161,7 +163,8 @@ export function parsePatronStatus(body: unknown): PatronStatus {
 function episodeOf(v: Json): Episode[] {
   const season = int(v.season ?? v.seasonNumber);
   const episode = int(v.episode ?? v.episodeNumber);
-  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
+  const seconds = durationSeconds(str(v.duration));
+  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title), ...(seconds === undefined ? {} : { seconds }) }];
 }
 
 // The fields the catalog mirror files a title by, each read one way for both readers of a
@@ -173,7 +176,7 @@ const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
 const forChildrenOf = (v: Json): boolean | undefined => bool(v.isForChildren ?? v.children);
 
 /** A global content record (`format`, `licenseType`) or its older spelling (`kind`, `purchaseModel`). */
-export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
+export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
   return {
     id, titleId: int(v.titleId), format: formatOf(v), title: str(v.title), subtitle: str(v.subtitle),
     series: seriesOf(v), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
@@ -202,6 +205,8 @@ export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
 
 /** What the catalog mirror files a title by: as parseCatalogRecord reads it, the artist being the record's `artist` or else its first named one. */
 export interface CatalogColumns {
+  /** The title the record belongs to (a series' episodes share it): what a search result names. */
+  titleId: number | undefined;
   title: string | undefined; series: string | undefined; artist: string | undefined; format: Format | undefined; year: number | undefined;
   isbn: string | undefined; upc: string | undefined; forChildren: boolean | undefined; coverImageUrl: string | undefined; countries: Country[];
 }
@@ -218,6 +223,7 @@ function firstArtistName(v: unknown): string | undefined {
 /** Only the mirror's columns of a record, without normalising the rest of it (which is read when the title is shown). */
 export function catalogColumns(v: Json): CatalogColumns {
   return {
+    titleId: int(v.titleId),
     title: str(v.title), series: seriesOf(v), artist: str(v.artist) ?? firstArtistName(v.artists), format: formatOf(v), year: yearOf(v),
     isbn: str(v.isbn), upc: str(v.upc), forChildren: forChildrenOf(v), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
   };
@@ -228,10 +234,10 @@ export function catalogColumns(v: Json): CatalogColumns {
  * passed (an object with a whole-number id); `text` is its JSON text as it was in the page,
  * when the page's text was at hand and its records one list (parsePage).
  */
-export type WireCatalogChange = { kind: 'removed'; id: number } | { kind: 'upsert'; id: number; wire: Json; text?: string };
+export type WireCatalogChange = { kind: 'removed'; id: ContentId } | { kind: 'upsert'; id: ContentId; wire: Json; text?: string };
 
-/** The checks every global content record passes: an object with a whole-number id (its id; undefined: skipped). */
-const acceptedId = (v: unknown): number | undefined => (isObject(v) ? int(v.id) : undefined);
+/** The checks every global content record passes: an object with a content id, a whole number or a string (its id; undefined: skipped). */
+const acceptedId = (v: unknown): ContentId | undefined => (isObject(v) ? contentIdOf(v.id) : undefined);
 
 function parseGlobalChange(v: unknown): CatalogChange | undefined {
   const id = acceptedId(v);
@@ -247,13 +253,13 @@ function acceptGlobalChange(v: unknown, text: string | undefined): WireCatalogCh
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
-export function parseLibraryTitle(v: Json, id: number): LibraryTitle {
+export function parseLibraryTitle(v: Json, id: ContentId): LibraryTitle {
   return { ...parseCatalogRecord(v, id), active: bool(v.active), purchaseModel: normalizePurchaseModel(v.purchaseModel), price: num(v.price) };
 }
 
 function parseLibraryChange(v: unknown): LibraryContentChange | undefined {
   if (!isObject(v)) return undefined;
-  const id = int(v.id);
+  const id = contentIdOf(v.id);
   if (id === undefined) return undefined;
   return v.removed === true ? { kind: 'removed', id } : { kind: 'upsert', title: parseLibraryTitle(v, id) };
 }
@@ -306,13 +312,26 @@ export function guessNextToken(start: string): string | undefined {
   }
 }
 
-/** What a bulk page says of the pull (its next token, the total), read before its records. */
+const MAX_WARNINGS = 10;
+
+/**
+ * A page's `metadata.warnings`: text (or objects with a message) the spec does not describe.
+ * They reach the Sync page and the log, so each is cleaned as the service's own words are,
+ * and a page cannot flood either.
+ */
+function warningsOf(v: unknown): string[] {
+  const texts = list(v).map((w) => (isObject(w) ? str(w.message) ?? str(w.detail) : str(w))).filter((w): w is string => w !== undefined);
+  return [...new Set(texts.map(asSentence))].slice(0, MAX_WARNINGS);
+}
+
+/** What a bulk page says of the pull (its next token, the total, its warnings), read before its records. */
 export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   if (!isObject(body)) return {};
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const next = nextPageToken(body);
   const totalCount = int(metadata.totalCount ?? body.totalCount);
-  return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
+  const warnings = warningsOf(metadata.warnings);
+  return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }), ...(warnings.length ? { warnings } : {}) };
 }
 
 /**
@@ -338,22 +357,34 @@ export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChang
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {
   return parsePage(body, 'entitlements', (v) => {
     if (!isObject(v)) return undefined;
-    const contentId = int(v.contentId);
+    const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return undefined;
     return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true };
   });
 }
 
+/** A running time in whole seconds; a negative or fractional one is no time. */
+const seconds = (v: unknown): number | undefined => {
+  const n = int(v);
+  return n !== undefined && n >= 0 ? n : undefined;
+};
+
+/**
+ * A search result names a title (`titleId`), not the content it borrows; a series' episodes
+ * carry their own ids, strings in the published schema, kept as the content ids they are.
+ */
 function parseSearchHit(v: Json): SearchHit {
   const episodes: Episode[] = objects(v.episodes).map((e) => ({
-    titleId: int(e.id), episode: int(e.episode), title: str(e.title), synopsis: str(e.synopsis),
+    id: contentIdOf(e.id), episode: int(e.episode), title: str(e.title), synopsis: str(e.synopsis), seconds: seconds(e.duration),
   }));
   return {
     titleId: int(v.titleId), title: str(v.title), subtitle: str(v.subtitle), synopsis: str(v.synopsis),
     format: normalizeFormat(v.kind ?? v.format), artist: str(v.artist), artists: artists(v.artists), year: int(v.year),
     series: str(v.series), publisher: str(v.publisher), purchaseModel: normalizePurchaseModel(v.purchaseModel),
     forChildren: bool(v.children), url: str(v.url), coverImageUrl: str(v.coverImageUrl), isbn: str(v.isbn),
-    upc: str(v.upc), language: str(v.language), genres: strings(v.genres), episodes,
+    upc: str(v.upc), language: str(v.language), subtitleLanguage: str(v.subtitleLanguage), dubLanguage: str(v.dubLanguage ?? v.dubtitleLanguage),
+    genres: strings(v.genres), seconds: seconds(v.duration), pages: int(v.pages), abridged: bool(v.abridged), fiction: bool(v.fiction),
+    readAlong: bool(v.readAlong), rating: str(v.rating), parentalAdvisory: bool(v.pa), segments: segments(v.segments), episodes,
   };
 }
 
@@ -365,7 +396,7 @@ export function parseSearchPage(body: unknown): SearchPage {
 
 export function parseAvailabilityList(body: unknown): Availability[] {
   return itemsOf(body, 'content info').filter(isObject).flatMap((v) => {
-    const contentId = int(v.contentId);
+    const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return [];
     const a = isObject(v.availability) ? v.availability : {};
     return [{

@@ -83,6 +83,10 @@ const staffPinSchema = z.strictObject({
   }),
 }, { error: (issue) => (issue.code === 'invalid_type' ? 'Each of staffPins must be an object with name and pinHash.' : undefined) });
 
+// ---- the catalog (issue #24): the full entitlement pass, which finds removals no delta marks ----
+export const MAX_FULL_PASS_DAYS = 90;
+const FULL_PASS_RULE = `entitlementFullPassDays must be a whole number of days from 1 to ${MAX_FULL_PASS_DAYS}.`;
+
 /** Names are matched as staff type them: case, accents composed either way and repeated spaces do not matter. */
 export function staffNameKey(name: string): string {
   return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en');
@@ -105,6 +109,7 @@ export const policySchema = z
     actionLogTitles: z.boolean({ error: 'actionLogTitles must be true or false.' }).optional(),
     /** false: staff cannot add, re-address or remove connections (issue #21); credentials can still be replaced. */
     profileEditing: z.boolean({ error: 'profileEditing must be true or false.' }).optional(),
+    entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);

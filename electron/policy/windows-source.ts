@@ -11,6 +11,7 @@
 //                           actionLogRetentionDays  REG_DWORD  0–365
 //                           actionLogTitles  REG_DWORD     0 or 1
 //                           profileEditing   REG_DWORD     0 or 1
+//                           entitlementFullPassDays  REG_DWORD  1–90
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //

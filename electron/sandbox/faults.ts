@@ -5,8 +5,13 @@ import { Rng } from './random.ts';
 import { isRouteName } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 
-export const FAULT_KINDS = ['latency', 'unauthorized', 'rate-limit', 'server-error', 'reset', 'malformed-json', 'stall', 'oversized'] as const;
+export const FAULT_KINDS = [
+  'latency', 'unauthorized', 'rate-limit', 'server-error', 'reset', 'malformed-json', 'stall', 'oversized', 'other-content', 'drop-ids',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Faults that let the handler run and then change its answer (not replace it). */
+export const ANSWER_FAULTS: readonly FaultKind[] = ['reset', 'malformed-json', 'other-content', 'drop-ids'];
 
 export interface FaultSpec {
   route: RouteName | '*';

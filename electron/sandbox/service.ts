@@ -10,14 +10,15 @@ import { handleAdmin } from './admin.ts';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
 import { createControl } from './control.ts';
 import type { SandboxControl } from './control.ts';
-import type { FaultSpec } from './faults.ts';
+import { ANSWER_FAULTS, type FaultSpec } from './faults.ts';
 import { HttpError } from './http-error.ts';
 import { LIBRARIES } from './libraries.ts';
 import type { Reply } from './routes/context.ts';
 import { findRoute } from './routes/router.ts';
 import { requireBearer } from './routes/token.ts';
 import type { RouteName } from './route-names.ts';
-import { SandboxState } from './state.ts';
+import { SandboxState, REMOVALS, type Removals } from './state.ts';
+import { ID_READINGS, type IdReading } from './content-ids.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -34,6 +35,14 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** At most this many requests a minute per credential, then 429 with Retry-After (rate-limit.ts); no limit when absent. */
   rateLimitPerMinute?: number;
+  /**
+   * How content ids and title ids relate (content-ids.ts): `spec` (default: a title's id is its
+   * titleId, a series is one content) or `published` (the guidance's reading: titleIds differ from
+   * content ids, a series' episodes are contents with string ids).
+   */
+  ids?: IdReading;
+  /** How a delta shows a removal: `marked` (default: `removed: true`) or `absent` (as the published schemas: only a full pull shows it). */
+  removals?: Removals;
 }
 
 export interface SandboxPatron {
@@ -98,6 +107,8 @@ export function validateOptions(options: SandboxOptions): void {
   check('catalogSize', options.catalogSize, 1, MAX_CATALOG_SIZE);
   check('tokenLifetimeSeconds', options.tokenLifetimeSeconds, 1, 100_000_000);
   check('rateLimitPerMinute', options.rateLimitPerMinute, 1, 1_000_000);
+  if (options.ids !== undefined && !ID_READINGS.includes(options.ids)) throw new RangeError(`ids must be one of ${ID_READINGS.join(', ')}`);
+  if (options.removals !== undefined && !REMOVALS.includes(options.removals)) throw new RangeError(`removals must be one of ${REMOVALS.join(', ')}`);
 }
 
 function errorReply(error: unknown): Reply {
@@ -171,6 +182,8 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     password,
     now: () => baseNow() + clockOffset,
     ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
+    ids: options.ids ?? 'spec',
+    removals: options.removals ?? 'marked',
   });
   const control = createControl(state, (ms) => {
     clockOffset += ms;
@@ -234,7 +247,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     if (fault?.kind === 'stall') return { kind: 'stall' };
     if (fault?.kind === 'oversized') return { kind: 'oversized', bytes: fault.bytes ?? 120 * 1024 * 1024, declared: fault.declared ?? false };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
-    if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
+    if (fault !== undefined && !ANSWER_FAULTS.includes(fault.kind)) return { kind: 'reply', reply: failureReply(fault) };
     const credential = state.rateLimit.describe().perMinute === null ? undefined : credentialOf(state, name, headers);
     const retryAfter = credential === undefined ? undefined : state.rateLimit.admit(credential, state.options.now());
     if (retryAfter !== undefined) return { kind: 'reply', reply: failureReply({ route: name, kind: 'rate-limit', retryAfterSeconds: retryAfter }) };
@@ -247,6 +260,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       reply = errorReply(error);
     }
     if (fault?.kind === 'reset') return { kind: 'reset' };
+    if (fault?.kind === 'other-content' || fault?.kind === 'drop-ids') return { kind: 'reply', reply: changedAnswer(fault.kind, reply) };
     if (fault?.kind === 'malformed-json') {
       const text = JSON.stringify(reply.body ?? { message: 'ok' });
       return { kind: 'garbled', status: reply.status === 204 ? 200 : reply.status, text: `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}<!-- truncated` };
@@ -267,6 +281,23 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       timers.clear();
     },
   };
+}
+
+/**
+ * An answer that does not match its question (issue #24): `other-content`, a borrow or hold
+ * answered about another content than the one it committed, a content-info answer about ids not
+ * asked (the next id, or the id with "-other"); `drop-ids`, a content-info answer leaving out
+ * every other id asked.
+ */
+function changedAnswer(kind: 'other-content' | 'drop-ids', reply: Reply): Reply {
+  const body = reply.body;
+  if (kind === 'drop-ids') return Array.isArray(body) ? { ...reply, body: body.filter((_, index) => index % 2 === 0) } : reply;
+  const other = (item: unknown): unknown => {
+    if (typeof item !== 'object' || item === null || !('contentId' in item)) return item;
+    const asked = (item as { contentId: unknown }).contentId;
+    return { ...item, contentId: typeof asked === 'number' ? asked + 1 : `${String(asked)}-other` };
+  };
+  return { ...reply, body: Array.isArray(body) ? body.map(other) : other(body) };
 }
 
 /**

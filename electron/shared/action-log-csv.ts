@@ -49,7 +49,7 @@ export function actionsCsv(entries: readonly ActionEntry[], words: CsvWords, off
     card: entry.card,
     action: words.action(entry),
     title: entry.title ?? words.detail?.(entry) ?? '',
-    contentId: entry.contentId > 0 ? String(entry.contentId) : '',
+    contentId: entry.contentId === 0 ? '' : String(entry.contentId), // 0: a reading or export of the log, which names no title
     outcome: words.outcome(entry),
   });
   const rows = [

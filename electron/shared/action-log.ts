@@ -1,5 +1,6 @@
 // An on-behalf action as the action log keeps it and the desk shows it, and the filters staff
 // read it with. Types and constants only.
+import type { ContentId } from './content-id.ts';
 
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
 /** Reading or exporting the log is itself logged: who, when, which filter (no card, no title). */
@@ -18,7 +19,8 @@ export interface ActionEntry {
   /** Masked: the last four characters only. */
   card: string;
   action: ActionKind | LogAuditKind;
-  contentId: number;
+  /** A number, or an episode's string id as the service gave it. */
+  contentId: ContentId;
   /** Kept only while the policy allows titles (actionLogTitles, on unless IT turns it off). */
   title?: string;
   /** `ok`, or the error code staff saw. */

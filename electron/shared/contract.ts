@@ -5,18 +5,32 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from './collection.ts';
+import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleContents, TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
 import type { Reason } from './reasons.ts';
 import { baseUrlProblem, cardProblem, CONTROL_CHARS, INVISIBLE_CHARS } from './text-rules.ts';
+import { contentIdOf, MAX_CONTENT_ID_LENGTH, type ContentId } from './content-id.ts';
 
 // ---- argument schemas ----
 // A custom rule's message is a reason key (shared/reasons.ts): dispatch turns it into the
 // refusal's reason, with the field it concerns.
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/**
+ * A content id as main gave it to the renderer: a whole number, or a string the service gave
+ * (an episode's), in its one form (content-id.ts: "123" becomes 123). Anything else names no
+ * content and is refused before it could reach a path.
+ */
+const contentId = z.union([id, z.string().max(MAX_CONTENT_ID_LENGTH)]).transform((value, ctx): ContentId => {
+  const parsed = contentIdOf(value);
+  if (parsed === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'input.title-id' satisfies Reason });
+    return z.NEVER;
+  }
+  return parsed;
+});
 /** Names and ids staff type: control and invisible direction characters would reach the logs and the action log. */
 const plain = (max: number) => z.string().trim().min(1).max(max);
 const text = (max: number) => plain(max).refine((value) => !CONTROL_CHARS.test(value) && !INVISIBLE_CHARS.test(value), {
@@ -64,7 +78,7 @@ const actionFilter = {
   to: moment.optional(),
   outcome: z.enum(ACTION_OUTCOME_FILTERS).optional(),
 };
-const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: titleText.optional() });
+const titleArgs = z.strictObject({ libraryId: id, card, contentId, title: titleText.optional() });
 const credentialsArgs = {
   username: text(200),
   password: z.string().min(1).max(1000),
@@ -191,7 +205,7 @@ export interface PatronView {
   problems: { part: 'status' | 'loans' | 'holds'; error: ErrorInfo }[];
 }
 
-export type { BrowseRow, SourceState, TitleDetail };
+export type { BrowseRow, SourceState, TitleContents, TitleDetail };
 
 export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 
@@ -287,11 +301,14 @@ export const METHODS = {
     /** A search's count in full however large (asked off the typing path); otherwise "1,000+". */
     exactCount: z.boolean().optional(),
   })),
-  collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
-  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId })),
+  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   syncStatus: method<SyncStatusView>()(none),
-  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false) })),
-  liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  /** `entitlementsOnly` with `full`: the full entitlement pass (what the library holds, read whole; what the service no longer lists goes). */
+  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false), entitlementsOnly: z.boolean().default(false) })),
+  liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
+  /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
+  titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
 } as const;
 
 export type MethodName = keyof typeof METHODS;
@@ -314,6 +331,14 @@ export interface SyncStatusView {
   sources: SourceState[];
   counts: { titles: number; entitlements: { libraryId: number; model: 'INSTANT' | 'FLEX'; active: number; total: number }[] };
   running?: SyncProgress;
+  /** What the service said beside each source's pages in its last run (`metadata.warnings`), this session. */
+  warnings: { source: string; warnings: string[] }[];
+  /**
+   * The full entitlement pass (issue #24): every `everyDays` (IT's policy, or the default week),
+   * when it last ran over every library (`lastAt`), how many entitlements it removed as no longer
+   * listed, and when it is next due.
+   */
+  fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
 }
 
 export type { CatalogPage };

@@ -17,6 +17,11 @@ export const REASONS = {
   'action.hold-not-placed': 'The lending service did not confirm the hold, and the patron’s holds show none was placed: it is safe to try again.',
   'action.still-on-loan': 'The lending service did not confirm the return, and the patron’s loans show the title is still on loan: it is safe to try again.',
   'action.hold-still-there': 'The lending service did not confirm the removal, and the patron’s holds show the hold is still in place: it is safe to try again.',
+  // An answer that names another content than the one asked (issue #24): never reported as done for the title asked.
+  'action.borrow-answered-other': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, do not show {asked}. Check the loans with the patron before trying again.',
+  'action.borrow-answered-other-on-loan': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, show {asked} on loan. Check the loans with the patron: the other title may have been lent too.',
+  'action.hold-answered-other': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, do not show {asked}. Check the holds with the patron before trying again.',
+  'action.hold-answered-other-placed': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, show {asked} on hold. Check the holds with the patron: another hold may have been placed too.',
   'action.outcome-unknown': 'The lending service did not answer clearly, and the patron’s account could not be read to see whether it took effect: look at the account before trying again.',
   'profile.not-found': 'There is no connection profile "{id}".',
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',
@@ -79,7 +84,7 @@ export const REASONS = {
   'input.no-such-profile-id': 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
   'input.ws-api': 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
   'input.library-id': 'The library id must be a positive whole number.',
-  'input.title-id': 'The title id must be a positive whole number.',
+  'input.title-id': 'That is not a content id the service gives (a positive whole number, or the service’s own text id of up to 100 characters).',
   'service.invalid-request': 'The lending service refused the request as not valid.',
   'desk.unexpected': 'Lending Desk hit an unexpected problem. It has been logged; try again.',
   'desk.no-answer': 'Lending Desk did not answer this request. Try again; if it keeps happening, restart the app.',
@@ -93,7 +98,8 @@ export const REASONS = {
   'address.not-text': 'The service address must be text.',
   'address.hidden-character': 'The service address contains a control or invisible character.',
   'address.not-web': 'The service address is not a web address (such as https://lending.example.org).',
-  'address.scheme': 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).',
+  // The published examples of the service use a plain-http host: say why the desk refuses it, and what to type instead.
+  'address.scheme': 'The desk sends credentials only over https; use https:// with the same address (plain http:// is accepted only for this computer, such as a local sandbox).',
   'address.query': 'The service address must not carry a query or fragment (? or #).',
   'address.credentials': 'The service address must not carry a user name or password; enter those in their own fields.',
   // Why the settings file was not used at start (the desk runs on defaults and leaves the file as it is).

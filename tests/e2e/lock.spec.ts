@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { syncCollection } from './desk-steps.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -249,6 +250,8 @@ test('the action log: today\'s actions on the patron panel, filters, and a CSV e
   const { page } = desk;
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await signIn(page, 'JD');
+  await expect(page.getByLabel('Library card')).toBeVisible(); // on shift
+  await syncCollection(page); // a search result borrows what the desk's copy of the Collection says it is
   await scan(page, CARD);
   await page.keyboard.press('F3');
   await page.getByLabel('Search the catalog').fill('the');

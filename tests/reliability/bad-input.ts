@@ -30,6 +30,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   liveSearch: ['token', 'search'], listActions: [], exportActions: [],
   collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
+  // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
+  titleContents: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -213,6 +215,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
     collectionTitle: { libraryId, contentId },
     collectionRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
+    titleContents: { libraryId, titleIds: contentIds },
   };
 }
 
@@ -411,7 +414,7 @@ export async function runBadInput(scale: Scale): Promise<Section> {
     const libraryId = 101;
     const demo = rig.sandbox.libraries.find((l) => l.libraryId === libraryId)?.cards ?? [];
     const cards = [...demo.slice(0, 4), ...(await addPatrons(rig, libraryId, 'BI', 3))];
-    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 });
+    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 }) as number[];
     const fixture: Fixture = {
       libraryId, cards, contentIds,
       partnerProfile: {

@@ -323,8 +323,9 @@ async function duringActionLogWrite(runs: number, random: () => number, root: st
   // The next start of the desk checks the chain against the keychain's head: kills are not edits.
   const seenChanged: string[][] = [];
   await new ActionLog({ path, key: memoryLogKey(CRASH_LOG_KEY), head: fileDeskRecords(path), onChanged: (where) => seenChanged.push(where) }).changed();
+  // The crash runs act on numbered titles of the default sandbox.
   const seen = new Map<number, number>();
-  for (const entry of entries) seen.set(entry.contentId, (seen.get(entry.contentId) ?? 0) + 1);
+  for (const entry of entries) seen.set(entry.contentId as number, (seen.get(entry.contentId as number) ?? 0) + 1);
   let acknowledgedLost = 0;
   let beyondInFlight = 0;
   let written = 0;

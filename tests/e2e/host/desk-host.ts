@@ -20,7 +20,7 @@ import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
 import { keychainLogKey } from '../../../electron/action-log/log-key.ts';
 import { keychainDeskRecords } from '../../../electron/credentials/desk-keychain.ts';
 import { provisionDeskPin } from '../../support/desk-pin.ts';
-import { ADMIN_HEADER, createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
+import { ADMIN_HEADER, createSandboxService, type SandboxOptions, type SandboxService } from '../../../electron/sandbox/server.ts';
 
 export interface DeskHostOptions {
   /** Settings and logs live here, as in Electron's user data folder. */
@@ -32,6 +32,8 @@ export interface DeskHostOptions {
   policy?: LoadMachinePolicyOptions;
   /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
   deskPin?: 'test' | 'none';
+  /** The built-in sandbox's strict modes (its reading of content ids, how its deltas show removals). */
+  sandbox?: Pick<SandboxOptions, 'ids' | 'removals'>;
 }
 
 export interface DeskHost {
@@ -58,7 +60,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   if ((options.deskPin ?? 'test') === 'test') await provisionDeskPin(keychain);
   const { desk, logger } = createNodeDesk({
     clipboard,
-    sandbox: async () => inProcessSandbox((sandbox = createSandboxService())),
+    sandbox: async () => inProcessSandbox((sandbox = createSandboxService(options.sandbox))),
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
     // The action log's key in the same (test-only) keychain service, as main keeps it.

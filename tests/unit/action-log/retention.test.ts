@@ -3,7 +3,7 @@
 // allows, no log at all with retention 0, the filters, and "today's actions for this patron".
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../electron/action-log/action-log.ts';
 import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
@@ -56,22 +56,49 @@ async function onShift(): Promise<{ libraryId: number; cards: string[] }> {
   return (await ok<AppInfo>('appInfo')).sandbox!.libraries[0]!;
 }
 
+/** Timers the test runs by hand: the retention's next run is scheduled, not waited for. */
+function manualTimers() {
+  let pending: { run: () => void; ms: number } | undefined;
+  let announce: () => void = () => {};
+  let scheduled = new Promise<void>((resolve) => { announce = resolve; });
+  return {
+    timers: {
+      setTimeout: (run: () => void, ms: number) => { pending = { run, ms }; announce(); return 0 as unknown as ReturnType<typeof setTimeout>; },
+      clearTimeout: () => { pending = undefined; },
+    },
+    /** The run scheduled after the purge that just finished. */
+    async next(): Promise<{ run: () => void; ms: number }> {
+      await scheduled;
+      scheduled = new Promise<void>((resolve) => { announce = resolve; });
+      return pending!;
+    },
+  };
+}
+
 describe('retention', () => {
-  it('entries past 30 days are purged at the next start (the default), the rest kept whole', async () => {
-    await written(record(45), record(31), record(29.9), record(1), record(0.01));
+  it('by default an entry is kept until the end of the day it was made: earlier days go at start, today\'s at local midnight', async () => {
+    // 15:30 now: 0.8 days ago is yesterday evening; 0.6 days ago is just after 1 am today.
+    await written(record(45), record(1.5), record(0.8), record(0.6), record(0.01));
     const started = await start();
-    const stop = started.startActionLogRetention();
-    await vi.waitFor(() => expect(onDisk()).toHaveLength(3), { timeout: 60_000 });
+    const manual = manualTimers();
+    const stop = started.startActionLogRetention(manual.timers);
+    const midnight = await manual.next();
+    expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.6 days ago', 'Title from 0.01 days ago']);
+    expect(midnight.ms).toBe(new Date(2026, 10, 23).getTime() - clock.now()); // the next run at local midnight
+    // Shown only while kept: nothing of yesterday's, even before a purge would have run.
+    await onShift();
+    expect((await ok<ActionPage>('listActions', {})).entries.map((e) => e.title)).toEqual(['Title from 0.01 days ago', 'Title from 0.6 days ago']);
+    clock.advance(midnight.ms);
+    expect((await ok<ActionPage>('listActions', {})).total).toBe(0);
+    midnight.run();
+    const after = await manual.next();
+    expect(onDisk()).toEqual([]);
+    expect(after.ms).toBe(DAY); // and every local midnight after
     stop();
-    expect(onDisk().map((e) => e.title)).toEqual(['Title from 29.9 days ago', 'Title from 1 days ago', 'Title from 0.01 days ago']);
-    // And daily while the desk runs: a day later the 29.9-day entry is past the period too.
-    clock.advance(DAY);
-    await started.applyRetention();
-    expect(onDisk()).toHaveLength(2);
     const purges = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').split('\n').filter((line) => line.includes('action-log.purged')).map((line) => JSON.parse(line));
     expect(purges).toEqual([
-      expect.objectContaining({ retentionDays: 30, keepTitles: true, removed: 2, unreadable: 0 }),
-      expect.objectContaining({ removed: 1 }),
+      expect.objectContaining({ retentionDays: 1, keepTitles: true, removed: 3, unreadable: 0 }),
+      expect.objectContaining({ removed: 2 }),
     ]);
   });
 
@@ -113,7 +140,7 @@ describe('reading the log', () => {
       record(1, { card: '21101000001234', staff: 'Jo Park', outcome: 'ok' }),
       record(0.5, { card: '21101000009999', staff: 'ana lopez', outcome: 'network' }),
     );
-    await start();
+    await start({ version: 1, actionLogRetentionDays: 30 });
     await onShift();
     const ids = async (filter: Record<string, unknown>) => (await ok<ActionPage>('listActions', filter)).entries.map((e) => e.contentId);
     expect(await ids({ cardEnding: '1234' })).toEqual([100, 300]);
@@ -139,7 +166,7 @@ describe('reading the log', () => {
       record(0.1, { contentId: 4, libraryId: 202 }),
       record(0.05, { contentId: 5, action: 'return' }),
     );
-    await start();
+    await start({ version: 1, actionLogRetentionDays: 30 });
     await onShift();
     const today = await ok<ActionEntry[]>('todaysActions', { libraryId: 101, card: ' 21101000000042 ' });
     expect(today.map((e) => e.contentId)).toEqual([2, 5]);

@@ -229,6 +229,7 @@ describe('secrets', () => {
     await drive('syncNow', {});
     await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
     await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
+    await drive('titleContents', { libraryId, titleIds: contentIds.slice(0, 3) });
     await drive('collectionRefreshAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');

@@ -56,7 +56,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionRefreshAvailability: { libraryId, contentIds: [1] },
-    syncNow: { full: false },
+    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
   };
 }
 

@@ -61,7 +61,7 @@ describe('registerContract', () => {
       copyText: [{ text: '', purpose: 'slip' }, { text: 'x', purpose: 'password' }, { text: 'x'.repeat(20_001), purpose: 'card' }],
       lookupPatron: [{ libraryId: -1, card: '1' }, { libraryId: 101, card: '' }, { libraryId: 101, card: '..' }, { libraryId: 101, card: 'a\nb' }],
       findCardElsewhere: [{ libraryId: 101 }, { libraryId: 101, card: '1', extra: true }],
-      borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '7' }],
+      borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '..' }, { libraryId: 101, card: '1', contentId: '7,8' }, { libraryId: 101, card: '1', contentId: 'x'.repeat(101) }, { libraryId: 101, card: '1', contentId: ' ep-1' }],
       returnTitle: [{ libraryId: 101, card: '1' }], placeHold: [{ libraryId: '101', card: '1', contentId: 1 }],
       removeHold: [{ libraryId: 101, card: '1', contentId: 1, extra: true }],
       liveSearch: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
@@ -72,6 +72,7 @@ describe('registerContract', () => {
       collectionTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
       collectionRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
+      titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
     for (const [name, argsList] of Object.entries(bad)) {

@@ -14,6 +14,10 @@ import type { CatalogRecord } from '../../../electron/shared/model.ts';
 import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
 import { startHarness, type Harness } from '../partner/helpers.ts';
 import { entitlementsPull, globalPull, libraryContentPull, ofTable, readAllChanges, storeRun } from './helpers.ts';
+import type { ContentId } from '../../../electron/shared/model.ts';
+
+/** Content ids in id order (whole numbers by value, as the default sandbox gives them). */
+const byId = (a: ContentId, b: ContentId): number => String(a).localeCompare(String(b), 'en', { numeric: true });
 
 const SIZE = 1200;
 const db = useMirrorDatabase();
@@ -39,7 +43,7 @@ afterAll(async () => {
 });
 
 const highWater = async (): Promise<number> => (await changesSince(desk, 0, { limit: 1 })).highWater;
-const titleIds = (changes: Awaited<ReturnType<typeof readAllChanges>>['changes']): number[] => ofTable(changes, 'titles').map((t) => t.id);
+const titleIds = (changes: Awaited<ReturnType<typeof readAllChanges>>['changes']): ContentId[] => ofTable(changes, 'titles').map((t) => t.id);
 
 describe('migrations', () => {
   it('records each version applied; a second start applies nothing; a newer database is refused', async () => {
@@ -72,8 +76,8 @@ describe('the global catalog', () => {
     const { changes, through, batches } = await readAllChanges(desk, 0, { limit: 500 });
     const titles = ofTable(changes, 'titles');
     expect(batches).toBe(3);
-    expect(titles.map((t) => t.id).sort((a, b) => a - b)).toEqual(Array.from({ length: SIZE }, (_, i) => i + 1));
-    expect(changes.map((c) => c.seq)).toEqual([...changes.map((c) => c.seq)].sort((a, b) => a - b));
+    expect(titles.map((t) => t.id).sort(byId)).toEqual(Array.from({ length: SIZE }, (_, i) => i + 1));
+    expect(changes.map((c) => c.seq)).toEqual([...changes.map((c) => c.seq)].sort(byId));
     expect(new Set(changes.map((c) => c.seq)).size).toBe(changes.length);
     expect(through).toBe(changes.at(-1)?.seq);
     // The record is the service's own text, byte for byte, with its keys beside it.
@@ -100,7 +104,7 @@ describe('the global catalog', () => {
     expect(answers.reduce((n, a) => n + a.count, 0)).toBe(3);
     const { changes } = await readAllChanges(desk, before);
     const titles = ofTable(changes, 'titles');
-    expect(titles.map((t) => t.id).sort((a, b) => a - b)).toEqual([5, 7, ...added]);
+    expect(titles.map((t) => t.id).sort(byId)).toEqual([5, 7, ...added]);
     expect(titles.find((t) => t.id === 5)?.record).toMatch(/\(revised 1\)/);
     expect(titles.find((t) => t.id === 7)).toMatchObject({ removed: true });
     expect(titles.find((t) => t.id === 7)?.record).toBeUndefined();
@@ -159,10 +163,10 @@ describe('pages, runs and the leader', () => {
 describe('entitlements and availability', () => {
   it('each model of a library, full: every entitlement the service lists, its ids answered for the refresh', async () => {
     for (const model of ['INSTANT', 'FLEX'] as const) {
-      const expected = new Map<number, boolean>();
+      const expected = new Map<ContentId, boolean>();
       for await (const page of client.entitlementPages(101, { purchaseModel: model, limit: 500 })) for (const e of page.items) expected.set(e.contentId, e.active);
       const { answers } = await storeRun(store, `entitlements:101:${model}`, { kind: 'entitlements', libraryId: 101, model }, entitlementsPull(client, 101, model), h.clock.now() + 30);
-      expect(answers.flatMap((a) => a.contentIds ?? []).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
+      expect(answers.flatMap((a) => a.contentIds ?? []).sort(byId)).toEqual([...expected.keys()].sort(byId));
       const rows = await desk.query(`SELECT content_id, active FROM ${SCHEMA}.entitlements WHERE library_id = 101 AND model = $1 AND NOT removed`, [model]);
       expect(new Map(rows.rows.map((r) => [Number(r.content_id), r.active]))).toEqual(expected);
     }
@@ -187,7 +191,7 @@ describe('entitlements and availability', () => {
     const before = await highWater();
     await store.storeAvailability(101, await client.contentInfo(101, ids), readAt);
     const first = ofTable((await readAllChanges(desk, before)).changes, 'availability');
-    expect(first.map((a) => a.contentId).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    expect(first.map((a) => a.contentId).sort(byId)).toEqual([...ids].sort(byId));
     expect(first[0]).toMatchObject({ libraryId: 101, readAt, status: expect.stringMatching(/^(BORROW|HOLD)$/), totalCopies: expect.any(Number) });
     const mark = await highWater();
     await store.storeAvailability(101, await client.contentInfo(101, ids), readAt);
@@ -205,18 +209,18 @@ describe('library content', () => {
     })();
     const before = await highWater();
     const { answers } = await storeRun(store, 'library-content:202', { kind: 'library-content', libraryId: 202 }, libraryContentPull(h.sandbox.url, token, 202, 100), h.clock.now() + 40);
-    const sent = new Map<number, number>(); // id -> records sent under it
+    const sent = new Map<ContentId, number>(); // id -> records sent under it
     for await (const page of client.libraryContentPages(202, { limit: 100 })) {
       for (const c of page.items) if (c.kind === 'upsert') sent.set(c.title.id, (sent.get(c.title.id) ?? 0) + 1);
     }
     expect(answers.reduce((n, a) => n + a.count, 0)).toBe([...sent.values()].reduce((a, b) => a + b, 0));
     const { changes } = await readAllChanges(desk, before, { libraries: [202] });
     const titles = ofTable(changes, 'titles');
-    expect(titleIds(changes).sort((a, b) => a - b)).toEqual([...sent.keys()].sort((a, b) => a - b));
+    expect(titleIds(changes).sort(byId)).toEqual([...sent.keys()].sort(byId));
     const series = [...sent].find(([, n]) => n > 2)?.[0];
     const record = JSON.parse(titles.find((t) => t.id === series)?.record ?? '{}') as CatalogRecord;
     expect(titles.find((t) => t.id === series)?.wire).toBe(false);
     expect(record.episodes.length).toBe(sent.get(series as number));
-    expect(ofTable(changes, 'entitlements').map((e) => e.contentId).sort((a, b) => a - b)).toEqual([...sent.keys()].sort((a, b) => a - b));
+    expect(ofTable(changes, 'entitlements').map((e) => e.contentId).sort(byId)).toEqual([...sent.keys()].sort(byId));
   });
 });

@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { recordOf } from '../../../electron/mirror/title-row.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
-import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
+import type { CatalogRecord, ContentId, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
@@ -69,13 +69,13 @@ export function searchIndexMatchesWords(db: DatabaseSync): boolean {
 export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titles: number; titleKeys: string; entitlements: number; entitlementSum: string }> {
   const client = clientOf(sandbox);
   const titleLines: string[] = [];
-  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') titleLines.push(`${c.record.id}|${c.record.title ?? ''}|${c.record.format ?? ''}`);
   }
   const entLines: string[] = [];
   for (const { libraryId } of sandbox.libraries) {
     for (const model of ['INSTANT', 'FLEX'] as PurchaseModel[]) {
-      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 1000 })) {
+      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 500 })) {
         for (const e of page.items) entLines.push(`${libraryId}|${e.contentId}|${model}|${e.active ? 1 : 0}`);
       }
     }
@@ -84,9 +84,9 @@ export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titl
 }
 
 /** Every title of the service's global catalog as the client normalises it, by id. */
-export async function collectRecords(sandbox: SandboxHandle): Promise<Map<number, CatalogRecord>> {
-  const records = new Map<number, CatalogRecord>();
-  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+export async function collectRecords(sandbox: SandboxHandle): Promise<Map<ContentId, CatalogRecord>> {
+  const records = new Map<ContentId, CatalogRecord>();
+  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') records.set(c.record.id, c.record);
   }
   return records;

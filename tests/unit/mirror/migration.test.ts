@@ -161,10 +161,18 @@ describe('records as the service sent them (schema 4)', () => {
     const update = three.prepare('UPDATE title_records SET record = ? WHERE id = ?');
     for (const [id, record] of normalised) update.run(JSON.stringify(record), id);
     three.exec('ALTER TABLE title_records DROP COLUMN wire');
+    // …and without what schema 6 added (content keys, the titleId index, the full runs' columns).
+    three.exec('DROP INDEX titles_by_title_id');
+    three.exec('ALTER TABLE titles DROP COLUMN title_id');
+    three.exec('DROP TABLE content_keys');
+    three.exec('ALTER TABLE sync_state DROP COLUMN full_success_at');
+    three.exec('ALTER TABLE sync_state DROP COLUMN full_removed');
     three.exec('PRAGMA user_version = 3');
     three.close();
     const upgraded = service('three');
     for (const id of ids) expect(upgraded.detail(libraryId, id)?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
+    // Schema 6 filed each stored title's titleId from its record: search results resolve at once (the spec's reading: a title id is its content id).
+    expect(upgraded.titleContents(libraryId, ids.slice(0, 20) as number[])).toEqual(ids.slice(0, 20).map((id) => ({ titleId: id, contents: [expect.objectContaining({ contentId: id })] })));
     await upgraded.close();
   }, 60_000);
 });

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { packCatalogChanges, packWireChanges, recordOf, titleRow, unpackTitleChanges, type PackedTitles } from '../../../electron/mirror/title-row.ts';
 import { parseCatalogRecord, readGlobalContentPage } from '../../../electron/partner/normalize.ts';
-import type { CatalogChange, CatalogRecord } from '../../../electron/shared/model.ts';
+import type { CatalogChange, CatalogRecord, ContentId } from '../../../electron/shared/model.ts';
 
-const base = (id: number): CatalogRecord => ({
+const base = (id: ContentId): CatalogRecord => ({
   id, format: 'EBOOK', artists: [], genres: [], countries: [], purchaseModels: ['INSTANT'], ratings: [], ppuPrices: [], segments: [], episodes: [],
 });
 
@@ -62,8 +62,12 @@ describe('packed titles', () => {
     expect(change).toMatchObject({ kind: 'upsert', row: { id: 5, title: 'ABC', artist: 'D', format: 'EBOOK' } });
   });
 
-  it('refuses an id that is not a whole number, and a torn page', () => {
-    expect(() => unpackTitleChanges(packCatalogChanges([{ kind: 'upsert', record: base('x' as unknown as number) }]))).toThrow(/whole number/);
+  it('keeps a string content id as it is, refuses an id no content can have, and a torn page', () => {
+    const [episode] = unpackTitleChanges(packCatalogChanges([{ kind: 'upsert', record: base('ep/7/2') }]));
+    expect(episode).toMatchObject({ kind: 'upsert', row: { id: 'ep/7/2' } });
+    const [numbered] = unpackTitleChanges(packCatalogChanges([{ kind: 'removed', id: 12 }]));
+    expect(numbered).toEqual({ kind: 'removed', id: 12 });
+    expect(() => unpackTitleChanges(packCatalogChanges([{ kind: 'upsert', record: base('x,y') }]))).toThrow(/content id/);
     const packed = packCatalogChanges([{ kind: 'upsert', record: base(6) }]);
     expect(() => unpackTitleChanges(packed.slice(0, packed.lastIndexOf('\u0000')) as PackedTitles)).toThrow(/torn/);
   });

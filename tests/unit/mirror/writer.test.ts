@@ -22,8 +22,8 @@ const page = (from: number) => packCatalogChanges(Array.from({ length: 5 }, (_, 
 async function sendAhead(writer: MirrorWriter): Promise<{ outcomes: string[]; token: string | undefined; items: number }> {
   await writer.beginRun('global', undefined, 1_000, false);
   const run = (await writer.state('global')).runStartedAt as number;
-  // Three pages sent at once; the second one breaks (a title id SQLite will not take).
-  const bad = packCatalogChanges([{ kind: 'upsert', record: { ...record(1), id: 'x' as unknown as number } }]);
+  // Three pages sent at once; the second one breaks (an id no content can have: a comma would split a content-info query).
+  const bad = packCatalogChanges([{ kind: 'upsert', record: { ...record(1), id: 'x,y' } }]);
   // As the sync sends them: each call made in turn, none waiting for the one before.
   const sent = [
     () => writer.applyGlobalPage('global', run, page(1), 't1'),

@@ -78,14 +78,14 @@ describe('bulk pages', () => {
       { id: 3, artist: '', artists: 'not a list', format: 'PAMPHLET', releaseYear: 'soon', countryCodes: 'US' },
       { id: 4 },
     ];
-    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x' }, 'not a record'] } };
+    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x,y' }, { id: 2.5 }, { id: -3 }, 'not a record'] } };
     const sent = readGlobalContentPage(body);
     const parsed = parseGlobalContentPage(body);
     expect({ next: sent.next, totalCount: sent.totalCount }).toEqual({ next: parsed.next, totalCount: parsed.totalCount });
     expect(sent.items.map((c) => [c.kind, c.id])).toEqual(parsed.items.map((c) => [c.kind, c.kind === 'removed' ? c.id : c.record.id]));
     for (const change of sent.items) {
       if (change.kind !== 'upsert') continue;
-      expect(change.wire).toBe(records[change.id - 1]); // as sent, not a copy
+      expect(change.wire).toBe(records[(change.id as number) - 1]); // as sent, not a copy
       const r = parseCatalogRecord(change.wire, change.id);
       expect(catalogColumns(change.wire)).toEqual({
         title: r.title, series: r.series, artist: r.artist ?? r.artists[0]?.name, format: r.format, year: r.year,
@@ -102,7 +102,7 @@ describe('bulk pages', () => {
       { id: 2, title: 'Ünïcödé \u2028 line\nbreak \u00e9', empty: {}, none: [], flags: [true, false, null] },
       { id: 3, removed: true },
       'not a record',
-      { id: 'x' },
+      { id: 'x,y' },
       { id: 4, title: 'the last "}"' },
     ];
     const compact = (shape: object) => JSON.stringify(shape);
@@ -169,6 +169,20 @@ describe('bulk pages', () => {
 });
 
 describe('search, availability, tokens, errors', () => {
+  it("keeps what staff are asked on the phone, and episodes' own ids as the strings they are", () => {
+    const { hits: [series] } = parseSearchPage({ found: 1, titles: [{
+      titleId: 7, kind: 'TELEVISION', duration: 5400, pages: 0, abridged: false, fiction: true, readAlong: false, rating: 'PG', pa: true,
+      language: 'ENGLISH', subtitleLanguage: 'FRENCH', dubLanguage: 'SPANISH', segments: [{ segmentNumber: 1, name: 'Part 1', seconds: 60 }],
+      episodes: [{ id: 'ep/7/1', episode: 1, title: 'One', duration: 1800 }, { id: '0042', episode: 2, duration: -5 }, { id: '43', episode: 3 }, { id: 'a,b' }],
+    }] });
+    expect(series).toMatchObject({
+      titleId: 7, seconds: 5400, pages: 0, abridged: false, fiction: true, readAlong: false, rating: 'PG', parentalAdvisory: true,
+      language: 'ENGLISH', subtitleLanguage: 'FRENCH', dubLanguage: 'SPANISH', segments: [{ number: 1, name: 'Part 1', seconds: 60 }],
+    });
+    // A string id stays a string ("0042" too: it is not 42's one form); "43" is 43; one no content can have is dropped, not guessed.
+    expect(series!.episodes.map((e) => [e.id, e.seconds])).toEqual([['ep/7/1', 1800], ['0042', undefined], [43, undefined], [undefined, undefined]]);
+  });
+
   it('drops repeated artists and reads genres given as objects', () => {
     const page = parseSearchPage({ found: 1, titles: [{ titleId: 5, artists: [{ name: 'A', relationship: 'AUTHOR' }, { name: 'A', relationship: 'AUTHOR' }], genres: [{ name: 'Poetry' }] }] });
     expect(page.hits[0]?.artists).toEqual([{ name: 'A', role: 'AUTHOR', formalName: undefined }]);
