@@ -68,7 +68,9 @@ describe('a search result, resolved through the desk\'s copy, on the published r
     expect(sandbox.control.patronState(LIB, CARD).loans).toEqual([episode.contentId]);
     const view = await ok('lookupPatron', { libraryId: LIB, card: CARD });
     expect(view.loans.map((l: { contentId: unknown }) => l.contentId)).toEqual([episode.contentId]);
-    const [logged] = (await ok('listActions', { limit: 1 })).entries;
+    // Newest first: this reading of the log (an entry of its own), then the borrow.
+    const [reading, logged] = (await ok('listActions', { limit: 2 })).entries;
+    expect(reading).toMatchObject({ action: 'log-read' });
     expect(logged).toMatchObject({ action: 'borrow', contentId: episode.contentId, outcome: 'ok' });
     const availability = await ok('liveAvailability', { libraryId: LIB, contentIds: [episode.contentId] });
     expect(availability).toEqual([expect.objectContaining({ contentId: episode.contentId, status: 'BORROW' })]);

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK, LOCK_CLASS, SCHEMA } from '../../../electron/library-mirror/schema.ts';
-import { PartnerClient } from '../../../electron/partner/client.ts';
+import { BATCH_LIMIT, PartnerClient } from '../../../electron/partner/client.ts';
 import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { createMirrorDatabase, type MirrorDatabase } from '../../support/library-mirror-db.ts';
@@ -60,12 +60,12 @@ async function leaderHolder(admin: pg.Client): Promise<string | undefined> {
 async function sandboxTruth(sandbox: SandboxHandle): Promise<{ titles: number; entitlements: Map<string, number> }> {
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
   let titles = 0;
-  for await (const page of client.globalContentPages({ countries: ['US', 'CA'] as Country[], limit: 1000 })) titles += page.items.length;
+  for await (const page of client.globalContentPages({ countries: ['US', 'CA'] as Country[], limit: BATCH_LIMIT })) titles += page.items.length;
   const entitlements = new Map<string, number>();
   for (const libraryId of [101, 202]) {
     for (const model of ['INSTANT', 'FLEX'] as PurchaseModel[]) {
       let n = 0;
-      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 1000 })) n += page.items.length;
+      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: BATCH_LIMIT })) n += page.items.length;
       entitlements.set(`${libraryId}:${model}`, n);
     }
   }
@@ -122,7 +122,7 @@ describe('the service', () => {
     // The rows are exactly the pages the cursor says were stored: as many as it counted, all before its token.
     expect(await count(admin, `SELECT count(*) AS n FROM ${SCHEMA}.titles WHERE seen_run = $1`, [run])).toBe(Number(cursor.items));
     expect(Number(cursor.items)).toBe(cursor.pages * 500);
-    expect(await count(admin, `SELECT count(*) AS n FROM ${SCHEMA}.titles WHERE id >= $1`, [Number(cursor.next_token)])).toBe(0);
+    expect(await count(admin, `SELECT count(*) AS n FROM ${SCHEMA}.titles WHERE id::bigint >= $1`, [Number(cursor.next_token)])).toBe(0);
 
     const fetchedBefore = sandbox.control.requestLogNext();
     const second = start(config, 'second');
