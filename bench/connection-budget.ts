@@ -49,7 +49,7 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
   const baseline = new MirrorDatabase(join(dir, 'mirror.db'));
   const flex = sourceName({ kind: 'entitlements', libraryId: LIBRARY, model: 'FLEX' });
   baseline.beginRun(flex, undefined, time.now());
-  baseline.finishRun(flex, () => 0);
+  baseline.finishRun(flex, () => ({ titles: 0, entitlements: 0 }));
   baseline.close();
   const connection = new Connection({
     profile: { id: 'bench', name: 'Bench', kind: 'partner', baseUrl: sandbox.url, libraries: [{ libraryId: LIBRARY }], wsApi: '2.1', country: 'US' },

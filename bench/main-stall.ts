@@ -108,14 +108,14 @@ export async function benchMainStall(sandbox: SandboxProcess, catalogSize = 1_00
     }));
     const open = () => desk.collectionBrowse({ libraryId, offset: 0, limit: 100, sort: 'title', direction: 'asc' });
     const phases = [
-      await watched('full sync', desk, libraryId, card, () => desk.syncNow({ full: true })),
+      await watched('full sync', desk, libraryId, card, () => desk.syncNow({ full: true, entitlementsOnly: false })),
       await watched('first Collection open after it', desk, libraryId, card, open),
     ];
     const changed = Array.from({ length: catalogSize / 100 }, (_, i) => 1 + i * 97);
     const answer = await fetch(`${sandbox.url}/__sandbox/catalog-changes`, { method: 'POST', headers: { 'content-type': 'application/json', [ADMIN_HEADER]: sandbox.adminToken }, body: JSON.stringify({ modify: changed }) });
     if (!answer.ok) throw new Error(`the sandbox refused the changes: ${answer.status}`);
     phases.push(
-      await watched(`1% delta (${changed.length.toLocaleString('en')} titles changed)`, desk, libraryId, card, () => desk.syncNow({ full: false })),
+      await watched(`1% delta (${changed.length.toLocaleString('en')} titles changed)`, desk, libraryId, card, () => desk.syncNow({ full: false, entitlementsOnly: false })),
       await watched('first Collection open after it', desk, libraryId, card, open),
     );
     const idleP99 = quantile(idle.lookups, 0.99);

@@ -82,7 +82,7 @@ export function typedSearches(catalog: MirrorReader, libraryId: number, rng: Rng
   const total = catalog.browse({ libraryId, offset: 0, limit: 1 }).total;
   while (searches.length < count) {
     const row = catalog.browse({ libraryId, offset: rng.int(0, total - 1), limit: 1 }).rows[0];
-    const detail = row && catalog.detail(libraryId, row.contentId)?.record;
+    const detail = row && catalog.detail(libraryId, row.contentId as number)?.record;
     if (!detail) continue;
     const sources = [detail.title, detail.title, detail.artist ?? detail.artists[0]?.name, detail.series, detail.isbn ?? detail.upc].filter((s): s is string => !!s);
     if (sources.length === 0) continue;

@@ -13,9 +13,15 @@ export interface SandboxProcess {
   stop(): void;
 }
 
-export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+export interface SandboxProcessOptions {
+  /** The service's per-credential limit (requests a minute, then 429 with Retry-After): `--rate-limit`. */
+  rateLimitPerMinute?: number;
+}
+
+export async function startSandboxProcess(args: string[] = [], options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
   const cli = join(import.meta.dirname, '..', 'electron', 'sandbox', 'cli.ts');
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const limit = options.rateLimitPerMinute === undefined ? [] : ['--rate-limit', String(options.rateLimitPerMinute)];
+  const child = spawn(process.execPath, [cli, ...args, ...limit], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);

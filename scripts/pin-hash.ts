@@ -2,8 +2,13 @@
 // machine; the PIN itself goes nowhere): `node scripts/pin-hash.ts` asks for the PIN twice
 // without showing it, or reads one line from standard input when piped. Prints the PHC string
 // (`$scrypt$ln=16,r=8,p=1$…`) and, with a name, the policy entry: `node scripts/pin-hash.ts "Ana Lopez"`.
+// It refuses a PIN the desk's rules refuse (electron/shared/pin-rules.ts: at least 6 characters,
+// no repeat, run, repeated group or common PIN): the policy holds only the hash, and a desk can
+// only tell staff to ask IT again once the weak PIN is typed at its lock screen.
 import { createInterface } from 'node:readline';
 import { hashPin } from '../electron/desk/pin-hash.ts';
+import { pinProblem } from '../electron/shared/pin-rules.ts';
+import { reasonText } from '../electron/shared/reasons.ts';
 
 async function ask(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -36,8 +41,9 @@ async function ask(prompt: string): Promise<string> {
 
 const name = process.argv[2]?.trim();
 const pin = await ask('PIN: ');
-if (pin.length < 4 || pin.length > 64) {
-  process.stderr.write('A PIN is 4 to 64 characters.\n');
+const rule = pinProblem(pin);
+if (rule) {
+  process.stderr.write(`${reasonText(rule)}\n`);
   process.exit(1);
 }
 if (process.stdin.isTTY && (await ask('PIN again: ')) !== pin) {

@@ -35,6 +35,8 @@ export interface ConnectionSpec {
   clientOptions?: Partial<PartnerClientOptions>;
   /** The built-in sandbox, when this is its connection: stopped with it. */
   sandbox?: SandboxEndpoint;
+  /** The service's warnings beside a bulk page (`metadata.warnings`), for the app log. */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export class Connection {
@@ -66,7 +68,10 @@ export class Connection {
       baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate,
     });
     this.background = this.desk.withPriority('background');
-    this.mirror = new DeskMirror({ ...spec.mirror, desk: this.desk, background: this.background, now: spec.now });
+    this.mirror = new DeskMirror({
+      ...spec.mirror, desk: this.desk, background: this.background, now: spec.now,
+      ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
+    });
   }
 
   get closed(): boolean {

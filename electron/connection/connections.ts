@@ -106,6 +106,8 @@ export class Connections {
     const { options } = this;
     const common = {
       profile, ratePerMinute: options.ratePerMinute ?? 100, now: options.now,
+      // The service's own words beside a bulk page: logged (they name no patron), and shown on the Sync page.
+      onWarnings: (source: string, warnings: string[]) => options.logger.warn('catalog.service-warnings', { profileId: profile.id, source, warnings }),
       ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
     };
     if (profile.kind === 'sandbox') {

@@ -1,28 +1,50 @@
 // Who may unlock the desk. Per-staff PINs from the machine policy when IT set them (each
 // name with its own PIN), otherwise the one desk PIN set on this desk. Either way the PIN is
-// checked against a slow salted hash, wrong tries are counted across restarts and make the desk
-// wait (sign-in-throttle.ts), and every try is logged with the name typed and the operating
-// system's user name beside it — never the PIN. Tries run one at a time: two sent together
-// cannot both slip in before the count goes up.
+// checked against a slow salted hash, wrong tries are counted in the keychain's sign-in record
+// (sign-in-record.ts: no file edit resets them) and make the desk wait (sign-in-throttle.ts), and
+// every try is logged with the operating system's user name — never the PIN, and the name typed
+// only once the sign-in succeeded (a PIN typed into the name field would otherwise be logged in
+// clear). Tries run one at a time: two sent together cannot both slip in before the count goes up.
 import { userInfo } from 'node:os';
 import type { Logger } from '../logging/logger.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { staffNameKey, type StaffPin } from '../policy/schema.ts';
-import { hashPin, spendVerification, verifyPin } from './pin-hash.ts';
-import type { SignInFile, SignInRecord } from './sign-in-file.ts';
+import { pinProblem } from '../shared/pin-rules.ts';
+import { hashPin, spendVerification, verifyPin, type PinCost } from './pin-hash.ts';
+import type { RecordProblem, SignInRecord, SignInRecords, SignInStanding } from './sign-in-record.ts';
 import { FREE_TRIES, secondsToWait } from './sign-in-throttle.ts';
 
 export type SignInMethod = 'staff-pins' | 'desk-pin';
 
 export interface StaffSignInOptions {
-  file: SignInFile;
+  records: SignInRecords;
   /** Per-staff PINs from the machine policy: when there are any, they are the only way in. */
   staffPins: readonly StaffPin[] | undefined;
   now: () => number;
   logger: Logger;
   osUserName: () => string;
-  /** The scrypt cost (log2) of a desk PIN set here; the default unless a test asks for less. */
-  deskPinCostLog2?: number;
+  /** The scrypt cost of a desk PIN set here and the least a stored hash may have. */
+  cost: PinCost;
+}
+
+/** Where the desk stands, for the lock screen and for DeskService's rules. */
+export interface SignInStatus {
+  method: SignInMethod;
+  /** Whether anyone can sign in yet: always with staff PINs (after any wait); once a desk PIN is set otherwise. */
+  ready: boolean;
+  /** Seconds before another try is taken (0: now). */
+  waitSeconds: number;
+  /**
+   * No shift was ever started here (and the record was not lost): the first-run methods answer
+   * while locked. Before the first shift the desk holds no patron's trace; after it, a settings.json
+   * edited to name no connection opens nothing.
+   */
+  firstRun: boolean;
+  /** The desk must be set up again: its record was missing or not its own. */
+  reestablish?: RecordProblem;
+  hasDeskPin: boolean;
+  /** The open shift's number, or the last one's while locked (0: none yet). */
+  shifts: number;
 }
 
 /** The operating system's user name ('' where the OS will not say): on a desk PC shared under one login it tells which login, not who. */
@@ -34,9 +56,13 @@ export function currentOsUserName(): string {
   }
 }
 
+/** What a desk nobody set up yet stands on. */
+const FRESH_RECORD: SignInRecord = { failures: 0, shifts: 0 };
+
 export class StaffSignIn {
   readonly #options: StaffSignInOptions;
   #turn: Promise<unknown> = Promise.resolve();
+  #standing: Promise<SignInStanding> | undefined;
 
   constructor(options: StaffSignInOptions) {
     this.#options = options;
@@ -46,35 +72,73 @@ export class StaffSignIn {
     return this.#options.staffPins?.length ? 'staff-pins' : 'desk-pin';
   }
 
-  /** Whether anyone can sign in yet: always with staff PINs; once a desk PIN is set otherwise. */
-  get ready(): boolean {
-    return this.method === 'staff-pins' || this.#record().deskPin !== undefined;
+  /** Read from the keychain once; a failure (keychain unavailable) is tried again next time. */
+  #load(): Promise<SignInStanding> {
+    this.#standing ??= this.#options.records.load().catch((error: unknown) => {
+      this.#standing = undefined;
+      throw error;
+    });
+    return this.#standing;
   }
 
-  /** Seconds before another try is taken (0: now). */
-  get waitSeconds(): number {
-    const record = this.#record();
-    return record.lastFailureAt === undefined ? 0 : secondsToWait(record.failures, record.lastFailureAt, this.#options.now());
+  async #record(): Promise<SignInRecord> {
+    const standing = await this.#load();
+    return standing.kind === 'kept' ? standing.record : FRESH_RECORD;
   }
 
-  /** The staff name to record (the policy's spelling with staff PINs), or a refusal. */
-  signIn(typedName: string, pin: string): Promise<string> {
+  async #save(record: SignInRecord): Promise<void> {
+    await this.#options.records.save(record);
+    this.#standing = Promise.resolve({ kind: 'kept', record });
+  }
+
+  async status(): Promise<SignInStatus> {
+    const standing = await this.#load();
+    const record = standing.kind === 'kept' ? standing.record : FRESH_RECORD;
+    const hasDeskPin = record.deskPin !== undefined;
+    return {
+      method: this.method,
+      ready: this.method === 'staff-pins' || hasDeskPin,
+      waitSeconds: this.#waitSeconds(record),
+      firstRun: standing.kind === 'fresh' || (record.shifts === 0 && record.reestablish === undefined),
+      ...(record.reestablish ? { reestablish: record.reestablish } : {}),
+      hasDeskPin,
+      shifts: record.shifts,
+    };
+  }
+
+  /** The first connection or the sandbox is set up: from now on the desk counts as set up, whatever a file says. */
+  markSetUp(): Promise<void> {
     return this.#oneAtATime(async () => {
-      this.#refuseWhileWaiting('sign-in', typedName);
+      if ((await this.#load()).kind === 'fresh') await this.#save({ ...FRESH_RECORD });
+    });
+  }
+
+  /** The staff name to record (the policy's spelling with staff PINs) and the new shift's number, or a refusal. */
+  signIn(typedName: string, pin: string): Promise<{ staffName: string; shift: number }> {
+    return this.#oneAtATime(async () => {
+      await this.#refuseWhileWaiting('sign-in');
+      const record = await this.#record();
       let recorded: string | undefined;
       if (this.method === 'staff-pins') {
+        // The policy holds hashes only, so the desk cannot check IT's PINs until one is typed: a PIN
+        // the rules refuse is refused unchecked, and staff are told to ask IT for a new one.
+        if (pinProblem(pin)) throw PartnerError.because('invalid-input', 'sign-in.pin-below-rules');
         const staff = this.#options.staffPins?.find((entry) => staffNameKey(entry.name) === staffNameKey(typedName));
-        if (staff ? await verifyPin(pin, staff.pinHash) : await spendVerification(pin)) recorded = staff?.name;
+        if (staff ? await verifyPin(pin, staff.pinHash, this.#options.cost.floorLog2) : await spendVerification(pin)) recorded = staff?.name;
       } else {
-        const deskPin = this.#record().deskPin;
-        if (deskPin === undefined) throw PartnerError.because('invalid-input', 'sign-in.no-desk-pin');
-        if (await verifyPin(pin, deskPin)) recorded = typedName;
+        if (record.reestablish) throw PartnerError.because('invalid-input', 'sign-in.reestablish-first');
+        if (record.deskPin === undefined) throw PartnerError.because('invalid-input', 'sign-in.no-desk-pin');
+        if (await verifyPin(pin, record.deskPin, this.#options.cost.floorLog2)) recorded = typedName;
       }
       if (recorded === undefined) {
-        throw this.#wrongTry('sign-in', typedName, PartnerError.because('unauthorized', 'sign-in.wrong'), PartnerError.because('unauthorized', 'sign-in.wrong-last-try'));
+        throw await this.#wrongTry('sign-in', PartnerError.because('unauthorized', 'sign-in.wrong'), PartnerError.because('unauthorized', 'sign-in.wrong-last-try'));
       }
-      this.#succeeded();
-      return recorded;
+      // A good PIN starts the count again; with IT's per-staff PINs it also re-establishes a desk
+      // whose record was lost (a desk PIN's desk cannot get here before a new PIN is set).
+      const latest = await this.#record();
+      const shift = latest.shifts + 1;
+      await this.#save({ ...(latest.deskPin ? { deskPin: latest.deskPin } : {}), failures: 0, shifts: shift });
+      return { staffName: recorded, shift };
     });
   }
 
@@ -84,23 +148,35 @@ export class StaffSignIn {
    */
   prove(what: 'partner-password' | 'current-pin', check: () => Promise<boolean>, wrong: PartnerError): Promise<void> {
     return this.#oneAtATime(async () => {
-      this.#refuseWhileWaiting(what, '');
-      if (!(await check())) throw this.#wrongTry(what, '', wrong, wrong);
-      this.#succeeded();
+      await this.#refuseWhileWaiting(what);
+      if (!(await check())) throw await this.#wrongTry(what, wrong, wrong);
+      const { lastFailureAt: _over, ...record } = await this.#record();
+      if (record.failures !== 0 || _over !== undefined) await this.#save({ ...record, failures: 0 });
     });
   }
 
-  /** Only the hash is written. Callers have checked who may (DeskService.setDeskPin). */
-  async setDeskPin(pin: string): Promise<void> {
+  /** A wait still running refuses a PIN change that takes no proof (a re-established training desk), as it would a try. */
+  refuseWhileWaiting(): Promise<void> {
+    return this.#oneAtATime(() => this.#refuseWhileWaiting('desk-pin'));
+  }
+
+  /**
+   * Only the hash is written. Callers have checked who may (DeskService.setDeskPin). Re-establishing
+   * a desk counts every connection it holds as older than the next shift (`shiftsAtLeast`).
+   */
+  async setDeskPin(pin: string, shiftsAtLeast = 0): Promise<void> {
     if (this.method === 'staff-pins') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
-    const deskPin = await hashPin(pin, this.#options.deskPinCostLog2);
-    await this.#oneAtATime(async () => this.#options.file.write({ ...this.#record(), deskPin, failures: 0 }));
+    const deskPin = await hashPin(pin, this.#options.cost);
+    await this.#oneAtATime(async () => {
+      const record = await this.#record();
+      await this.#save({ deskPin, failures: 0, shifts: Math.max(record.shifts, shiftsAtLeast) });
+    });
   }
 
   /** The current desk PIN is this one (without counting a try: callers go through prove). */
   async isDeskPin(pin: string): Promise<boolean> {
-    const deskPin = this.#record().deskPin;
-    return deskPin !== undefined && verifyPin(pin, deskPin);
+    const { deskPin } = await this.#record();
+    return deskPin !== undefined && verifyPin(pin, deskPin, this.#options.cost.floorLog2);
   }
 
   #oneAtATime<T>(work: () => Promise<T>): Promise<T> {
@@ -109,37 +185,26 @@ export class StaffSignIn {
     return next;
   }
 
-  /** The record, with a wait that has no start (a spoiled file) starting now. */
-  #record(): SignInRecord {
-    const record = this.#options.file.read();
-    if (record.failures >= FREE_TRIES && record.lastFailureAt === undefined) {
-      const started = { ...record, lastFailureAt: this.#options.now() };
-      this.#options.file.write(started);
-      return started;
-    }
-    return record;
+  #waitSeconds(record: SignInRecord): number {
+    return record.lastFailureAt === undefined ? 0 : secondsToWait(record.failures, record.lastFailureAt, this.#options.now());
   }
 
-  #refuseWhileWaiting(attempt: string, typedName: string): void {
-    const seconds = this.waitSeconds;
+  async #refuseWhileWaiting(attempt: string): Promise<void> {
+    const seconds = this.#waitSeconds(await this.#record());
     if (seconds === 0) return;
-    this.#options.logger.warn('session.sign-in-refused', { attempt, staff: typedName, osUser: this.#options.osUserName(), why: 'waiting', seconds });
+    this.#options.logger.warn('session.sign-in-refused', { attempt, osUser: this.#options.osUserName(), why: 'waiting', seconds });
     throw PartnerError.because('rate-limited', 'sign-in.wait', { seconds });
   }
 
   /** Counts the try; the refusal is `wrong`, `lastTry` when the next wrong one will wait, or the wait itself. */
-  #wrongTry(attempt: string, typedName: string, wrong: PartnerError, lastTry: PartnerError): PartnerError {
-    const record = this.#record();
+  async #wrongTry(attempt: string, wrong: PartnerError, lastTry: PartnerError): Promise<PartnerError> {
+    const record = await this.#record();
     const failures = record.failures + 1;
-    this.#options.file.write({ ...record, failures, lastFailureAt: this.#options.now() });
-    const seconds = this.waitSeconds;
-    this.#options.logger.warn('session.sign-in-refused', { attempt, staff: typedName, osUser: this.#options.osUserName(), why: 'wrong', failures, seconds });
+    const counted = { ...record, failures, lastFailureAt: this.#options.now() };
+    await this.#save(counted);
+    const seconds = this.#waitSeconds(counted);
+    this.#options.logger.warn('session.sign-in-refused', { attempt, osUser: this.#options.osUserName(), why: 'wrong', failures, seconds });
     if (seconds > 0) return PartnerError.because('rate-limited', 'sign-in.wait', { seconds });
     return failures === FREE_TRIES - 1 ? lastTry : wrong;
-  }
-
-  #succeeded(): void {
-    const record = this.#record();
-    if (record.failures !== 0 || record.lastFailureAt !== undefined) this.#options.file.write({ ...(record.deskPin ? { deskPin: record.deskPin } : {}), failures: 0 });
   }
 }

@@ -3,14 +3,18 @@
 import type { Connection } from '../connection/connection.ts';
 import type { SyncRequest } from '../mirror/sync.ts';
 import type { SyncStatusView } from '../shared/contract.ts';
+import type { FullPassRule } from './full-pass.ts';
 
-export const EMPTY_SYNC_STATUS: SyncStatusView = { available: false, sources: [], counts: { titles: 0, entitlements: [] } };
+export const emptySyncStatus = (rule: FullPassRule): SyncStatusView =>
+  ({ available: false, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { ...rule } });
 
-export function syncRequest(connection: Pick<Connection, 'libraries' | 'profile'>, full: boolean): SyncRequest {
+/** `entitlementsOnly` with `full`: the full entitlement pass (full-pass.ts). */
+export function syncRequest(connection: Pick<Connection, 'libraries' | 'profile'>, full: boolean, entitlementsOnly = false): SyncRequest {
   return {
     countries: [...new Set(connection.libraries.map((l) => l.country))],
     libraries: connection.libraries.map((l) => l.libraryId),
     source: connection.profile.catalogSource ?? 'global+entitlements',
     full,
+    ...(entitlementsOnly ? { entitlementsOnly } : {}),
   };
 }

@@ -8,6 +8,7 @@ import Store from 'electron-store';
 import { ActionLog } from '../action-log/action-log.ts';
 import { keychainLogKey } from '../action-log/log-key.ts';
 import { inProcessSandbox } from '../connection/sandbox-endpoint.ts';
+import { keychainDeskRecords } from '../credentials/desk-keychain.ts';
 import { createKeytarVault } from '../credentials/index.ts';
 import type { ClipboardPort } from '../desk/clipboard.ts';
 import { DeskService, type DeskServiceDeps } from '../desk/desk-service.ts';
@@ -31,17 +32,24 @@ export interface DeskAssembly {
 
 export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: Settings } {
   const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
+  const keychain = parts.keychainService ? { service: parts.keychainService } : {};
+  const deskRecords = keychainDeskRecords(keychain);
   const desk = new DeskService({
     settings,
     policy: parts.policy.policy,
     policyProblem: parts.policy.problems,
-    vault: createKeytarVault(parts.keychainService ? { service: parts.keychainService } : {}),
+    vault: createKeytarVault(keychain),
+    keychain: deskRecords,
     fetch: parts.fetch,
     sandbox: async () => inProcessSandbox(),
     clipboard: parts.clipboard,
     logger: parts.logger,
-    actionLog: new ActionLog({ path: join(parts.userData, 'action-log.jsonl'), key: keychainLogKey(parts.keychainService ? { service: parts.keychainService } : {}) }),
-    signInFile: join(parts.userData, 'sign-in.json'),
+    actionLog: new ActionLog({
+      path: join(parts.userData, 'action-log.jsonl'), key: keychainLogKey(keychain), head: deskRecords,
+      onChanged: (where) => parts.logger.warn('action-log.changed', { path: join(parts.userData, 'action-log.jsonl'), where }),
+    }),
+    // An earlier version's record: found, it only says the desk was set up (it is never read for a PIN).
+    legacySignInFile: join(parts.userData, 'sign-in.json'),
     mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.mirrorWorker },
     now: Date.now,
     version: parts.version,

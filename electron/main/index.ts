@@ -1,4 +1,4 @@
-// Electron entry: refuses debugging switches in a packaged build, serves the renderer from
+// Electron entry: refuses debugging and network-altering switches in a packaged build, serves the renderer from
 // app://desk, wires DeskService to Electron (desk-assembly.ts), registers the contract behind a
 // sender check pinned to that origin and opens one locked-down window. Runs in Vitest under a
 // recording Electron stand-in (tests/unit/main/startup.test.ts).
@@ -8,6 +8,7 @@ import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, net, powerMonitor
 import electronUpdater from 'electron-updater';
 import { channelOf } from '../shared/contract.ts';
 import { reasonText } from '../shared/reasons.ts';
+import { START_REFUSALS_FR, type StartRefusal } from '../shared/start-refusals.ts';
 import { registerContract, senderCheck } from '../ipc/register.ts';
 import { createFileLogger } from '../logging/logger.ts';
 import { loadMachinePolicy, logMachinePolicy } from '../policy/index.ts';
@@ -16,7 +17,9 @@ import { applicationMenuTemplate } from './app-menu.ts';
 import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-protocol.ts';
 import { createDesk } from './desk-assembly.ts';
 import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPreferences } from './security.ts';
-import { refusedStartFlags } from './start-flags.ts';
+import { refusedNetworkOptions, refusedStartFlags } from './start-flags.ts';
+import { endShiftBeforeQuit } from './quit-ends-shift.ts';
+import { watchScreenLock } from './screen-lock.ts';
 import { configureUpdates, scheduleUpdateChecks, windowsPublisherVerified } from './updates.ts';
 
 const files = appFiles(import.meta.dirname);
@@ -70,16 +73,23 @@ async function start(): Promise<void> {
     webPreferences: secureWebPreferences(files.preload, { devTools: !packaged }),
   });
   if (state.maximized) window.maximize();
+  // Title pages open in the system browser: the sandbox's, and those on hosts the service named for a title (title-pages.ts).
+  const opensExternally = (url: string): boolean => isAllowedExternalUrl(url) || desk.isTitlePage(url);
   guardContents(window.webContents, window.webContents.session, (url) => {
-    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
-  });
+    if (opensExternally(url)) void shell.openExternal(url);
+  }, opensExternally);
 
   const ours = window.webContents;
   registerContract(ipcMain, desk, senderCheck((sender) => sender === ours, [entry.origin]), logger);
 
-  powerMonitor.on('lock-screen', () => void desk.lock('system'));
+  // The OS locking the session locks the desk (Linux by asking: Electron has no event there);
+  // main's own idle lock holds when the renderer is frozen; quitting ends the shift first.
+  const stopScreenLockWatch = watchScreenLock(powerMonitor, { platform: process.platform, onLocked: () => void desk.lock('system') });
+  const stopIdleWatch = desk.startIdleWatch();
+  endShiftBeforeQuit(app, () => desk.endShiftForQuit());
   const stopAvailabilityRefresh = desk.startAvailabilityRefresh();
   const stopActionLogRetention = desk.startActionLogRetention();
+  const stopFullEntitlementPass = desk.startFullEntitlementPass();
   window.on('close', () => {
     if (!window) return;
     const bounds = window.getNormalBounds();
@@ -98,6 +108,9 @@ async function start(): Promise<void> {
     updateChecks?.stop();
     stopAvailabilityRefresh();
     stopActionLogRetention();
+    stopScreenLockWatch();
+    stopIdleWatch();
+    stopFullEntitlementPass();
     void desk.close().finally(() => logger.close());
   });
 
@@ -105,8 +118,10 @@ async function start(): Promise<void> {
   logger.info('app.start', { version: app.getVersion(), packaged, settingsProblem: settings.lastLoadProblem?.message });
 }
 
-function refuseToStart(flags: string[]): void {
-  const message = reasonText('start.debugging-refused', { flags: flags.join(', ') });
+/** Said in English and French: before any window or setting, the desk's language is not known. */
+function refuseToStart(reason: StartRefusal, flags: string[]): void {
+  const params = { flags: flags.join(', ') };
+  const message = `${reasonText(reason, params)}\n\n${START_REFUSALS_FR[reason].replace('{flags}', params.flags)}`;
   console.error(message);
   // Before `ready` this is a dialog on Windows and macOS, and stderr on Linux.
   dialog.showErrorBox('Lending Desk', message);
@@ -134,5 +149,7 @@ function boot(): void {
 }
 
 const refused = app.isPackaged ? refusedStartFlags(process.argv.slice(1), (name) => app.commandLine.hasSwitch(name), process.platform) : [];
-if (refused.length > 0) refuseToStart(refused);
+const networkRefused = app.isPackaged ? refusedNetworkOptions(process.argv.slice(1), (name) => app.commandLine.hasSwitch(name), process.platform, process.env) : [];
+if (refused.length > 0) refuseToStart('start.debugging-refused', refused);
+else if (networkRefused.length > 0) refuseToStart('start.network-refused', networkRefused);
 else boot();

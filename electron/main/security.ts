@@ -1,5 +1,6 @@
 // The Electron security checklist as plain functions over the objects Electron hands us, so
 // they are unit-tested with stand-ins here (no Electron binary) and used as-is in main.
+import { httpsHostOf } from '../shared/text-rules.ts';
 
 /** Hosts whose https pages and covers staff may open or see. The sandbox's are fictional (.invalid). */
 export const TITLE_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
@@ -45,12 +46,8 @@ export function contentSecurityPolicy(coverHosts: readonly string[] = COVER_HOST
 }
 
 export function isAllowedExternalUrl(raw: string, hosts: readonly string[] = [...TITLE_HOSTS, ...COVER_HOSTS]): boolean {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'https:' && url.username === '' && url.password === '' && hosts.includes(url.hostname);
-  } catch {
-    return false;
-  }
+  const host = httpsHostOf(raw);
+  return host !== undefined && hosts.includes(host);
 }
 
 interface NavigationEvent { preventDefault(): void }
@@ -67,12 +64,14 @@ export interface GuardedSession {
  * No navigation away from the app, no new windows (allow-listed https title pages open in the
  * system browser instead), no webviews, no permissions.
  */
-export function guardContents(contents: GuardedContents, session: GuardedSession, openExternal: (url: string) => void): void {
+export function guardContents(
+  contents: GuardedContents, session: GuardedSession, openExternal: (url: string) => void, allowed: (url: string) => boolean = (url) => isAllowedExternalUrl(url),
+): void {
   contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternalUrl(url)) openExternal(url);
+    if (allowed(url)) openExternal(url);
     return { action: 'deny' };
   });
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

@@ -4,7 +4,8 @@
 // holds no database: each method here sends requests and awaits answers.
 import type { PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import type { BrowseRow, CatalogPage, SourceState, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } from '../shared/collection.ts';
+import type { ContentId } from '../shared/model.ts';
 import { MirrorClient } from './mirror-client.ts';
 import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from './sync.ts';
@@ -14,6 +15,8 @@ export interface SyncStatus {
   counts: MirrorCounts;
   /** The sync under way, or the mirror's own upkeep (an earlier mirror's upgrade). */
   running?: SyncProgress;
+  /** What the service said beside each source's pages (`metadata.warnings`) in its last run, this session. */
+  warnings: { source: string; warnings: string[] }[];
 }
 
 export interface DeskMirrorOptions {
@@ -26,7 +29,12 @@ export interface DeskMirrorOptions {
   workerUrl?: URL | string;
   /** Free disk space the mirror leaves (the owner's default unless a test asks for more). */
   diskSpaceKeptFree?: number;
+  /** Told each source's warnings as they come (the connection writes them to the app log). */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
+
+/** A source's warnings kept for the Sync view, at most (a page carries ten at most: normalize.ts). */
+const WARNINGS_KEPT = 20;
 
 export class DeskMirror {
   private readonly options: DeskMirrorOptions;
@@ -38,6 +46,8 @@ export class DeskMirror {
   private readonly jobs = new Set<Promise<unknown>>();
   /** Aborted by close(): every job stops, a sync records nothing (sync.ts, settle). */
   private readonly cancel = new AbortController();
+  /** Each source's warnings in its last run. */
+  private readonly warnings = new Map<string, string[]>();
 
   constructor(options: DeskMirrorOptions) {
     this.options = options;
@@ -51,7 +61,8 @@ export class DeskMirror {
   async status(): Promise<SyncStatus> {
     const { sources, counts, upkeep } = await this.mirror.status();
     const running = this.running && this.progress ? this.progress : upkeep?.progress;
-    return { sources, counts, ...(running ? { running } : {}) };
+    const warnings = [...this.warnings].map(([source, said]) => ({ source, warnings: said }));
+    return { sources, counts, ...(running ? { running } : {}), warnings };
   }
 
   /** A second call while a run is under way joins it. */
@@ -71,7 +82,7 @@ export class DeskMirror {
   }
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
-  async refreshAvailability(libraryId: number, contentIds: number[]): Promise<BrowseRow[]> {
+  async refreshAvailability(libraryId: number, contentIds: ContentId[]): Promise<BrowseRow[]> {
     return this.track((async () => {
       const items = await this.options.desk.contentInfo(libraryId, contentIds, this.cancel.signal);
       await this.mirror.storeAvailability(libraryId, items, this.now());
@@ -84,8 +95,13 @@ export class DeskMirror {
   }
 
   /** null: the library holds no such title (the contract's answer). */
-  async detail(libraryId: number, contentId: number): Promise<TitleDetail | null> {
+  async detail(libraryId: number, contentId: ContentId): Promise<TitleDetail | null> {
     return (await this.mirror.title(libraryId, contentId)) ?? null;
+  }
+
+  /** What each search hit's title id stands for in this copy of the catalog (title-contents.ts). */
+  titleContents(libraryId: number, titleIds: number[]): Promise<TitleContents[]> {
+    return this.mirror.titleContents(libraryId, titleIds);
   }
 
   /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, bench/support/simulated-time.ts). */
@@ -112,11 +128,23 @@ export class DeskMirror {
 
   private async run(job: (ctx: SyncContext) => Promise<unknown>, onProgress: (p: SyncProgress) => void): Promise<SyncStatus> {
     this.cancel.signal.throwIfAborted();
+    // A source's warnings are those of its latest run: its first page or progress in this job clears the last run's.
+    const touched = new Set<string>();
+    const touch = (source: string): void => {
+      if (!touched.has(source)) this.warnings.delete(source);
+      touched.add(source);
+    };
     const report = (p: SyncProgress): void => {
+      touch(p.source);
       this.progress = p;
       onProgress(p);
     };
-    await this.track(job({ client: this.options.background, store: this.mirror, now: this.now, signal: this.cancel.signal, onProgress: report }));
+    const onWarnings = (source: string, said: string[]): void => {
+      touch(source);
+      this.warnings.set(source, [...new Set([...(this.warnings.get(source) ?? []), ...said])].slice(0, WARNINGS_KEPT));
+      this.options.onWarnings?.(source, said);
+    };
+    await this.track(job({ client: this.options.background, store: this.mirror, now: this.now, signal: this.cancel.signal, onProgress: report, onWarnings }));
     return this.status();
   }
 }

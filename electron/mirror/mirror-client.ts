@@ -53,6 +53,7 @@ export class MirrorClient implements MirrorInterface {
   browse = (...args: ArgsOf<'browse'>) => this.call('browse', args);
   title = (...args: ArgsOf<'title'>) => this.call('title', args);
   rows = (...args: ArgsOf<'rows'>) => this.call('rows', args);
+  titleContents = (...args: ArgsOf<'titleContents'>) => this.call('titleContents', args);
   status = () => this.call('status', []);
 
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {

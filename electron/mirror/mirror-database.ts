@@ -9,7 +9,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { Availability, CatalogChange, CatalogRecord, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
+import type { Availability, CatalogChange, CatalogRecord, ContentId, Entitlement, LibraryContentChange, PurchaseModel } from '../shared/model.ts';
+import { ContentKeys } from './content-keys.ts';
 import { migrate } from './schema.ts';
 import { decodeRecord } from './title-record.ts';
 import { recordOf, titleChanges, titleRow, type TitleRow } from './title-row.ts';
@@ -20,13 +21,14 @@ export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
 import { isErrorCode, type ErrorParams } from '../shared/errors.ts';
 import { isReason } from '../shared/reasons.ts';
-import type { RunFailure } from './mirror-interface.ts';
+import type { RunEnd, RunFailure } from './mirror-interface.ts';
 
 
 interface StateRow {
   source: string; in_progress: number; next_token: string | null; run_since: number | null; run_started_at: number | null;
   last_success_at: number | null; last_attempt_at: number | null; last_error: string | null; last_error_code: string | null;
   last_error_reason: string | null; last_error_params: string | null; items: number;
+  full_success_at: number | null; full_removed: number | null;
 }
 
 // FTS5's configuration for building the whole index at once, and its defaults (fts5.html#fts5_configuration_options).
@@ -54,12 +56,14 @@ const TITLE_SOURCES = { global: 'global', libraryContent: 'library-content:' } a
 /** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
 interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
 
-/** Availability just stored, for the Collection's index to patch in place. */
-export type AvailabilityListener = (libraryId: number, contentIds: number[]) => void;
+/** Availability just stored (the titles' keys: content-keys.ts), for the Collection's index to patch in place. */
+export type AvailabilityListener = (libraryId: number, keys: number[]) => void;
 
 export class MirrorDatabase {
   readonly db: DatabaseSync;
   readonly vocabulary: StoredVocabulary;
+  /** Content ids to the integer keys the tables use, and back. */
+  readonly keys: ContentKeys;
   private readonly statements: Record<string, StatementSync> = {};
   /** Records of a mirror before schema 6 are still there, not all converted yet (mirror-upgrade.ts). */
   private earlierRecords: boolean;
@@ -81,6 +85,7 @@ export class MirrorDatabase {
     if (this.userVersion() === 0) this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     migrate(this.db);
     this.vocabulary = new StoredVocabulary(this.db);
+    this.keys = new ContentKeys(this.db);
     this.earlierRecords = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'title_records'").get() !== undefined;
     if (this.earlierRecords && this.db.prepare("SELECT 1 FROM mirror_state WHERE key = 'records_after'").get() === undefined) this.dropEarlierRecords();
   }
@@ -168,6 +173,8 @@ export class MirrorDatabase {
       ...(row.last_error_code !== null && isErrorCode(row.last_error_code) ? { lastErrorCode: row.last_error_code } : {}),
       ...(row.last_error_reason !== null && isReason(row.last_error_reason) ? { lastErrorReason: row.last_error_reason, lastErrorParams: paramsOf(row.last_error_params) } : {}),
       items: row.items,
+      ...(row.full_success_at === null ? {} : { lastFullAt: row.full_success_at }),
+      ...(row.full_removed === null ? {} : { lastFullRemoved: row.full_removed }),
     };
   }
 
@@ -228,12 +235,18 @@ export class MirrorDatabase {
     this.statement('UPDATE sync_state SET next_token = ?, items = items + ? WHERE source = ?').run(nextToken ?? null, items, source);
   }
 
-  /** A run's end, in one transaction: what a full run did not see removed (`sweep`: how many were), the run marked done. */
-  finishRun<T>(source: string, sweep: () => T): T {
+  /**
+   * A run's end, in one transaction: what a full run did not see removed (`sweep`: how many
+   * were), the run marked done. A full run's time and count are kept beside the source (the Sync
+   * view and the full entitlement pass's schedule read them).
+   */
+  finishRun(source: string, sweep: () => RunEnd['removed']): RunEnd['removed'] {
     return this.transaction(() => {
       const removed = sweep();
       this.statement(`UPDATE sync_state SET in_progress = 0, next_token = NULL, last_success_at = run_started_at,
-        last_error = NULL, last_error_code = NULL, last_error_reason = NULL, last_error_params = NULL WHERE source = ?`).run(source);
+        last_error = NULL, last_error_code = NULL, last_error_reason = NULL, last_error_params = NULL,
+        full_success_at = CASE WHEN run_since IS NULL THEN run_started_at ELSE full_success_at END,
+        full_removed = CASE WHEN run_since IS NULL THEN ? ELSE full_removed END WHERE source = ?`).run(removed.titles + removed.entitlements, source);
       return removed;
     }, true);
   }
@@ -252,8 +265,10 @@ export class MirrorDatabase {
       const bulk = this.inBulk();
       const changes = titleChanges(records, this.vocabulary);
       for (const change of changes) {
-        if (change.kind === 'removed') this.removeTitle(change.id, bulk);
-        else this.upsertTitle(change.row, run, bulk);
+        if (change.kind === 'removed') {
+          const key = this.keys.keyOf(change.id);
+          if (key !== undefined) this.removeTitle(key, bulk);
+        } else this.upsertTitle(this.keys.keyOf(change.row.id, true), change.row, run, bulk);
       }
       this.advance(source, nextToken, changes.length);
     }, true);
@@ -262,8 +277,8 @@ export class MirrorDatabase {
   applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: readonly Entitlement[], nextToken: string | undefined): void {
     this.transaction(() => {
       for (const e of items) {
-        if (e.removed) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, e.contentId);
-        else this.upsertEntitlement(libraryId, e.contentId, model, e.active, run);
+        if (e.removed) this.removeEntitlement(libraryId, e.contentId);
+        else this.upsertEntitlement(libraryId, this.keys.keyOf(e.contentId, true), model, e.active, run);
       }
       this.advance(source, nextToken, items.length);
     }, true);
@@ -275,15 +290,16 @@ export class MirrorDatabase {
       const bulk = this.inBulk();
       for (const change of changes) {
         if (change.kind === 'removed') {
-          this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, change.id);
+          this.removeEntitlement(libraryId, change.id);
           continue;
         }
         const { active, purchaseModel, price: _price, ...record } = change.title;
-        const seen = this.statement('SELECT 1 FROM titles WHERE id = ? AND seen_run = ?').get(record.id, run) !== undefined;
-        const existing = seen ? this.record(record.id) : undefined;
+        const key = this.keys.keyOf(record.id, true);
+        const seen = this.statement('SELECT 1 FROM titles WHERE id = ? AND seen_run = ?').get(key, run) !== undefined;
+        const existing = seen ? this.record(key) : undefined;
         const merged = existing ? mergeEpisodes(existing, record) : record;
-        this.upsertTitle(titleRow(merged, this.vocabulary), run, bulk);
-        if (purchaseModel) this.upsertEntitlement(libraryId, record.id, purchaseModel, active !== false, run);
+        this.upsertTitle(key, titleRow(merged, this.vocabulary), run, bulk);
+        if (purchaseModel) this.upsertEntitlement(libraryId, key, purchaseModel, active !== false, run);
       }
       this.advance(source, nextToken, changes.length);
     }, true);
@@ -307,20 +323,25 @@ export class MirrorDatabase {
     return Number(result.changes);
   }
 
-  storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
-    this.transaction(() => {
-      for (const a of items) {
-        this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
-            total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
-          .run(libraryId, a.contentId, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
-        this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
-          .run(libraryId, a.contentId);
-      }
-    });
-    const contentIds = items.map((a) => a.contentId);
-    for (const listener of this.availabilityListeners) listener(libraryId, contentIds);
+  /**
+   * Availability as read at `readAt`. An id the service left out of its answer (`unknown`: the
+   * client asked twice) says nothing, so nothing is stored for it; nor for a title the mirror has
+   * never filed (it has no key, so no row of the Collection can show it).
+   */
+  storeAvailability(libraryId: number, items: readonly Availability[], readAt: number): void {
+    const keys = this.transaction(() => items.flatMap((a) => {
+      const key = a.unknown ? undefined : this.keys.keyOf(a.contentId);
+      if (key === undefined) return [];
+      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
+          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
+        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+      this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
+        .run(libraryId, key);
+      return [key];
+    }));
+    for (const listener of this.availabilityListeners) listener(libraryId, keys);
   }
 
   onAvailabilityStored(listener: AvailabilityListener): () => void {
@@ -328,39 +349,41 @@ export class MirrorDatabase {
     return () => this.availabilityListeners.delete(listener);
   }
 
-  /** A title's record, as its details show it (converted, or still as an earlier mirror kept it). */
-  record(id: number): CatalogRecord | undefined {
-    const row = this.statement('SELECT record FROM titles WHERE id = ?').get(id) as { record: Uint8Array | null } | undefined;
+  /** The record of the title filed under `key`, as its details show it (converted, or still as an earlier mirror kept it), its id the content id. */
+  record(key: number): CatalogRecord | undefined {
+    const row = this.statement('SELECT record FROM titles WHERE id = ?').get(key) as { record: Uint8Array | null } | undefined;
     if (!row) return undefined;
-    if (row.record) return decodeRecord(row.record, id, this.vocabulary);
+    if (row.record) return decodeRecord(row.record, this.keys.contentIdOf(key), this.vocabulary);
     if (!this.earlierRecords) return undefined;
-    const earlier = this.statement('SELECT record, wire FROM title_records WHERE id = ?').get(id) as { record: string; wire: number } | undefined;
-    return earlier ? recordOf(earlier.record, earlier.wire, id) : undefined;
+    // An earlier mirror filed only whole-number ids, each its own key.
+    const earlier = this.statement('SELECT record, wire FROM title_records WHERE id = ?').get(key) as { record: string; wire: number } | undefined;
+    return earlier ? recordOf(earlier.record, earlier.wire, key) : undefined;
   }
 
-  private upsertTitle(row: TitleRow, run: number, bulk: boolean): void {
+  /** The title `row` under its `key` (content-keys.ts). */
+  private upsertTitle(key: number, row: TitleRow, run: number, bulk: boolean): void {
     const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
     const before = bulk ? undefined
-      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(row.id) as TitleColumns | undefined;
+      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(key) as TitleColumns | undefined;
     // The columns of schema 1 the record now holds are left empty: `countries` (NOT NULL) as ''.
-    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, seen_run, words, record)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, seen_run, words, record, title_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, artist = excluded.artist, format = excluded.format, year = excluded.year,
         for_children = excluded.for_children, seen_run = excluded.seen_run, words = excluded.words, record = excluded.record,
-        series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
-      .run(row.id, row.title, row.artist, row.format, row.year, row.kids, run, row.words, row.record);
-    if (this.earlierRecords) this.statement('DELETE FROM title_records WHERE id = ?').run(row.id);
+        title_id = excluded.title_id, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
+      .run(key, row.title, row.artist, row.format, row.year, row.kids, run, row.words, row.record, row.titleId);
+    if (this.earlierRecords) this.statement('DELETE FROM title_records WHERE id = ?').run(key);
     if (bulk) return;
     if (before?.words !== now.words) {
       // The index holds no copy of the words: removing the old entry takes the words it was made of.
-      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(row.id, before.words);
-      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(row.id, now.words);
+      if (before?.words != null) this.statement("INSERT INTO title_words (title_words, rowid, words) VALUES ('delete', ?, ?)").run(key, before.words);
+      this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(key, now.words);
     }
     // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
     const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
     if (changed.length > 0) {
       this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
-        .run(...changed.map((column) => now[column]), row.id);
+        .run(...changed.map((column) => now[column]), key);
     }
   }
 
@@ -370,6 +393,12 @@ export class MirrorDatabase {
       this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
     }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
+  }
+
+  /** A title the mirror never filed has no key, so no entitlement to remove. */
+  private removeEntitlement(libraryId: number, contentId: ContentId): void {
+    const key = this.keys.keyOf(contentId);
+    if (key !== undefined) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, key);
   }
 
   /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). */

@@ -9,7 +9,11 @@
 //   database concept: runs, numbered pages of bytes as the service sent them, a cursor, counts.
 //   The engine depends on this half only.
 // - Collection: what the desk asks of its own Collection (the library's titles on the desk):
-//   browse, a title's details, rows, the mirror's status.
+//   browse, a title's details, rows, what a search hit's title id stands for, the mirror's status.
+//
+// Titles and availability are named by content id (shared/content-id.ts: a whole number, or a
+// string such as an episode's in the published schema) in every call and answer; how a back
+// end files them is its own affair.
 //
 // The protocol's ordering rules:
 // 1. Requests are answered in the order they were sent, each once (storePage twice: its head,
@@ -25,15 +29,17 @@
 //    not stored. A page that cannot be read (not JSON, not a page) is refused at its head with
 //    'bad-response' and the run still waits for that number: send it again. A page that cannot be
 //    stored is refused at its end, and so is every later page of the run, until openRun.
-// 4. finishRun, after the last page: a full run removes what it did not see and says how much.
+// 4. finishRun, after the last page: a full run removes what it did not see and says how much;
+//    the source's state then keeps when its last full run succeeded and what it removed
+//    (SourceState.lastFullAt, lastFullRemoved).
 //    failRun records why a run stopped; a cancelled pull records nothing (its run stays under way
 //    and resumes). The engine decides which before it sends either.
 // 5. A Collection read answers from what is stored when it is served; while a run is under way
 //    a library's in-memory order may be up to a few seconds older than the last page (its rows
 //    are read as stored), so staff browsing during a sync are not held up by rebuilds.
-import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import type { Availability, Format, PurchaseModel } from '../shared/model.ts';
+import type { Availability, ContentId, Format, PurchaseModel } from '../shared/model.ts';
 
 // ---- the page store: what the sync engine asks ----
 
@@ -85,7 +91,9 @@ export interface PageHead {
   /** Records the page carried (removals included). */
   items: number;
   /** An availability-refresh page: the entitled titles it changed (not those it removed). */
-  changedContentIds?: number[];
+  changedContentIds?: ContentId[];
+  /** What the service said beside the page (`metadata.warnings`), for the Sync view and the log. */
+  warnings?: string[];
 }
 
 export interface PageStored {
@@ -156,16 +164,22 @@ export interface PageStoreCalls {
   storePage: Call<[run: number, page: number, bytes: ArrayBuffer], PageStored>;
   finishRun: Call<[run: number], RunEnd>;
   failRun: Call<[run: number, failure: RunFailure, at: number], void>;
-  /** Availability as the service gave it at `readAt`, for these of the library's titles. */
+  /** Availability as the service gave it at `readAt`, for these of the library's titles (an `unknown` answer stores nothing). */
   storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], void>;
 }
 
 export interface CollectionCalls {
   browse: Call<[query: BrowseQuery], CatalogPage>;
   /** A title's details as the library holds it; undefined when the library has no such title. */
-  title: Call<[libraryId: number, contentId: number], TitleDetail | undefined>;
+  title: Call<[libraryId: number, contentId: ContentId], TitleDetail | undefined>;
   /** The rows of these titles of the library, in this order (those it does not hold left out). */
-  rows: Call<[libraryId: number, contentIds: number[]], BrowseRow[]>;
+  rows: Call<[libraryId: number, contentIds: ContentId[]], BrowseRow[]>;
+  /**
+   * What each search hit's title id stands for: the contents filed under it (a title's own, or
+   * a series' episodes) with the library's entitlement where it has one — or why not (no run of
+   * titles has succeeded yet; the title is not in the copy). A title id is never a content id.
+   */
+  titleContents: Call<[libraryId: number, titleIds: number[]], TitleContents[]>;
   status: Call<[], MirrorStatus>;
 }
 
@@ -210,7 +224,7 @@ export type MirrorReply =
   | { id: number; kind: 'refused'; error: ErrorInfo };
 
 export const MIRROR_CALLS: readonly MirrorCall[] = [
-  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'status', 'close',
+  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'status', 'close',
 ];
 
 export const isMirrorCall = (value: unknown): value is MirrorCall => (MIRROR_CALLS as readonly unknown[]).includes(value);

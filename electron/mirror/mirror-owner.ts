@@ -13,6 +13,7 @@ import { MirrorUpgrade } from './mirror-upgrade.ts';
 import { DISK_SPACE_KEPT_FREE, freeBytesBeside, PageStoreOnFile, spareOf } from './page-store.ts';
 import { browse, counts, detail, rowsOf } from './queries.ts';
 import { ShelfCache } from './shelf-cache.ts';
+import { titleContents } from './title-contents.ts';
 
 export class MirrorOwner {
   private readonly db: MirrorDatabase;
@@ -63,6 +64,7 @@ export class MirrorOwner {
       case 'browse': return browse(this.db, this.shelves, request.args[0], this.searchWordsProgress());
       case 'title': return detail(this.db, ...request.args);
       case 'rows': return rowsOf(this.db, ...request.args);
+      case 'titleContents': return titleContents(this.db, ...request.args);
       case 'status': return this.status();
       case 'close': return this.close();
     }

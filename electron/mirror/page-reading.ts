@@ -1,9 +1,10 @@
 // A page as the mirror's owner reads it, once: its bytes decoded and parsed as JSON, every
 // record normalised as the partner client normalises it — the global catalog's changes,
-// entitlement changes, or a library's content — beside what the page says of the pull. The
+// entitlement changes, or a library's content — beside what the page says of the pull (its
+// next token, total and warnings). The
 // store then keeps each record in its compact form (title-record.ts), never reading it again.
 import { pageMetadata, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseLibraryContentPage } from '../partner/normalize.ts';
-import type { CatalogChange, Entitlement, LibraryContentChange } from '../shared/model.ts';
+import type { CatalogChange, ContentId, Entitlement, LibraryContentChange } from '../shared/model.ts';
 import type { PageHead, SyncSource } from './mirror-interface.ts';
 
 export type PageRead =
@@ -17,7 +18,7 @@ const decoder = new TextDecoder();
 export function readPage(source: SyncSource, bytes: ArrayBuffer): PageRead {
   const body = parseBulkPage(decoder.decode(bytes));
   const meta = pageMetadata(body);
-  const head = (items: number, changedContentIds?: number[]): PageHead => ({ ...meta, items, ...(changedContentIds ? { changedContentIds } : {}) });
+  const head = (items: number, changedContentIds?: ContentId[]): PageHead => ({ ...meta, items, ...(changedContentIds ? { changedContentIds } : {}) });
   switch (source.kind) {
     case 'global': {
       const { items } = parseGlobalContentPage(body);

@@ -13,9 +13,9 @@
 // page. Which of the two it was is decided in one place (`settle`), from the signal alone.
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import { BULK_PAGE_SIZE, CONTENT_INFO_BATCH, REFRESH_PAGE_SIZE } from '../partner/limits.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type SyncProgress } from '../shared/collection.ts';
-import type { Country, PurchaseModel } from '../shared/model.ts';
+import type { ContentId, Country, PurchaseModel } from '../shared/model.ts';
 import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from './mirror-interface.ts';
 
 export type { SyncProgress };
@@ -30,7 +30,13 @@ export interface SyncRequest {
   libraries: number[];
   source: 'global+entitlements' | 'library-content';
   full?: boolean;
-  /** Records per page (BULK_PAGE_SIZE unless a test asks for smaller pages). */
+  /**
+   * Only the sources that say what the library holds (its entitlements, or its library content):
+   * with `full`, the scheduled full entitlement pass, which drops what the service no longer
+   * lists when no delta marked the removal. The global catalog is left as it is.
+   */
+  entitlementsOnly?: boolean;
+  /** Records per page (BATCH_LIMIT, the most the service allows, unless a test asks for smaller pages). */
   pageSize?: number;
 }
 
@@ -42,6 +48,8 @@ export interface SyncContext {
   onProgress?: (progress: SyncProgress) => void;
   /** Aborted: the sync is cancelled, not failed. */
   signal: AbortSignal;
+  /** What the service said beside a page (`metadata.warnings`, read with the page's head): for the Sync view and the log. */
+  onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -59,10 +67,12 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
       failures.push(error);
     }
   };
-  const limit = request.pageSize ?? BULK_PAGE_SIZE;
+  const limit = request.pageSize ?? BATCH_LIMIT;
   if (request.source === 'global+entitlements') {
-    await attempt(() => syncSource(ctx, { kind: 'global' }, request.full, undefined,
-      (startToken, since) => ({ kind: 'global', countries: request.countries, limit, startToken, since })));
+    if (!request.entitlementsOnly) {
+      await attempt(() => syncSource(ctx, { kind: 'global' }, request.full, undefined,
+        (startToken, since) => ({ kind: 'global', countries: request.countries, limit, startToken, since })));
+    }
     for (const libraryId of request.libraries) {
       for (const model of MODELS) {
         await attempt(() => syncSource(ctx, { kind: 'entitlements', libraryId, model }, request.full, undefined,
@@ -84,19 +94,20 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
  * call, the answers stored with the time they were read.
  */
 export async function refreshChangedAvailability(ctx: SyncContext, libraryId: number): Promise<number> {
-  const changed = new Set<number>();
+  const changed = new Set<ContentId>();
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
   const baseline = (await ctx.store.states()).find((s) => s.source === sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))?.lastSuccessAt;
   await syncSource(ctx, { kind: 'availability-refresh', libraryId }, false, baseline,
-    (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: REFRESH_PAGE_SIZE, startToken, since }),
+    // In the largest pages the service allows, so the changed ids cost few calls.
+    (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     (head) => { for (const id of head.changedContentIds ?? []) changed.add(id); });
   await readAvailability(ctx, libraryId, [...changed]);
   return changed.size;
 }
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
-export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: number[]): Promise<void> {
+export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
     const items = await ctx.client.contentInfo(libraryId, batch, ctx.signal);
@@ -159,6 +170,7 @@ async function syncSource(
     page++;
     storing.push(stored);
     total ??= head.totalCount;
+    if (head.warnings) ctx.onWarnings?.(name, head.warnings);
     onHead?.(head);
     return head;
   };

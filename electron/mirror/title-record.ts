@@ -10,7 +10,8 @@
 //
 // The format is versioned and open-ended: fields are numbered, a record says how many it
 // knows, and a field added later (at the end) reads as absent in a record written before.
-import type { Artist, CatalogRecord, Country, Episode, PurchaseModel, Segment } from '../shared/model.ts';
+import { contentIdOf } from '../shared/content-id.ts';
+import type { Artist, CatalogRecord, ContentId, Country, Episode, PurchaseModel, Segment } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
 
 /** Strings that repeat across titles, kept once: `idOf` gives (and may add) a number, 0 when it cannot; `textOf` reads it back. */
@@ -224,12 +225,14 @@ function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind
     case 'episodes':
       out.unsigned(record.episodes.length);
       for (const e of record.episodes) {
-        out.byte(bitsOf(e.titleId, e.season, e.episode, e.title, e.synopsis));
+        out.byte(bitsOf(e.titleId, e.season, e.episode, e.title, e.synopsis, e.seconds, e.id));
         if (e.titleId !== undefined) out.number(e.titleId);
         if (e.season !== undefined) out.number(e.season);
         if (e.episode !== undefined) out.number(e.episode);
         if (e.title !== undefined) out.text(e.title);
         if (e.synopsis !== undefined) out.text(e.synopsis);
+        if (e.seconds !== undefined) out.number(e.seconds);
+        if (e.id !== undefined) out.text(String(e.id)); // read back in its one form (contentIdOf)
       }
   }
 }
@@ -237,6 +240,13 @@ function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind
 /** One writer for every record (the owner writes one at a time). */
 const out = new Writer();
 const fieldsPresent: boolean[] = [];
+
+/**
+ * A title's id kept beside its content id: as the difference when the content id is a number
+ * (a title's own id, or near it: a byte or two), else whole (an episode's string id).
+ */
+const titleIdFrom = (titleId: number, id: ContentId): number => (typeof id === 'number' ? titleId - id : titleId);
+const titleIdOf = (stored: number, id: ContentId): number => (typeof id === 'number' ? stored + id : stored);
 
 /** The record's bytes (its id is the row's, so not among them): a view that stays as it is. */
 export function encodeRecord(record: CatalogRecord, vocabulary: Vocabulary): Uint8Array {
@@ -253,7 +263,7 @@ export function encodeRecord(record: CatalogRecord, vocabulary: Vocabulary): Uin
     if (!fieldsPresent[i]) continue;
     const field = FIELDS[i] as Field;
     switch (field.kind) {
-      case 'int': out.number(field.key === 'titleId' ? (record.titleId as number) - record.id : (record[field.key] as number)); break;
+      case 'int': out.number(field.key === 'titleId' ? titleIdFrom(record.titleId as number, record.id) : (record[field.key] as number)); break;
       case 'text': out.text(record[field.key] as string); break;
       case 'word': out.word(record[field.key] as string, vocabulary); break;
       case 'address': out.address(record[field.key] as string, vocabulary); break;
@@ -331,8 +341,8 @@ class Reader {
   }
 }
 
-/** The record `encodeRecord` wrote for title `id`: equal to the normalised record it was made from. */
-export function decodeRecord(bytes: Uint8Array, id: number, vocabulary: Vocabulary): CatalogRecord {
+/** The record `encodeRecord` wrote for content `id`: equal to the normalised record it was made from. */
+export function decodeRecord(bytes: Uint8Array, id: ContentId, vocabulary: Vocabulary): CatalogRecord {
   const input = new Reader(bytes);
   const version = input.byte();
   if (version !== VERSION) throw new Error(`A stored record is of version ${version}; this desk reads version ${VERSION}.`);
@@ -350,7 +360,7 @@ export function decodeRecord(bytes: Uint8Array, id: number, vocabulary: Vocabula
     if (!present[i]) continue;
     const field = FIELDS[i] as Field;
     switch (field.kind) {
-      case 'int': record[field.key] = field.key === 'titleId' ? input.number() + id : input.number(); break;
+      case 'int': record[field.key] = field.key === 'titleId' ? titleIdOf(input.number(), id) : input.number(); break;
       case 'text': record[field.key] = input.text(); break;
       case 'word': record[field.key] = input.word(vocabulary); break;
       case 'address': record[field.key] = input.address(vocabulary); break;
@@ -409,9 +419,13 @@ function readOwn(input: Reader, record: CatalogRecord, key: Extract<Field, { kin
       return false;
     case 'episodes':
       record.episodes = input.list((): Episode => {
-        const [titleId, season, episode, title, synopsis] = input.optionals<[number?, number?, number?, string?, string?]>(
-          [() => input.number(), () => input.number(), () => input.number(), () => input.text(), () => input.text()]);
-        return { titleId, season, episode, title, ...(synopsis === undefined ? {} : { synopsis }) };
+        const [titleId, season, episode, title, synopsis, seconds, id] = input.optionals<[number?, number?, number?, string?, string?, number?, string?]>(
+          [() => input.number(), () => input.number(), () => input.number(), () => input.text(), () => input.text(), () => input.number(), () => input.text()]);
+        const contentId = id === undefined ? undefined : contentIdOf(id);
+        return {
+          titleId, season, episode, title, ...(synopsis === undefined ? {} : { synopsis }), ...(seconds === undefined ? {} : { seconds }),
+          ...(contentId === undefined ? {} : { id: contentId }),
+        };
       });
       return false;
   }

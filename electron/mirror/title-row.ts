@@ -5,12 +5,13 @@
 // Records a mirror before schema 6 stored (title_records: as the service sent them, `wire` 1,
 // or normalised, 0) are read by recordOf until the owner has converted them (mirror-upgrade.ts).
 import { parseCatalogRecord, type Json } from '../partner/normalize.ts';
-import type { CatalogChange, CatalogRecord } from '../shared/model.ts';
+import type { CatalogChange, CatalogRecord, ContentId } from '../shared/model.ts';
 import { searchWords } from './search-text.ts';
 import { encodeRecord, type Vocabulary } from './title-record.ts';
 
 export interface TitleRow {
-  id: number;
+  /** The content id; the mirror files it under its key (content-keys.ts). */
+  id: ContentId;
   title: string | null;
   /** The record's artist, or else its first named one: what the Collection shows and sorts by. */
   artist: string | null;
@@ -19,9 +20,11 @@ export interface TitleRow {
   kids: 0 | 1;
   words: string;
   record: Uint8Array;
+  /** The title it belongs to: what a search result names (title-contents.ts). */
+  titleId: number | null;
 }
 
-export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: number };
+export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: ContentId };
 
 /** The words a title is found by, from its record. */
 export const wordsOf = (record: CatalogRecord): string =>
@@ -31,6 +34,7 @@ export function titleRow(record: CatalogRecord, vocabulary: Vocabulary): TitleRo
   return {
     id: record.id, title: record.title ?? null, artist: record.artist ?? record.artists[0]?.name ?? null, format: record.format ?? null,
     year: record.year ?? null, kids: record.forChildren ? 1 : 0, words: wordsOf(record), record: encodeRecord(record, vocabulary),
+    titleId: record.titleId ?? null,
   };
 }
 
@@ -38,6 +42,6 @@ export function titleRow(record: CatalogRecord, vocabulary: Vocabulary): TitleRo
 export const titleChanges = (changes: readonly CatalogChange[], vocabulary: Vocabulary): TitleChange[] =>
   changes.map((c) => (c.kind === 'removed' ? c : { kind: 'upsert', row: titleRow(c.record, vocabulary) }));
 
-/** A record a mirror before schema 6 stored, normalised. */
+/** A record a mirror before schema 6 stored, normalised (an earlier mirror filed only whole-number ids). */
 export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
   (wire ? parseCatalogRecord(JSON.parse(text) as Json, id) : (JSON.parse(text) as CatalogRecord));

@@ -9,11 +9,12 @@ import type {
   PurchaseModel, SearchPage,
 } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
+import type { ContentId } from '../shared/content-id.ts';
 import {
   asSentence, parseAvailabilityList, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
-import { CONTENT_INFO_BATCH } from './limits.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 import { pullPages, type PullStep } from './pull.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
@@ -21,7 +22,7 @@ import { errorForStatus, type Operation } from './status-codes.ts';
 import { TokenSource, type Credentials } from './token.ts';
 import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
 
-export { CONTENT_INFO_BATCH } from './limits.ts';
+export { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 
 export interface PartnerClientOptions {
   baseUrl: string;
@@ -161,31 +162,37 @@ export class PartnerClient {
 
   // ---- patron actions: never blindly retried; an ambiguous failure is settled by re-reading ----
 
-  async borrow(libraryId: number, card: string, contentId: number): Promise<Confirmed<Loan>> {
-    const path = this.patronPath(libraryId, card, checkContentId(contentId));
-    return this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
-      const loan = (await this.currentLoans(libraryId, card)).find((l) => l.contentId === contentId);
+  async borrow(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Loan>> {
+    const asked = checkContentId(contentId);
+    const path = this.patronPath(libraryId, card, asked);
+    const onLoan = async () => (await this.currentLoans(libraryId, card)).find((l) => l.contentId === asked);
+    const confirmed = await this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
+      const loan = await onLoan();
       return loan ? { done: true, value: loan } : { done: false };
     }, 'action.not-borrowed');
+    return this.answeredFor(asked, confirmed, async () => (await onLoan()) !== undefined, ['action.borrow-answered-other', 'action.borrow-answered-other-on-loan']);
   }
 
-  async placeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<Hold>> {
-    const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
+  async placeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Hold>> {
+    const asked = checkContentId(contentId);
+    const path = this.patronPath(libraryId, card, 'holds', asked);
+    const onHold = async () => (await this.currentHolds(libraryId, card)).find((h) => h.contentId === asked);
     try {
-      return await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
-        const hold = (await this.currentHolds(libraryId, card)).find((h) => h.contentId === contentId);
+      const confirmed = await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
+        const hold = await onHold();
         return hold ? { done: true, value: hold } : { done: false };
       }, 'action.hold-not-placed');
+      return await this.answeredFor(asked, confirmed, async () => (await onHold()) !== undefined, ['action.hold-answered-other', 'action.hold-answered-other-placed']);
     } catch (error) {
       // The service answers 409 both for a hold already there and for a title already on loan;
       // the loans list tells which, so staff are not told "on hold" about a borrowed title.
       if (!(error instanceof PartnerError) || error.code !== 'already-on-hold') throw error;
-      const onLoan = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === contentId), () => false);
-      throw onLoan ? new PartnerError('already-borrowed', error.message, error.status) : error;
+      const lent = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === asked), () => false);
+      throw lent ? new PartnerError('already-borrowed', error.message, error.status) : error;
     }
   }
 
-  async returnTitle(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+  async returnTitle(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
     const path = this.patronPath(libraryId, card, checkContentId(contentId));
     return this.mutate<void>('returnTitle', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentLoans(libraryId, card)).some((l) => l.contentId === contentId);
@@ -193,7 +200,7 @@ export class PartnerClient {
     }, 'action.still-on-loan');
   }
 
-  async removeHold(libraryId: number, card: string, contentId: number): Promise<Confirmed<void>> {
+  async removeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
     const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
     return this.mutate<void>('removeHold', path, 'DELETE', () => undefined, async () => {
       const still = (await this.currentHolds(libraryId, card)).some((h) => h.contentId === contentId);
@@ -213,18 +220,38 @@ export class PartnerClient {
     return parseSearchPage(body);
   }
 
-  /** Availability for any number of titles: 50 ids a call, a few calls at a time, answers in request order; `signal` cancels them. */
-  async contentInfo(libraryId: number, contentIds: readonly number[], signal?: AbortSignal): Promise<Availability[]> {
-    const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
+  /**
+   * Availability for any number of titles: 50 ids a call, a few calls at a time. Answers are
+   * matched to the ids asked: one per id, in the order asked, an answer for an id not asked
+   * dropped; ids the service left out are asked once more, and those still missing come back
+   * `unknown` (Aspen does the same). `signal` cancels every call.
+   */
+  async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal): Promise<Availability[]> {
     const ids = [...new Set(contentIds.map(checkContentId))];
-    const batches: number[][] = [];
+    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal));
+    const missing = ids.filter((id) => !first.has(id));
+    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal));
+    return ids.map((contentId) => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+  }
+
+  private matchedTo(asked: readonly ContentId[], answers: Availability[]): Map<ContentId, Availability> {
+    const wanted = new Set(asked);
+    const matched = new Map<ContentId, Availability>();
+    for (const answer of answers) if (wanted.has(answer.contentId) && !matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    return matched;
+  }
+
+  /** One pass over the ids: 50 a call, a few calls at a time. */
+  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[], signal: AbortSignal | undefined): Promise<Availability[]> {
+    const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
+    const batches: ContentId[][] = [];
     for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
     const results: Availability[][] = new Array(batches.length);
     let nextBatch = 0;
     const worker = async (): Promise<void> => {
       while (nextBatch < batches.length) {
         const index = nextBatch++;
-        const batch = batches[index] as number[];
+        const batch = batches[index] as ContentId[];
         results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }, undefined, signal));
       }
     };
@@ -265,7 +292,23 @@ export class PartnerClient {
 
   // ---- plumbing ----
 
-  private patronPath(libraryId: number, card: string, ...rest: (string | number)[]): string {
+  /**
+   * A borrow or hold answered about another content than the one asked is not done for the one
+   * asked: the patron's account is read again, and staff are told what the service answered and
+   * what the account shows (answer-mismatch; never retried here).
+   */
+  private async answeredFor<T extends { contentId: ContentId }>(
+    asked: ContentId, confirmed: Confirmed<T>, askedIsThere: () => Promise<boolean>, [notThere, there]: [Reason, Reason],
+  ): Promise<Confirmed<T>> {
+    const answered = confirmed.value.contentId;
+    if (answered === asked) return confirmed;
+    const params = { asked: String(asked), answered: String(answered) };
+    const found = await askedIsThere().catch(() => undefined);
+    const reason: Reason = found === undefined ? 'action.outcome-unknown' : found ? there : notThere;
+    throw new PartnerError('answer-mismatch', reasonText(reason, params), undefined, { reason, params });
+  }
+
+  private patronPath(libraryId: number, card: string, ...rest: ContentId[]): string {
     return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
   }
 
@@ -360,8 +403,8 @@ function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'
 
 function checkLimit(limit: number | undefined): number | undefined {
   if (limit === undefined) return undefined;
-  if (Number.isInteger(limit) && limit >= 1 && limit <= 1000) return limit;
-  throw new PartnerError('invalid-input', 'The page size must be a whole number from 1 to 1000.');
+  if (Number.isInteger(limit) && limit >= 1 && limit <= BATCH_LIMIT) return limit;
+  throw new PartnerError('invalid-input', `The page size must be a whole number from 1 to ${BATCH_LIMIT} (the service's batch limit).`);
 }
 
 function checkModel(model: unknown): PurchaseModel {

@@ -11,6 +11,8 @@ import type {
   SearchHit, SearchPage, Segment,
 } from '../shared/model.ts';
 import { COUNTRIES } from '../shared/model.ts';
+import { contentIdOf, type ContentId } from '../shared/content-id.ts';
+import { durationSeconds } from '../shared/duration.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
 export type Json = Record<string, unknown>;
@@ -122,7 +124,7 @@ function uniqueModels(values: unknown[]): PurchaseModel[] {
 
 export function parseLoan(v: unknown): Loan {
   if (!isObject(v)) throw badResponse('a loan is not an object');
-  const contentId = int(v.contentId);
+  const contentId = contentIdOf(v.contentId);
   if (contentId === undefined) throw badResponse('a loan has no contentId');
   return {
     contentId, title: str(v.title), format: normalizeFormat(v.kind), borrowedAt: wireTimeToMs(v.borrowed),
@@ -137,7 +139,7 @@ export function parseLoans(body: unknown): Loan[] {
 
 export function parseHold(v: unknown): Hold {
   if (!isObject(v)) throw badResponse('a hold is not an object');
-  const contentId = int(v.contentId);
+  const contentId = contentIdOf(v.contentId);
   if (contentId === undefined) throw badResponse('a hold has no contentId');
   return {
     contentId, status: holdStatus(v.status), title: str(v.title), format: normalizeFormat(v.kind),
@@ -174,7 +176,8 @@ export function parsePatronStatus(body: unknown): PatronStatus {
 function episodeOf(v: Json): Episode[] {
   const season = int(v.season ?? v.seasonNumber);
   const episode = int(v.episode ?? v.episodeNumber);
-  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title) }];
+  const seconds = durationSeconds(str(v.duration));
+  return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title), ...(seconds === undefined ? {} : { seconds }) }];
 }
 
 // Fields read under either spelling of a record.
@@ -184,7 +187,7 @@ const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
 const forChildrenOf = (v: Json): boolean | undefined => bool(v.isForChildren ?? v.children);
 
 /** A global content record (`format`, `licenseType`) or its older spelling (`kind`, `purchaseModel`). */
-export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
+export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
   return {
     id, titleId: int(v.titleId), format: formatOf(v), title: str(v.title), subtitle: str(v.subtitle),
     series: seriesOf(v), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
@@ -211,8 +214,24 @@ export function parseCatalogRecord(v: Json, id: number): CatalogRecord {
   };
 }
 
-/** The checks every global content record passes: an object with a whole-number id (its id; undefined: skipped). */
-const acceptedId = (v: unknown): number | undefined => (isObject(v) ? int(v.id) : undefined);
+/** The checks every global content record passes: an object with a content id, a whole number or a string (its id; undefined: skipped). */
+const acceptedId = (v: unknown): ContentId | undefined => (isObject(v) ? contentIdOf(v.id) : undefined);
+
+/**
+ * A global content record as the service sent it, once the checks every record passes have
+ * passed: what the library mirror keeps (electron/library-mirror/page-rows.ts), so that a desk
+ * reads it as it would a partner page. The desk's own mirror keeps parseGlobalChange's record.
+ */
+export type WireCatalogChange = { kind: 'removed'; id: ContentId } | { kind: 'upsert'; id: ContentId; wire: Json };
+
+function acceptGlobalChange(v: unknown): WireCatalogChange | undefined {
+  const id = acceptedId(v);
+  if (id === undefined) return undefined;
+  return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', id, wire: v as Json };
+}
+
+/** The countries a record is offered in, as parseCatalogRecord reads them. */
+export const recordCountries = (v: Json): Country[] => countries(v.countryCodes);
 
 function parseGlobalChange(v: unknown): CatalogChange | undefined {
   const id = acceptedId(v);
@@ -221,13 +240,13 @@ function parseGlobalChange(v: unknown): CatalogChange | undefined {
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
-export function parseLibraryTitle(v: Json, id: number): LibraryTitle {
+export function parseLibraryTitle(v: Json, id: ContentId): LibraryTitle {
   return { ...parseCatalogRecord(v, id), active: bool(v.active), purchaseModel: normalizePurchaseModel(v.purchaseModel), price: num(v.price) };
 }
 
 function parseLibraryChange(v: unknown): LibraryContentChange | undefined {
   if (!isObject(v)) return undefined;
-  const id = int(v.id);
+  const id = contentIdOf(v.id);
   if (id === undefined) return undefined;
   return v.removed === true ? { kind: 'removed', id } : { kind: 'upsert', title: parseLibraryTitle(v, id) };
 }
@@ -293,13 +312,26 @@ export function parseBulkPage(text: string): Json {
   return body;
 }
 
-/** What a bulk page says of the pull (its next token, the total), read before its records. */
+const MAX_WARNINGS = 10;
+
+/**
+ * A page's `metadata.warnings`: text (or objects with a message) the spec does not describe.
+ * They reach the Sync page and the log, so each is cleaned as the service's own words are,
+ * and a page cannot flood either.
+ */
+function warningsOf(v: unknown): string[] {
+  const texts = list(v).map((w) => (isObject(w) ? str(w.message) ?? str(w.detail) : str(w))).filter((w): w is string => w !== undefined);
+  return [...new Set(texts.map(asSentence))].slice(0, MAX_WARNINGS);
+}
+
+/** What a bulk page says of the pull (its next token, the total, its warnings), read before its records. */
 export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   if (!isObject(body)) return {};
   const metadata = isObject(body.metadata) ? body.metadata : {};
   const next = nextPageToken(body);
   const totalCount = int(metadata.totalCount ?? body.totalCount);
-  return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }) };
+  const warnings = warningsOf(metadata.warnings);
+  return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }), ...(warnings.length ? { warnings } : {}) };
 }
 
 /** A bulk page's records, each as `parse` reads it (undefined: skipped). */
@@ -309,27 +341,41 @@ function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | und
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
+/** The same page, each record kept as the service sent it (WireCatalogChange). */
+export const readGlobalContentPage = (body: unknown): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange);
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {
   return parsePage(body, 'entitlements', (v) => {
     if (!isObject(v)) return undefined;
-    const contentId = int(v.contentId);
+    const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return undefined;
     return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true };
   });
 }
 
+/** A running time in whole seconds; a negative or fractional one is no time. */
+const seconds = (v: unknown): number | undefined => {
+  const n = int(v);
+  return n !== undefined && n >= 0 ? n : undefined;
+};
+
+/**
+ * A search result names a title (`titleId`), not the content it borrows; a series' episodes
+ * carry their own ids, strings in the published schema, kept as the content ids they are.
+ */
 function parseSearchHit(v: Json): SearchHit {
   const episodes: Episode[] = objects(v.episodes).map((e) => ({
-    titleId: int(e.id), episode: int(e.episode), title: str(e.title), synopsis: str(e.synopsis),
+    id: contentIdOf(e.id), episode: int(e.episode), title: str(e.title), synopsis: str(e.synopsis), seconds: seconds(e.duration),
   }));
   return {
     titleId: int(v.titleId), title: str(v.title), subtitle: str(v.subtitle), synopsis: str(v.synopsis),
     format: normalizeFormat(v.kind ?? v.format), artist: str(v.artist), artists: artists(v.artists), year: int(v.year),
     series: str(v.series), publisher: str(v.publisher), purchaseModel: normalizePurchaseModel(v.purchaseModel),
     forChildren: bool(v.children), url: str(v.url), coverImageUrl: str(v.coverImageUrl), isbn: str(v.isbn),
-    upc: str(v.upc), language: str(v.language), genres: strings(v.genres), episodes,
+    upc: str(v.upc), language: str(v.language), subtitleLanguage: str(v.subtitleLanguage), dubLanguage: str(v.dubLanguage ?? v.dubtitleLanguage),
+    genres: strings(v.genres), seconds: seconds(v.duration), pages: int(v.pages), abridged: bool(v.abridged), fiction: bool(v.fiction),
+    readAlong: bool(v.readAlong), rating: str(v.rating), parentalAdvisory: bool(v.pa), segments: segments(v.segments), episodes,
   };
 }
 
@@ -341,7 +387,7 @@ export function parseSearchPage(body: unknown): SearchPage {
 
 export function parseAvailabilityList(body: unknown): Availability[] {
   return itemsOf(body, 'content info').filter(isObject).flatMap((v) => {
-    const contentId = int(v.contentId);
+    const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return [];
     const a = isObject(v.availability) ? v.availability : {};
     return [{

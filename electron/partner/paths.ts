@@ -1,10 +1,12 @@
 // Builds request paths from segments. A library card is an opaque string typed by staff or
-// read by a scanner: it is always percent-encoded as one segment, so `12 34/../5?x#y` can
-// only ever reach the patron route it belongs to.
+// read by a scanner, and a content id may be a string (an episode's, in the published
+// schema): each is always percent-encoded as one segment, so `12 34/../5?x#y` can only ever
+// reach the patron route it belongs to.
 
 import { reasonText, type Reason } from '../shared/reasons.ts';
 import { baseUrlProblem, cardProblem } from '../shared/text-rules.ts';
 import { PartnerError } from './errors.ts';
+import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 
 export { CONTROL_CHARS, INVISIBLE_CHARS } from '../shared/text-rules.ts';
 
@@ -17,8 +19,10 @@ export function checkLibraryId(value: unknown): number {
   throw refusedId('input.library-id', value);
 }
 
-export function checkContentId(value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+/** A content id in its one form (content-id.ts); "123" is 123. */
+export function checkContentId(value: unknown): ContentId {
+  const id = contentIdOf(value);
+  if (id !== undefined) return id;
   throw refusedId('input.title-id', value);
 }
 

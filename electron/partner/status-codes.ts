@@ -35,6 +35,7 @@ const FALLBACK_MESSAGES: Record<ErrorCode, string> = {
   'rate-limited': 'The lending service is busy (too many requests). Try again in a minute.',
   server: 'The lending service had a problem. Try again shortly.',
   'bad-response': 'The lending service sent an answer that could not be read.',
+  'answer-mismatch': 'The lending service answered about another title than the one asked for.',
   'keychain-unavailable': 'The system keychain is not available.',
   'session-locked': 'The desk is locked. Enter your name to start a shift.',
 };

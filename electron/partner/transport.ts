@@ -49,6 +49,15 @@ export interface RequestSpec {
   signal?: AbortSignal;
 }
 
+/**
+ * The most the desk reads of one answer: 32 MiB. The largest answer the service gives is a bulk
+ * page of 500 records (a few MiB with long descriptions); sixteen times that is room enough. A body
+ * past it — a broken or hostile service, a proxy's error page gone wrong — is refused while it
+ * streams in, never read whole into memory, and not asked for again (it would come back as large).
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const utf8 = new TextDecoder();
+
 export interface HttpAnswer {
   status: number;
   /** The parsed JSON; with `bytes`, an ArrayBuffer. */
@@ -124,7 +133,7 @@ export class Transport {
           await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
           continue;
         }
-        if (error instanceof PartnerError && RETRYABLE_CODES.has(error.code) && !last) {
+        if (error instanceof PartnerError && RETRYABLE_CODES.has(error.code) && !isTooLarge(error) && !last) {
           await sleep(backoffMs(retry, attempt, random));
           continue;
         }
@@ -191,8 +200,10 @@ export class Transport {
         timeout = AbortSignal.timeout(timeoutMs);
         const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
         const answer = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
-        if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: await answer.arrayBuffer() };
-        return { response: answer, text: await answer.text(), bytes: undefined };
+        // Every body, a bulk page's bytes included, is read through the one cap.
+        const body = await readCapped(answer, MAX_RESPONSE_BYTES);
+        if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
+        return { response: answer, text: utf8.decode(body), bytes: undefined };
       }));
     } catch (error) {
       spec.signal?.throwIfAborted();
@@ -206,6 +217,48 @@ export class Transport {
     this.noteRetryAfter(refused);
     throw refused;
   }
+}
+
+/** A refusal that sending again cannot cure: the retry loop lets it through at once. */
+function tooLarge(limit: number, status: number): PartnerError {
+  return PartnerError.because('bad-response', 'service.response-too-large', { limit: limit / 1024 / 1024 }, status);
+}
+
+export function isTooLarge(error: unknown): boolean {
+  return error instanceof PartnerError && error.detail.reason === 'service.response-too-large';
+}
+
+/**
+ * The body's bytes, read as they stream in, up to `limit`: past it the stream is cancelled (the
+ * socket closes) and the answer refused. A Content-Length above the limit is refused unread.
+ */
+export async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge(limit, response.status);
+  }
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit, response.status);
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole.buffer;
 }
 
 function parseJson(text: string, status: number): unknown {

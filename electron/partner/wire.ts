@@ -3,6 +3,9 @@
 // service has been seen to vary shapes. The sandbox produces these; the client parses them
 // tolerantly (normalize.ts) into the clean shapes in model.ts.
 
+/** A content id on the wire: an integer in the spec; a string for an episode in the published schema. */
+export type WireContentId = number | string;
+
 export interface WireToken {
   access_token?: string;
   token_type?: string;
@@ -10,7 +13,7 @@ export interface WireToken {
 }
 
 export interface WireBorrowRecord {
-  contentId?: number;
+  contentId?: WireContentId;
   title?: string;
   borrowed?: number;
   due?: number;
@@ -24,7 +27,7 @@ export type WireHoldStatus = 'WAITING' | 'RESERVED';
 
 export interface WireHold {
   status?: string;
-  contentId?: number;
+  contentId?: WireContentId;
   title?: string;
   inserted?: number;
   reserveUntil?: number;
@@ -54,7 +57,7 @@ export interface WireArtist {
 
 /** Element of `titles` in the library content response (both schema generations). */
 export interface WireLibraryContentRecord {
-  id?: number;
+  id?: WireContentId;
   titleId?: number;
   active?: boolean;
   /** Sandbox deltas only: the title left the library's collection. */
@@ -122,7 +125,7 @@ export interface WirePpuPrice {
 }
 
 export interface WireGlobalContentRecord {
-  id?: number;
+  id?: WireContentId;
   titleId?: number;
   format?: string;
   /** Older name of format. */
@@ -183,7 +186,7 @@ export interface WireGlobalContentResponse {
 }
 
 export interface WireEntitlement {
-  contentId?: number;
+  contentId?: WireContentId;
   active?: boolean;
   /** Deltas only: the library is no longer entitled to the title (sandbox representation). */
   removed?: boolean;
@@ -255,7 +258,7 @@ export interface WireAvailability {
 }
 
 export interface WireContentInfo {
-  contentId?: number;
+  contentId?: WireContentId;
   availability?: WireAvailability;
 }
 

@@ -2,11 +2,17 @@
 // the policy always wins: a value staff changed before the policy arrived (or edited into
 // settings.json by hand) is simply overridden, and nothing the user saves can loosen a lock.
 // A policy that exists but was refused fails closed here: staff cannot add, change or remove
-// connections, the sandbox is off and automatic updates are off, until IT fixes the policy.
+// connections, the sandbox is off and automatic updates are off, until IT fixes the policy (and
+// DeskService lets nobody sign in). Without a policy that sets it, the idle lock is at most 30
+// minutes, whatever settings.json says: only IT may leave a shared desk open longer.
 import type { ManagedView } from '../shared/contract.ts';
 import type { ConnectionProfile, DeskSettings } from '../settings/schema.ts';
 import { policyProblem, type PolicyProblem, type PolicyProblems } from './problem.ts';
 import type { Policy } from './schema.ts';
+import { profileFingerprint } from '../settings/profile-fingerprint.ts';
+
+/** The longest idle lock staff (or an edited settings.json) may set; IT's policy may set up to 240. */
+export const UNMANAGED_MAX_IDLE_LOCK_MINUTES = 30;
 
 export interface PolicyOutcome {
   settings: DeskSettings;
@@ -26,14 +32,15 @@ export function applyPolicy(settings: DeskSettings, policy: Policy | undefined, 
   }
   if (policy === undefined) {
     return {
-      settings,
+      settings: { ...settings, idleLockMinutes: Math.min(settings.idleLockMinutes, UNMANAGED_MAX_IDLE_LOCK_MINUTES) },
       managed: { profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, sandboxAvailable: true, profileEditing: true, updates: false, updateMode: 'off' },
       sandboxOffered: true,
     };
   }
   const laid = layOver(settings, policy);
-  if (!problems.updatesRefused) return laid;
-  return { ...laid, managed: { ...laid.managed, updateMode: 'off', updatesRefused: problems.updatesRefused } };
+  const unknown = problems.unknownSettings ? { unknownSettings: [...problems.unknownSettings] } : {};
+  if (!problems.updatesRefused) return { ...laid, managed: { ...laid.managed, ...unknown } };
+  return { ...laid, managed: { ...laid.managed, ...unknown, updateMode: 'off', updatesRefused: problems.updatesRefused } };
 }
 
 function layOver(settings: DeskSettings, policy: Policy): PolicyOutcome {
@@ -55,7 +62,7 @@ function layOver(settings: DeskSettings, policy: Policy): PolicyOutcome {
       ...settings,
       profiles,
       activeProfileId,
-      idleLockMinutes: policy.idleLockMinutes ?? settings.idleLockMinutes,
+      idleLockMinutes: policy.idleLockMinutes ?? Math.min(settings.idleLockMinutes, UNMANAGED_MAX_IDLE_LOCK_MINUTES),
     },
     managed: {
       profiles: preset.length > 0,
@@ -63,7 +70,7 @@ function layOver(settings: DeskSettings, policy: Policy): PolicyOutcome {
       idleLockMinutes: policy.idleLockMinutes !== undefined,
       sandboxOffered: policy.sandboxOffered !== undefined,
       sandboxAvailable: sandboxOffered,
-      profileEditing: true,
+      profileEditing: policy.profileEditing ?? true,
       updates: policy.updates !== undefined,
       updateMode: policy.updates?.mode ?? 'off',
     },
@@ -73,9 +80,16 @@ function layOver(settings: DeskSettings, policy: Policy): PolicyOutcome {
 
 /** A change staff asked for, as DeskService sees it before saving. */
 export type SettingsEdit =
-  | { kind: 'save-profile'; profile: Pick<ConnectionProfile, 'id' | 'kind'> }
+  /** `readdressed`: a new profile, or one whose address or libraries change. */
+  | { kind: 'save-profile'; profile: Pick<ConnectionProfile, 'id' | 'kind'>; readdressed: boolean }
   | { kind: 'remove-profile'; profileId: string }
   | { kind: 'idle-lock'; minutes: number };
+
+/** Whether saving `profile` adds a connection or changes where one sends (its address or libraries). */
+export function readdresses(current: readonly ConnectionProfile[], profile: ConnectionProfile): boolean {
+  const before = current.find((existing) => existing.id === profile.id);
+  return before === undefined || profileFingerprint(before) !== profileFingerprint(profile);
+}
 
 /**
  * Why the policy refuses this edit, as a reason staff read in their language, or undefined when
@@ -87,11 +101,15 @@ export function refusalFor(outcome: Pick<PolicyOutcome, 'managed' | 'sandboxOffe
     case 'save-profile':
       if (edit.profile.kind === 'sandbox' && !outcome.sandboxOffered) return policyProblem('policy.sandbox-off', {});
       if (managed.lockedProfileIds.includes(edit.profile.id)) return policyProblem('policy.profile-locked', {});
-      return managed.profileEditing ? undefined : policyProblem('policy.profiles-frozen', {});
+      if (managed.policyIgnored) return policyProblem('policy.profiles-frozen', {});
+      // The sandbox is governed by sandboxOffered; a partner connection renamed where it was stays allowed.
+      return managed.profileEditing || edit.profile.kind === 'sandbox' || !edit.readdressed ? undefined : policyProblem('policy.profiles-set-by-it', {});
     case 'remove-profile':
       if (managed.lockedProfileIds.includes(edit.profileId)) return policyProblem('policy.profile-locked-remove', {});
-      return managed.profileEditing ? undefined : policyProblem('policy.profiles-frozen', {});
+      if (managed.policyIgnored) return policyProblem('policy.profiles-frozen', {});
+      return managed.profileEditing ? undefined : policyProblem('policy.profiles-set-by-it', {});
     case 'idle-lock':
-      return managed.idleLockMinutes ? policyProblem('policy.idle-lock-locked', {}) : undefined;
+      if (managed.idleLockMinutes) return policyProblem('policy.idle-lock-locked', {});
+      return edit.minutes > UNMANAGED_MAX_IDLE_LOCK_MINUTES ? policyProblem('settings.idle-lock-unmanaged', {}) : undefined;
   }
 }

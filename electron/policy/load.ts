@@ -1,12 +1,15 @@
 // Reads the machine policy once at start from the one place this OS keeps it. No source is the
 // normal case: an unmanaged desk on its own settings. A source that is there but refused (wrong
-// owner, writable by users, unreadable, malformed, too large, an unknown field) is never half
-// used: the desk fails closed (apply.ts) and says "policy ignored: <why>" in Settings and the log,
-// and otherwise keeps working: a typo in a policy must not stop a circulation desk.
+// owner, writable by users, unreadable, malformed, too large, a known setting with a value it may
+// not have, a credential) is never half used: the desk fails closed — nobody signs in, connections
+// cannot change (apply.ts) — and says "policy ignored: <why>" on the lock screen and in the log.
+// A top-level setting this version does not know is not a refusal (Chrome's rule: a newer
+// template must not lock out an older desk): it is set aside and listed in Settings and the log.
 import { readLinuxPolicy, type LinuxSourceOptions } from './linux-source.ts';
 import { readMacPolicy, type MacSourceOptions } from './macos-source.ts';
 import type { PolicyProblems } from './problem.ts';
-import { policyIssue, policySchema, type Policy } from './schema.ts';
+import { looksLikeCredential, POLICY_SETTING_NAMES, policyIssue, policySchema, type Policy } from './schema.ts';
+import { policyProblem } from './problem.ts';
 import type { SourceRead } from './source.ts';
 import { autoUpdatesRefusal } from './updates-eligibility.ts';
 import { nativeRegistry } from './windows-registry.ts';
@@ -44,8 +47,25 @@ function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions
 export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpdatesRefusal>[1]): MachinePolicy {
   if (read.kind === 'absent') return { problems: {} };
   if (read.kind === 'refused') return { problems: { ignored: read.problem }, source: read.source };
-  const parsed = policySchema.safeParse(read.raw);
+  const { known, unknown } = splitSettings(read.raw);
+  const credential = unknown.find((name) => looksLikeCredential(name));
+  if (credential !== undefined) {
+    const reason = looksLikeCredential(credential) === 'pin' ? 'policy.plain-pin' : 'policy.credential-field';
+    return { problems: { ignored: policyProblem(reason, { source: read.source, setting: credential }) }, source: read.source };
+  }
+  const parsed = policySchema.safeParse(known);
   if (!parsed.success) return { problems: { ignored: policyIssue(parsed.error, read.source) }, source: read.source };
   const updatesRefused = autoUpdatesRefusal(parsed.data, build);
-  return { policy: parsed.data, problems: updatesRefused ? { updatesRefused } : {}, source: read.source };
+  const problems = { ...(updatesRefused ? { updatesRefused } : {}), ...(unknown.length > 0 ? { unknownSettings: unknown } : {}) };
+  return { policy: parsed.data, problems, source: read.source };
+}
+
+/** The settings this version knows, and the names of those it does not (a non-object is left whole, for the schema to refuse). */
+function splitSettings(raw: unknown): { known: unknown; unknown: string[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { known: raw, unknown: [] };
+  const entries = Object.entries(raw);
+  return {
+    known: Object.fromEntries(entries.filter(([name]) => POLICY_SETTING_NAMES.includes(name))),
+    unknown: entries.map(([name]) => name).filter((name) => !POLICY_SETTING_NAMES.includes(name)),
+  };
 }

@@ -4,7 +4,7 @@
 import { PartnerError } from '../partner/errors.ts';
 import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import type { ConnectionProfile, DeskSettings } from '../settings/schema.ts';
-import { applyPolicy, refusalFor, type PolicyOutcome, type SettingsEdit } from './apply.ts';
+import { applyPolicy, readdresses, refusalFor, type PolicyOutcome, type SettingsEdit } from './apply.ts';
 import type { PolicyProblems } from './problem.ts';
 import type { Policy } from './schema.ts';
 
@@ -41,13 +41,13 @@ export class PolicySettings implements SettingsPort {
   }
 
   saveProfile(profile: ConnectionProfile): DeskSettings {
-    this.#refuse({ kind: 'save-profile', profile });
+    this.#refuse({ kind: 'save-profile', profile, readdressed: readdresses(this.#inner.read().profiles, profile) });
     this.#inner.saveProfile(profile);
     return this.read();
   }
 
   validateProfile(profile: ConnectionProfile): ConnectionProfile {
-    this.#refuse({ kind: 'save-profile', profile });
+    this.#refuse({ kind: 'save-profile', profile, readdressed: readdresses(this.#inner.read().profiles, profile) });
     return this.#inner.validateProfile(profile);
   }
 

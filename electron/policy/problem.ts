@@ -11,10 +11,12 @@ export interface PolicyProblem {
 }
 
 export interface PolicyProblems {
-  /** A policy source exists but was refused: profile editing, the sandbox and automatic updates are off. */
+  /** A policy source exists but was refused: nobody signs in; profile editing, the sandbox and automatic updates are off. */
   ignored?: PolicyProblem;
   /** The policy asks for `auto` updates and this build cannot verify them: updates are off. */
   updatesRefused?: PolicyProblem;
+  /** Top-level settings this version does not know: set aside (the rest applies) and listed for IT. */
+  unknownSettings?: string[];
 }
 
 export function policyProblem(reason: Reason, params: ErrorParams): PolicyProblem {

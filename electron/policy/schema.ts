@@ -1,8 +1,11 @@
 // What library IT may put in the machine policy (registry key, managed preferences or /etc
-// file, each read into this one shape). Every object is strict: a typo in a field name is
-// reported instead of silently locking nothing, and a password can never be "managed" here
-// (credentials stay in each PC's keychain). A managed profile is checked by the same rules as
-// a profile saved in the app, so a policy cannot preset what staff could not type.
+// file, each read into this one shape). As Chrome does with policy names it does not know, a
+// top-level setting this version does not know is set aside and listed (load.ts): a newer
+// template must not lock out an older desk. Inside a known setting every object is strict: a
+// typo there is a known setting with a value this desk cannot read whole, and refuses the policy.
+// A password can never be "managed" here (credentials stay in each PC's keychain). A managed
+// profile is checked by the same rules as a profile saved in the app, so a policy cannot preset
+// what staff could not type.
 import { z } from 'zod';
 import { pinHashProblem } from '../desk/pin-hash.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
@@ -15,6 +18,12 @@ export type UpdateMode = (typeof UPDATE_MODES)[number];
 const SECRET_LIKE_KEY = /pass|secret|token|credential|auth|api.?key|cookie/i;
 /** pin, deskPin, staffPin…: a PIN in plain text where only its hash belongs. */
 const PLAIN_PIN_KEY = /(^|[a-z])pin$/i;
+
+/** A setting name that looks like a credential: refused even where unknown names are set aside (a secret in a file every local user can read must be said out loud). */
+export function looksLikeCredential(name: string): 'pin' | 'credential' | undefined {
+  if (PLAIN_PIN_KEY.test(name)) return 'pin';
+  return SECRET_LIKE_KEY.test(name) ? 'credential' : undefined;
+}
 
 /**
  * A profile as written in the policy: `kind` may be left out, since a managed profile is always a
@@ -74,6 +83,10 @@ const staffPinSchema = z.strictObject({
   }),
 }, { error: (issue) => (issue.code === 'invalid_type' ? 'Each of staffPins must be an object with name and pinHash.' : undefined) });
 
+// ---- the catalog (issue #24): the full entitlement pass, which finds removals no delta marks ----
+export const MAX_FULL_PASS_DAYS = 90;
+const FULL_PASS_RULE = `entitlementFullPassDays must be a whole number of days from 1 to ${MAX_FULL_PASS_DAYS}.`;
+
 /** Names are matched as staff type them: case, accents composed either way and repeated spaces do not matter. */
 export function staffNameKey(name: string): string {
   return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en');
@@ -94,6 +107,9 @@ export const policySchema = z
       .optional(),
     actionLogRetentionDays: z.number({ error: RETENTION_RULE }).int({ error: RETENTION_RULE }).min(0, { error: RETENTION_RULE }).max(MAX_RETENTION_DAYS, { error: RETENTION_RULE }).optional(),
     actionLogTitles: z.boolean({ error: 'actionLogTitles must be true or false.' }).optional(),
+    /** false: staff cannot add, re-address or remove connections (issue #21); credentials can still be replaced. */
+    profileEditing: z.boolean({ error: 'profileEditing must be true or false.' }).optional(),
+    entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);
@@ -105,6 +121,9 @@ export const policySchema = z
   });
 
 export type Policy = z.output<typeof policySchema>;
+
+/** The top-level settings this version knows; any other is set aside and listed (load.ts). */
+export const POLICY_SETTING_NAMES: readonly string[] = Object.keys(policySchema.shape);
 export type UpdatesPolicy = NonNullable<Policy['updates']>;
 export type StaffPin = NonNullable<Policy['staffPins']>[number];
 

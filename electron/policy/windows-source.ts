@@ -10,15 +10,20 @@
 //                           staffPins        REG_SZ or REG_MULTI_SZ: a JSON list of { name, pinHash }
 //                           actionLogRetentionDays  REG_DWORD  0–365
 //                           actionLogTitles  REG_DWORD     0 or 1
+//                           profileEditing   REG_DWORD     0 or 1
+//                           entitlementFullPassDays  REG_DWORD  1–90
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //
 // The registry has no true/false and no list of objects, so sandboxOffered is a DWORD and
-// profiles is JSON, as Chrome writes its dictionary policies. Any other value or subkey becomes a
-// field the schema does not know, and any other value type (REG_EXPAND_SZ could pull in a user's
-// environment variables; REG_BINARY, REG_QWORD…) is refused: both make the desk fail closed.
+// profiles is JSON, as Chrome writes its dictionary policies. A value or subkey this version does
+// not know is read by name only (whatever its type: a newer ADMX may write types this one does not
+// take) and set aside as an unknown setting. For known settings any other value type
+// (REG_EXPAND_SZ could pull in a user's environment variables; REG_BINARY, REG_QWORD…) is
+// refused, and the desk fails closed.
 import { MAX_POLICY_BYTES, WINDOWS_POLICY_KEY, windowsSourceName } from './location.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
+import { POLICY_SETTING_NAMES } from './schema.ts';
 import { refused, type SourceRead } from './source.ts';
 
 /** One value as the registry holds it: its REG_* type number (winnt.h) and its raw bytes. */
@@ -37,7 +42,7 @@ const TYPE_NAMES: Record<number, string> = {
 };
 
 /** Top-level fields the registry cannot hold in their own type. */
-const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered', 'actionLogTitles']);
+const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered', 'actionLogTitles', 'profileEditing']);
 const WRITTEN_AS_JSON = new Set(['profiles', 'staffPins']);
 /** The policy nests one level (updates); deeper subkeys are read as empty, and refused as unknown. */
 const MAX_DEPTH = 2;
@@ -85,7 +90,9 @@ function treeToObject(registry: RegistryReader, key: KeyContents, place: KeyPlac
     budget.bytes -= value.data.length;
     if (budget.bytes < 0) throw new Refusal(policyProblem('policy.too-large', { source: windowsSourceName(), limit: MAX_POLICY_BYTES / 1024 }));
     const name = value.name === '' ? '(Default)' : value.name;
-    result[name] = valueToField(value, depth === 0 ? name : undefined, `HKLM\\${keyPath}`, prefix ? `${prefix}.${name}` : name);
+    // Named only: load.ts sets it aside (or refuses it, if it looks like a credential).
+    if (depth === 0 && !POLICY_SETTING_NAMES.includes(name)) result[name] = null;
+    else result[name] = valueToField(value, depth === 0 ? name : undefined, `HKLM\\${keyPath}`, prefix ? `${prefix}.${name}` : name);
   }
   for (const subkey of key.subkeys) {
     const field = prefix ? `${prefix}.${subkey}` : subkey;
@@ -93,6 +100,10 @@ function treeToObject(registry: RegistryReader, key: KeyContents, place: KeyPlac
       throw new Refusal(policyProblem('policy.invalid-value', { source: windowsSourceName(), setting: field, rule: 'It is both a value and a subkey; keep one.' }));
     }
     const subkeyPath = `${keyPath}\\${subkey}`;
+    if (depth === 0 && !POLICY_SETTING_NAMES.includes(subkey)) {
+      result[subkey] = null;
+      continue;
+    }
     const contents = depth + 1 < MAX_DEPTH ? readKey(registry, subkeyPath) : null;
     // Group Policy deletes a disabled policy's values but may leave its key: an empty key says nothing.
     if (contents !== null && contents.values.length === 0 && contents.subkeys.length === 0) continue;

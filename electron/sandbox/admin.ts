@@ -102,6 +102,13 @@ export async function handleAdmin(
       asBadRequest(() => control.setShapes(body as ShapeChanges));
       return { status: 204 };
     }
+    case 'POST rate-limit': {
+      const body = readJson(await request.body()) as { perMinute?: unknown };
+      asBadRequest(() => control.setRateLimit(body.perMinute === null ? null : (body.perMinute as number)));
+      return { status: 204 };
+    }
+    case 'GET rate-limit':
+      return { status: 200, body: control.rateLimit() };
     case 'GET sample-content': {
       const libraryId = parseId('libraryId', query.get('libraryId') ?? undefined);
       return { status: 200, body: { contentIds: control.sampleContent(libraryId, contentFilter(query)) } };

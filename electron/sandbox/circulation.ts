@@ -2,8 +2,9 @@
 // copies, queue order and the lazy time rules (overdue loans return themselves, lapsed
 // reservations pass on). Errors carry the exact statuses real clients rely on.
 
-import type { Format } from './catalog.ts';
+import type { Format, Title } from './catalog.ts';
 import type { CatalogStore } from './catalog-store.ts';
+import type { ContentIds } from './content-ids.ts';
 import type { ChangeLog } from './changes.ts';
 import { HttpError } from './http-error.ts';
 import { findLibrary } from './libraries.ts';
@@ -81,6 +82,8 @@ export function loanDays(model: PurchaseModel, format: Format): number {
 export interface CirculationDeps {
   catalog: CatalogStore;
   entitlements: EntitlementStore;
+  /** Loans, holds and queues are kept by content key: a title's number, or an episode's (content-ids.ts). */
+  contents: ContentIds;
   changes: ChangeLog;
   nowSeconds: () => number;
 }
@@ -123,7 +126,7 @@ export class Circulation {
 
   availability(libraryId: number, id: number): Availability {
     this.settle(libraryId);
-    const entitlement = this.deps.entitlements.get(libraryId, id);
+    const entitlement = this.entitlementOf(libraryId, id);
     if (entitlement === undefined) return { status: 'UNAVAILABLE', available: false };
     if (!entitlement.active) return { status: 'UNAVAILABLE', available: false, purchaseModel: entitlement.purchaseModel };
     if (entitlement.purchaseModel === 'INSTANT') return { status: 'BORROW', available: true, purchaseModel: 'INSTANT' };
@@ -144,10 +147,10 @@ export class Circulation {
     const patron = this.patron(libraryId, card);
     if (patron === undefined) throw new HttpError(404, NO_ACCOUNT);
     this.settle(libraryId);
-    const entitlement = this.deps.entitlements.get(libraryId, id);
-    const title = this.deps.catalog.title(id);
+    const entitlement = this.entitlementOf(libraryId, id);
+    const title = this.contentTitle(id);
     if (entitlement === undefined || !entitlement.active || title === undefined) {
-      throw new HttpError(400, `Title ${id} is not available at this library`);
+      throw new HttpError(400, `Title ${this.deps.contents.wire(id)} is not available at this library`);
     }
     const state = this.state(libraryId);
     if (state.loans.some((loan) => loan.card === card && loan.contentId === id)) {
@@ -175,7 +178,7 @@ export class Circulation {
       purchaseModel: entitlement.purchaseModel,
       borrowed: now,
       due: now + loanDays(entitlement.purchaseModel, title.format) * DAY_SECONDS,
-      item: { title: title.title, kind: title.format, ...itemUrls(id) },
+      item: this.snapshot(id, title),
     };
     state.loans.push(loan);
     return loan;
@@ -195,10 +198,10 @@ export class Circulation {
   placeHold(libraryId: number, card: string, id: number): PatronHold {
     if (this.patron(libraryId, card) === undefined) throw new HttpError(403, NO_ACCOUNT);
     this.settle(libraryId);
-    const entitlement = this.deps.entitlements.get(libraryId, id);
-    const title = this.deps.catalog.title(id);
+    const entitlement = this.entitlementOf(libraryId, id);
+    const title = this.contentTitle(id);
     if (entitlement === undefined || !entitlement.active || title === undefined) {
-      throw new HttpError(404, `Title ${id} is not in this library's collection`);
+      throw new HttpError(404, `Title ${this.deps.contents.wire(id)} is not in this library's collection`);
     }
     const queue = this.queue(libraryId, id);
     if (this.state(libraryId).loans.some((loan) => loan.card === card && loan.contentId === id)) {
@@ -213,7 +216,7 @@ export class Circulation {
       contentId: id,
       status: 'WAITING',
       inserted: this.deps.nowSeconds(),
-      item: { title: title.title, kind: title.format, ...itemUrls(id) },
+      item: this.snapshot(id, title),
     };
     queue.push(hold);
     this.state(libraryId).queues.set(id, queue);
@@ -231,9 +234,9 @@ export class Circulation {
     if (removed?.status === 'RESERVED') this.passOnCopies(libraryId, id);
   }
 
-  /** Titles leaving a collection take their queues with them; loans run to their end. */
+  /** Titles leaving a collection take their queues (each of a series' episodes') with them; loans run to their end. */
   dropQueue(libraryId: number, id: number): void {
-    this.libraries.get(libraryId)?.queues.delete(id);
+    for (const key of this.deps.contents.contentsOf(id)) this.libraries.get(libraryId)?.queues.delete(key);
   }
 
   // --- seeding (demo-patrons.ts) -------------------------------------------------------
@@ -244,8 +247,8 @@ export class Circulation {
 
   /** Puts a loan in place without the borrow rules: other patrons' copies, history. */
   seedLoan(libraryId: number, card: string, id: number, borrowed: number): boolean {
-    const entitlement = this.deps.entitlements.get(libraryId, id);
-    const title = this.deps.catalog.title(id);
+    const entitlement = this.entitlementOf(libraryId, id);
+    const title = this.contentTitle(id);
     if (entitlement === undefined || title === undefined) return false;
     this.state(libraryId).loans.push({
       card,
@@ -253,20 +256,39 @@ export class Circulation {
       purchaseModel: entitlement.purchaseModel,
       borrowed,
       due: borrowed + loanDays(entitlement.purchaseModel, title.format) * DAY_SECONDS,
-      item: { title: title.title, kind: title.format, ...itemUrls(id) },
+      item: this.snapshot(id, title),
     });
     return true;
   }
 
   seedHold(libraryId: number, hold: Omit<HoldEntry, 'item'>): void {
-    const title = this.deps.catalog.title(hold.contentId);
+    const title = this.contentTitle(hold.contentId);
     if (title === undefined) return;
     const queue = this.queue(libraryId, hold.contentId);
-    queue.push({ ...hold, item: { title: title.title, kind: title.format, ...itemUrls(hold.contentId) } });
+    queue.push({ ...hold, item: this.snapshot(hold.contentId, title) });
     this.state(libraryId).queues.set(hold.contentId, queue);
   }
 
   // --- internals -----------------------------------------------------------------------
+
+  /** The library's entitlement to a content: its title's (a series' episodes share it); none for a key that names no content. */
+  private entitlementOf(libraryId: number, key: number): Entitlement | undefined {
+    const { contents, entitlements } = this.deps;
+    return contents.isContent(key) ? entitlements.get(libraryId, contents.titleOf(key).id) : undefined;
+  }
+
+  /** The title a content is (an episode: the series, under the episode's name). */
+  private contentTitle(key: number): Title | undefined {
+    const { id, episode } = this.deps.contents.titleOf(key);
+    const title = this.deps.contents.isContent(key) ? this.deps.catalog.title(id) : undefined;
+    if (title === undefined || episode === undefined) return title;
+    const named = title.episodes?.find((e) => e.episode === episode);
+    return named ? { ...title, title: `${title.title}: ${named.title}` } : title;
+  }
+
+  private snapshot(key: number, title: Title): ItemSnapshot {
+    return { title: title.title, kind: title.format, ...itemUrls(this.deps.contents.titleOf(key).id) };
+  }
 
   private state(libraryId: number): LibraryState {
     let state = this.libraries.get(libraryId);
@@ -293,7 +315,7 @@ export class Circulation {
   /** A copy came back: set it aside for the first waiting patron, or leave it free. */
   private passOnCopies(libraryId: number, id: number): void {
     this.touchAvailability(libraryId, id);
-    const entitlement = this.deps.entitlements.get(libraryId, id);
+    const entitlement = this.entitlementOf(libraryId, id);
     if (entitlement === undefined || entitlement.purchaseModel !== 'FLEX') return;
     const queue = this.queue(libraryId, id);
     while (this.freeCopies(libraryId, id, entitlement) > 0) {
@@ -325,7 +347,8 @@ export class Circulation {
     for (const id of released) this.passOnCopies(libraryId, id);
   }
 
-  private touchAvailability(libraryId: number, id: number): void {
-    this.deps.changes.recordLibrary('entitlements', libraryId, id, this.deps.nowSeconds());
+  /** The entitlements delta lists the title: every one of its contents is reported changed. */
+  private touchAvailability(libraryId: number, key: number): void {
+    this.deps.changes.recordLibrary('entitlements', libraryId, this.deps.contents.titleOf(key).id, this.deps.nowSeconds());
   }
 }

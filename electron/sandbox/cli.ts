@@ -3,7 +3,9 @@
 
 import { parseArgs } from 'node:util';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
+import { ID_READINGS } from './content-ids.ts';
 import { startSandbox } from './server.ts';
+import { REMOVALS } from './state.ts';
 
 const USAGE = `Usage: node electron/sandbox/cli.ts [options]
   --host <address>         default 127.0.0.1
@@ -13,6 +15,12 @@ const USAGE = `Usage: node electron/sandbox/cli.ts [options]
   --token-lifetime <s>     default 3600
   --username <name>        default desk-sandbox
   --password <text>        default: a new random password each start
+  --rate-limit <n>         at most n requests a minute per credential, then 429 (default: no limit)
+  --ids spec|published     how content ids and titleIds relate (default spec; published:
+                           titleIds differ from content ids, a series' episodes are
+                           contents with string ids)
+  --removals marked|absent how a delta shows a removal (default marked: removed: true;
+                           absent: only a full pull shows it)
   --verbose                log each request to stderr`;
 
 function fail(message: string): never {
@@ -27,6 +35,12 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   return value;
 }
 
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) fail(`--${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 let parsed;
 try {
   parsed = parseArgs({
@@ -38,6 +52,9 @@ try {
       'token-lifetime': { type: 'string' },
       username: { type: 'string' },
       password: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      ids: { type: 'string' },
+      removals: { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -60,11 +77,14 @@ const sandbox = await startSandbox({
   tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 100_000_000),
   username: values.username,
   password: values.password,
+  rateLimitPerMinute: integer('rate-limit', values['rate-limit'], 1, 1_000_000),
+  ids: oneOf('ids', values.ids, ID_READINGS),
+  removals: oneOf('removals', values.removals, REMOVALS),
   log: values.verbose === true ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
 }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 
 const { url, username, password, adminToken, libraries } = sandbox;
-process.stdout.write(`${JSON.stringify({ url, username, password, adminToken, libraries })}\n`);
+process.stdout.write(`${JSON.stringify({ url, username, password, adminToken, ids: values.ids ?? 'spec', removals: values.removals ?? 'marked', libraries })}\n`);
 
 let stopping = false;
 const stop = (): void => {

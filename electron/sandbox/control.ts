@@ -14,6 +14,7 @@ import type { RouteName } from './route-names.ts';
 import { applyShapes } from './shapes.ts';
 import type { ShapeChanges } from './shapes.ts';
 import type { SandboxState } from './state.ts';
+import type { WireContentId } from './content-ids.ts';
 
 export interface ContentFilter {
   purchaseModel?: PurchaseModel;
@@ -41,14 +42,18 @@ export interface SandboxControl {
   addPatron(libraryId: number, card: string, borrowsAllowedPerMonth?: number): void;
   /** Moves the service's clock on (never back): token expiry, due dates and allowances follow. */
   advanceClock(ms: number): void;
-  /** What the service holds for a card, the truth a test checks the desk against: content ids on loan and on hold. */
-  patronState(libraryId: number, card: string): { exists: boolean; loans: number[]; holds: number[] };
+  /** What the service holds for a card, the truth a test checks the desk against: content ids (as the wire gives them) on loan and on hold. */
+  patronState(libraryId: number, card: string): { exists: boolean; loans: WireContentId[]; holds: WireContentId[] };
   applyCatalogChanges(changes: CatalogChanges): { added: number[] };
   setShapes(shapes: ShapeChanges): void;
   /** The highest content id ever generated or added (removed ids leave gaps below it). */
   maxContentId(): number;
-  /** The first ids, in id order, of the library's titles that fit the filter: a cheap scan. */
-  sampleContent(libraryId: number, filter?: ContentFilter): number[];
+  /** The first titles, in id order, of the library's that fit the filter (a cheap scan), each as its first content id on the wire. */
+  sampleContent(libraryId: number, filter?: ContentFilter): WireContentId[];
+  /** At most `perMinute` requests a minute per credential, then 429 with Retry-After; null turns it off. */
+  setRateLimit(perMinute: number | null): void;
+  /** The per-credential limit, and how many requests it has refused. */
+  rateLimit(): { perMinute: number | null; refused: number };
 }
 
 /** A scan that finds too few is not worth walking a million ids for. */
@@ -62,8 +67,8 @@ export function createControl(state: SandboxState, advanceClock: (ms: number) =>
     },
     patronState: (libraryId, card) => ({
       exists: state.circulation.patron(libraryId, card) !== undefined,
-      loans: state.circulation.loansOf(libraryId, card).map((loan) => loan.contentId),
-      holds: state.circulation.holdsOf(libraryId, card).map((hold) => hold.contentId),
+      loans: state.circulation.loansOf(libraryId, card).map((loan) => state.contents.wire(loan.contentId)),
+      holds: state.circulation.holdsOf(libraryId, card).map((hold) => state.contents.wire(hold.contentId)),
     }),
     addFault: (fault) => state.faults.add(fault),
     clearFaults: () => state.faults.clear(),
@@ -88,9 +93,11 @@ export function createControl(state: SandboxState, advanceClock: (ms: number) =>
       state.shapes = applyShapes(state.shapes, shapes);
     },
     maxContentId: () => state.catalog.maxId,
+    setRateLimit: (perMinute) => state.rateLimit.set(perMinute ?? undefined),
+    rateLimit: () => state.rateLimit.describe(),
     sampleContent: (libraryId, filter = {}) => {
       const wanted = filter.count ?? 10;
-      const ids: number[] = [];
+      const ids: WireContentId[] = [];
       const last = Math.min(state.catalog.maxId, SAMPLE_SCAN_LIMIT);
       for (let id = 1; id <= last && ids.length < wanted; id += 1) {
         const entitlement = state.entitlements.get(libraryId, id);
@@ -98,8 +105,9 @@ export function createControl(state: SandboxState, advanceClock: (ms: number) =>
         if (filter.purchaseModel !== undefined && entitlement.purchaseModel !== filter.purchaseModel) continue;
         if (filter.active !== undefined && entitlement.active !== filter.active) continue;
         if (filter.format !== undefined && state.catalog.core(id).format !== filter.format) continue;
-        if (filter.status !== undefined && state.circulation.availability(libraryId, id).status !== filter.status) continue;
-        ids.push(id);
+        const first = state.contents.contentsOf(id)[0] ?? id;
+        if (filter.status !== undefined && state.circulation.availability(libraryId, first).status !== filter.status) continue;
+        ids.push(state.contents.wire(first));
       }
       return ids;
     },

@@ -3,6 +3,7 @@
 // library's own entitlements in id order, so the same seed always gives the same desk.
 
 import type { CatalogStore } from './catalog-store.ts';
+import type { ContentIds } from './content-ids.ts';
 import { BORROWS_ALLOWED_PER_MONTH, RESERVE_DAYS } from './circulation.ts';
 import type { Circulation } from './circulation.ts';
 import type { EntitlementStore, LibraryDefinition } from './libraries.ts';
@@ -36,14 +37,16 @@ interface Picks {
   flex: number[];
 }
 
-function pickTitles(catalog: CatalogStore, entitlements: EntitlementStore, libraryId: number): Picks {
+/** Contents (content-ids.ts): a title, or a series' first episode where episodes are contents of their own. */
+function pickTitles(catalog: CatalogStore, entitlements: EntitlementStore, contents: ContentIds, libraryId: number): Picks {
   const picks: Picks = { instant: [], flex: [] };
   const limit = Math.min(catalog.maxId, 50_000);
   for (let id = 1; id <= limit && (picks.instant.length < 6 || picks.flex.length < 6); id += 1) {
     const entitlement = entitlements.get(libraryId, id);
     if (entitlement === undefined || !entitlement.active) continue;
     const list = entitlement.purchaseModel === 'INSTANT' ? picks.instant : picks.flex;
-    if (list.length < 6) list.push(id);
+    const first = contents.contentsOf(id)[0];
+    if (list.length < 6 && first !== undefined) list.push(first);
   }
   return picks;
 }
@@ -51,6 +54,7 @@ function pickTitles(catalog: CatalogStore, entitlements: EntitlementStore, libra
 export interface SeedDeps {
   catalog: CatalogStore;
   entitlements: EntitlementStore;
+  contents: ContentIds;
   circulation: Circulation;
   nowSeconds: number;
 }
@@ -64,7 +68,7 @@ export function seedLibrary(library: LibraryDefinition, deps: SeedDeps): DemoPat
   for (const patron of patrons) {
     circulation.addPatron(libraryId, { ...patron, borrowsAllowedPerMonth: BORROWS_ALLOWED_PER_MONTH, instantBorrows: [] });
   }
-  const { instant, flex } = pickTitles(deps.catalog, deps.entitlements, libraryId);
+  const { instant, flex } = pickTitles(deps.catalog, deps.entitlements, deps.contents, libraryId);
   const monthStart = startOfUtcMonth(now);
   // Seeded history must fall in the current month whatever day the sandbox starts on.
   const thisMonth = (hoursAgo: number): number => Math.max(monthStart, now - hoursAgo * 3600);
@@ -80,7 +84,7 @@ export function seedLibrary(library: LibraryDefinition, deps: SeedDeps): DemoPat
     for (let n = 0; n < count; n += 1) patron?.instantBorrows.push(thisMonth(30 + n));
   };
   const fillCopies = (id: number, leaveFree: number): void => {
-    const total = deps.entitlements.get(libraryId, id)?.totalCopies ?? 0;
+    const total = deps.entitlements.get(libraryId, deps.contents.titleOf(id).id)?.totalCopies ?? 0;
     for (let n = 0; n < total - leaveFree; n += 1) circulation.seedLoan(libraryId, otherPatron(), id, now - (n + 1) * DAY_SECONDS);
   };
 

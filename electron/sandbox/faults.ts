@@ -5,8 +5,13 @@ import { Rng } from './random.ts';
 import { isRouteName } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 
-export const FAULT_KINDS = ['latency', 'unauthorized', 'rate-limit', 'server-error', 'reset', 'malformed-json', 'stall'] as const;
+export const FAULT_KINDS = [
+  'latency', 'unauthorized', 'rate-limit', 'server-error', 'reset', 'malformed-json', 'stall', 'oversized', 'other-content', 'drop-ids',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Faults that let the handler run and then change its answer (not replace it). */
+export const ANSWER_FAULTS: readonly FaultKind[] = ['reset', 'malformed-json', 'other-content', 'drop-ids'];
 
 export interface FaultSpec {
   route: RouteName | '*';
@@ -23,6 +28,10 @@ export interface FaultSpec {
   status?: number;
   /** reset: 'after' commits the request's effect, then drops the socket unanswered. */
   phase?: 'before' | 'after';
+  /** oversized: a 200 whose JSON body is this many bytes, streamed (the desk must refuse it without reading it whole). */
+  bytes?: number;
+  /** oversized: say the length in Content-Length (default: chunked, so only counting while reading finds it). */
+  declared?: boolean;
 }
 
 interface ActiveFault {
@@ -53,6 +62,8 @@ export function validateFault(input: unknown): FaultSpec {
   positiveInteger('ms', 0, 600_000);
   positiveInteger('retryAfterSeconds', 0, 86_400);
   positiveInteger('status', 500, 599);
+  positiveInteger('bytes', 2, 1024 * 1024 * 1024);
+  if (spec.declared !== undefined && typeof spec.declared !== 'boolean') throw new Error('Fault declared must be true or false');
   const p = spec.probability;
   if (p !== undefined && (typeof p !== 'number' || !(p > 0 && p <= 1))) throw new Error('Fault probability must be a number above 0, at most 1');
   if (spec.phase !== undefined && spec.phase !== 'before' && spec.phase !== 'after') {

@@ -3,8 +3,10 @@
 
 import { HttpError } from './http-error.ts';
 import type { PurchaseModel } from './libraries.ts';
+import { BATCH_LIMIT } from '../partner/limits.ts';
 
-export const MAX_LIMIT = 1000;
+/** A strict service's batch limit: a larger `limit` is a 400, so a client that asks for more fails here first. */
+export const MAX_LIMIT = BATCH_LIMIT;
 const DIGITS = /^\d+$/;
 
 export function parseLimit(query: URLSearchParams, fallback: number): number {

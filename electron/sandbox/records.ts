@@ -1,13 +1,16 @@
 // Projections of a generated title onto the three record shapes of the wire: global
 // content, library content (both schema generations, one record per TV episode) and
 // search results (one per series, episodes nested). Undefined fields vanish in JSON,
-// which is how a publisher's missing metadata reaches the client.
+// which is how a publisher's missing metadata reaches the client. Content ids and titleIds
+// follow the sandbox's reading of them (content-ids.ts): in `published` mode a series is one
+// global record per episode, keyed on the episode's own (string) id, sharing the titleId.
 
 import type {
   WireGlobalContentRecord, WireLibraryContentRecord, WireProduct, WireSearchTitle,
 } from '../partner/wire.ts';
-import { formatDuration } from './catalog.ts';
+import { episodeTitleId, formatDuration } from './catalog.ts';
 import type { Title } from './catalog.ts';
+import type { ContentIds } from './content-ids.ts';
 import type { Entitlement, LibraryDefinition, SchemaGeneration } from './libraries.ts';
 import { itemUrls } from './urls.ts';
 
@@ -18,11 +21,34 @@ function products(title: Title): WireProduct[] {
   return list;
 }
 
-export function globalRecord(title: Title): WireGlobalContentRecord {
+/** The contents of a title as pairs of key and episode (no episode: the title itself). */
+function contentsWithEpisodes(title: Title, contents: ContentIds): { key: number; episode?: NonNullable<Title['episodes']>[number] }[] {
+  return contents.contentsOf(title.id).map((key) => {
+    const { episode } = contents.titleOf(key);
+    const found = episode === undefined ? undefined : title.episodes?.find((e) => e.episode === episode);
+    return found ? { key, episode: found } : { key };
+  });
+}
+
+/** A title's global records: one, or (published) one per episode. */
+export function globalRecords(title: Title, contents: ContentIds): WireGlobalContentRecord[] {
+  const base = globalRecord(title, contents);
+  return contentsWithEpisodes(title, contents).map(({ key, episode }) => (episode === undefined ? base : {
+    ...base, id: contents.wire(key), title: episode.title, seasonNumber: title.seasonNumber, episodeNumber: episode.episode,
+    duration: formatDuration(episode.seconds), synopsis: episode.synopsis, segments: [],
+  }));
+}
+
+/** What a delta says of a removed title, one record per content it was. */
+export function removedRecords(id: number, contents: ContentIds): { id: number | string; titleId: number; removed: true }[] {
+  return contents.contentsOf(id).map((key) => ({ id: contents.wire(key), titleId: contents.titleIdOf(id), removed: true }));
+}
+
+function globalRecord(title: Title, contents: ContentIds): WireGlobalContentRecord {
   const { url, coverImageUrl } = itemUrls(title.id);
   return {
     id: title.id,
-    titleId: title.titleId,
+    titleId: contents.titleIdOf(title.id),
     format: title.format,
     title: title.title,
     subtitle: title.subtitle,
@@ -68,12 +94,13 @@ export function libraryRecords(
   entitlement: Entitlement,
   library: LibraryDefinition,
   schema: SchemaGeneration,
+  contents: ContentIds,
 ): WireLibraryContentRecord[] {
   const { url, coverImageUrl } = itemUrls(title.id);
   const later = schema === 'later';
   const base: WireLibraryContentRecord = {
     id: title.id,
-    titleId: title.titleId,
+    titleId: contents.titleIdOf(title.id),
     active: entitlement.active,
     title: title.title,
     subtitle: title.subtitle,
@@ -115,6 +142,14 @@ export function libraryRecords(
     interestLevel: later ? title.interestLevel : undefined,
   };
   if (title.episodes === undefined) return [base];
+  if (contents.reading === 'published') {
+    // Each episode a content of its own, sharing the series' titleId.
+    return contentsWithEpisodes(title, contents).flatMap(({ key, episode }) => (episode === undefined ? [] : [{
+      ...base, id: contents.wire(key), title: episode.title, season: title.seasonNumber, episode: episode.episode,
+      duration: formatDuration(episode.seconds), synopsis: episode.synopsis, segments: [],
+    }]));
+  }
+  // The spec's rule: every episode under the series' id, each with a titleId of its own.
   return title.episodes.map((episode) => ({
     ...base,
     titleId: episode.titleId,
@@ -126,10 +161,13 @@ export function libraryRecords(
   }));
 }
 
-export function searchTitle(title: Title, entitlement: Entitlement, library: LibraryDefinition): WireSearchTitle {
+export function searchTitle(title: Title, entitlement: Entitlement, library: LibraryDefinition, contents: ContentIds): WireSearchTitle {
   const { url, coverImageUrl } = itemUrls(title.id);
+  // An episode's id: the episode's own content id (published), or its titleId as text (the spec's rule).
+  const episodeId = (episode: number): string =>
+    (contents.reading === 'published' ? String(contents.wire(contents.contentsOf(title.id)[episode - 1] ?? 0)) : String(episodeTitleId(title.id, episode)));
   return {
-    titleId: title.titleId,
+    titleId: contents.titleIdOf(title.id),
     title: title.title,
     subtitle: title.subtitle,
     synopsis: title.synopsis,
@@ -159,7 +197,7 @@ export function searchTitle(title: Title, entitlement: Entitlement, library: Lib
     url,
     coverImageUrl,
     episodes: (title.episodes ?? []).map((episode) => ({
-      id: String(episode.titleId),
+      id: episodeId(episode.episode),
       episode: episode.episode,
       title: episode.title,
       synopsis: episode.synopsis,

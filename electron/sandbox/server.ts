@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SandboxControl } from './control.ts';
 import type { Reply } from './routes/context.ts';
-import { createSandboxService, type SandboxLibrary, type SandboxOptions, type SandboxService } from './service.ts';
+import { createSandboxService, oversizedBody, type SandboxLibrary, type SandboxOptions, type SandboxService } from './service.ts';
 
 export type { SandboxControl, ContentFilter } from './control.ts';
 export type { FaultSpec, FaultKind } from './faults.ts';
@@ -45,6 +45,21 @@ function send(response: ServerResponse, reply: Reply): void {
   }
   response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
   response.end(JSON.stringify(reply.body));
+}
+
+/** Streams the body a piece at a time, waiting for the socket to drain, and stops when the client hangs up. */
+async function sendOversized(response: ServerResponse, bytes: number, declared: boolean): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...(declared ? { 'content-length': String(bytes) } : {}) });
+  for (const chunk of oversizedBody(bytes)) {
+    if (response.destroyed) return;
+    if (!response.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
+    }
+  }
+  if (!response.destroyed) response.end();
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -100,6 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         response.writeHead(outcome.status, { 'content-type': 'application/json; charset=utf-8' });
         response.end(outcome.text);
         return;
+      case 'oversized':
+        return sendOversized(response, outcome.bytes, outcome.declared);
       case 'reply':
         send(response, outcome.reply);
     }

@@ -10,14 +10,15 @@ import { handleAdmin } from './admin.ts';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
 import { createControl } from './control.ts';
 import type { SandboxControl } from './control.ts';
-import type { FaultSpec } from './faults.ts';
+import { ANSWER_FAULTS, type FaultSpec } from './faults.ts';
 import { HttpError } from './http-error.ts';
 import { LIBRARIES } from './libraries.ts';
 import type { Reply } from './routes/context.ts';
 import { findRoute } from './routes/router.ts';
 import { requireBearer } from './routes/token.ts';
 import type { RouteName } from './route-names.ts';
-import { SandboxState } from './state.ts';
+import { SandboxState, REMOVALS, type Removals } from './state.ts';
+import { ID_READINGS, type IdReading } from './content-ids.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -32,6 +33,16 @@ export interface SandboxOptions {
   now?: () => number;
   /** Receives one line per request (the CLI's --verbose). */
   log?: (line: string) => void;
+  /** At most this many requests a minute per credential, then 429 with Retry-After (rate-limit.ts); no limit when absent. */
+  rateLimitPerMinute?: number;
+  /**
+   * How content ids and title ids relate (content-ids.ts): `spec` (default: a title's id is its
+   * titleId, a series is one content) or `published` (the guidance's reading: titleIds differ from
+   * content ids, a series' episodes are contents with string ids).
+   */
+  ids?: IdReading;
+  /** How a delta shows a removal: `marked` (default: `removed: true`) or `absent` (as the published schemas: only a full pull shows it). */
+  removals?: Removals;
 }
 
 export interface SandboxPatron {
@@ -63,6 +74,8 @@ export interface SandboxRequest {
 export type SandboxOutcome =
   | { kind: 'reply'; reply: Reply }
   | { kind: 'garbled'; status: number; text: string }
+  /** A 200 with a JSON body of `bytes` bytes, made as it is sent (nothing that large is held). */
+  | { kind: 'oversized'; bytes: number; declared: boolean }
   | { kind: 'reset' }
   | { kind: 'stall' };
 
@@ -93,6 +106,9 @@ export function validateOptions(options: SandboxOptions): void {
   check('seed', options.seed, 0, 0xffffffff);
   check('catalogSize', options.catalogSize, 1, MAX_CATALOG_SIZE);
   check('tokenLifetimeSeconds', options.tokenLifetimeSeconds, 1, 100_000_000);
+  check('rateLimitPerMinute', options.rateLimitPerMinute, 1, 1_000_000);
+  if (options.ids !== undefined && !ID_READINGS.includes(options.ids)) throw new RangeError(`ids must be one of ${ID_READINGS.join(', ')}`);
+  if (options.removals !== undefined && !REMOVALS.includes(options.removals)) throw new RangeError(`removals must be one of ${REMOVALS.join(', ')}`);
 }
 
 function errorReply(error: unknown): Reply {
@@ -116,6 +132,19 @@ function failureReply(fault: FaultSpec): Reply {
     default:
       return { status: fault.status ?? 503, body: { message: 'The service is temporarily unavailable', detail: 'Injected server error' } };
   }
+}
+
+/** Whose request it is, for the per-credential rate limit: the username of a token request, the token's holder for the rest (none when it proves neither). */
+function credentialOf(state: SandboxState, route: RouteName, headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization ?? '';
+  if (route === 'token') {
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    const decoded = basic ? Buffer.from(basic[1] ?? '', 'base64').toString('utf8') : '';
+    return decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : undefined;
+  }
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  // The sandbox issues tokens to its one credential.
+  return bearer && state.tokens.isValid(bearer[1] ?? '', state.options.now()) ? state.options.username : undefined;
 }
 
 function decodeSegments(rawPath: string): string[] {
@@ -152,6 +181,9 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     username,
     password,
     now: () => baseNow() + clockOffset,
+    ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
+    ids: options.ids ?? 'spec',
+    removals: options.removals ?? 'marked',
   });
   const control = createControl(state, (ms) => {
     clockOffset += ms;
@@ -213,8 +245,12 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     if (plan.delayMs > 0) await delay(plan.delayMs);
     const fault = plan.failure;
     if (fault?.kind === 'stall') return { kind: 'stall' };
+    if (fault?.kind === 'oversized') return { kind: 'oversized', bytes: fault.bytes ?? 120 * 1024 * 1024, declared: fault.declared ?? false };
     if (fault?.kind === 'reset' && fault.phase !== 'after') return { kind: 'reset' };
-    if (fault !== undefined && fault.kind !== 'reset' && fault.kind !== 'malformed-json') return { kind: 'reply', reply: failureReply(fault) };
+    if (fault !== undefined && !ANSWER_FAULTS.includes(fault.kind)) return { kind: 'reply', reply: failureReply(fault) };
+    const credential = state.rateLimit.describe().perMinute === null ? undefined : credentialOf(state, name, headers);
+    const retryAfter = credential === undefined ? undefined : state.rateLimit.admit(credential, state.options.now());
+    if (retryAfter !== undefined) return { kind: 'reply', reply: failureReply({ route: name, kind: 'rate-limit', retryAfterSeconds: retryAfter }) };
 
     let reply: Reply;
     try {
@@ -224,6 +260,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       reply = errorReply(error);
     }
     if (fault?.kind === 'reset') return { kind: 'reset' };
+    if (fault?.kind === 'other-content' || fault?.kind === 'drop-ids') return { kind: 'reply', reply: changedAnswer(fault.kind, reply) };
     if (fault?.kind === 'malformed-json') {
       const text = JSON.stringify(reply.body ?? { message: 'ok' });
       return { kind: 'garbled', status: reply.status === 204 ? 200 : reply.status, text: `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}<!-- truncated` };
@@ -244,6 +281,23 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
       timers.clear();
     },
   };
+}
+
+/**
+ * An answer that does not match its question (issue #24): `other-content`, a borrow or hold
+ * answered about another content than the one it committed, a content-info answer about ids not
+ * asked (the next id, or the id with "-other"); `drop-ids`, a content-info answer leaving out
+ * every other id asked.
+ */
+function changedAnswer(kind: 'other-content' | 'drop-ids', reply: Reply): Reply {
+  const body = reply.body;
+  if (kind === 'drop-ids') return Array.isArray(body) ? { ...reply, body: body.filter((_, index) => index % 2 === 0) } : reply;
+  const other = (item: unknown): unknown => {
+    if (typeof item !== 'object' || item === null || !('contentId' in item)) return item;
+    const asked = (item as { contentId: unknown }).contentId;
+    return { ...item, contentId: typeof asked === 'number' ? asked + 1 : `${String(asked)}-other` };
+  };
+  return { ...reply, body: Array.isArray(body) ? body.map(other) : other(body) };
 }
 
 /**
@@ -272,6 +326,17 @@ async function fetchInProcess(respond: SandboxService['respond'], input: string,
       });
     case 'garbled':
       return new Response(outcome.text, { status: outcome.status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    case 'oversized': {
+      const chunks = oversizedBody(outcome.bytes);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...(outcome.declared ? { 'content-length': String(outcome.bytes) } : {}) } });
+    }
     case 'reply': {
       const { reply } = outcome;
       const body = reply.status === 204 || reply.body === undefined ? null : JSON.stringify(reply.body);
@@ -279,4 +344,20 @@ async function fetchInProcess(respond: SandboxService['respond'], input: string,
       return new Response(body, { status: reply.status, headers: { ...headers, ...reply.headers } });
     }
   }
+}
+
+const PAD_CHUNK = new Uint8Array(1024 * 1024).fill(0x20);
+
+/** `{"pad":"   …   "}` in pieces of at most a MiB, `bytes` long in all: valid JSON, were anyone to read it whole. */
+export function* oversizedBody(bytes: number): Generator<Uint8Array> {
+  const open = new TextEncoder().encode('{"pad":"');
+  const close = new TextEncoder().encode('"}');
+  yield open;
+  let left = Math.max(0, bytes - open.length - close.length);
+  while (left > 0) {
+    const size = Math.min(left, PAD_CHUNK.length);
+    yield PAD_CHUNK.subarray(0, size);
+    left -= size;
+  }
+  yield close;
 }

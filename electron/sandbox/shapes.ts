@@ -12,6 +12,8 @@ export interface Shapes {
   /** Where global records sit: `data: { contents: [...] }` or top-level `contents: [...]`. */
   globalContents: 'data' | 'contents';
   libraryContentSchema: Record<number, SchemaGeneration>;
+  /** What entitlement pages carry in `metadata.warnings` (the spec shows the field, not its content). */
+  entitlementWarnings: string[];
 }
 
 export type ShapeChanges = Partial<Omit<Shapes, 'libraryContentSchema'>> & {
@@ -24,6 +26,7 @@ export function defaultShapes(): Shapes {
     entitlements: 'entitlements',
     globalContents: 'data',
     libraryContentSchema: Object.fromEntries(LIBRARIES.map((library) => [library.libraryId, library.schema])),
+    entitlementWarnings: [],
   };
 }
 
@@ -31,7 +34,14 @@ export function defaultShapes(): Shapes {
 export function applyShapes(current: Shapes, input: unknown): Shapes {
   if (typeof input !== 'object' || input === null) throw new Error('Shapes must be a JSON object');
   const changes = input as Record<string, unknown>;
-  const next: Shapes = { ...current, libraryContentSchema: { ...current.libraryContentSchema } };
+  const next: Shapes = { ...current, libraryContentSchema: { ...current.libraryContentSchema }, entitlementWarnings: [...current.entitlementWarnings] };
+  const warnings = changes.entitlementWarnings;
+  if (warnings !== undefined) {
+    if (!Array.isArray(warnings) || warnings.length > 10 || !warnings.every((w) => typeof w === 'string' && w.length <= 500)) {
+      throw new Error('entitlementWarnings must be a list of at most 10 texts of at most 500 characters');
+    }
+    next.entitlementWarnings = [...warnings] as string[];
+  }
   const pick = <K extends 'holds' | 'entitlements' | 'globalContents'>(key: K, allowed: readonly Shapes[K][]): void => {
     const value = changes[key];
     if (value === undefined) return;

@@ -1,6 +1,7 @@
 // Everything one running sandbox knows, in one place the routes receive.
 
 import { CatalogStore } from './catalog-store.ts';
+import { ContentIds, type IdReading } from './content-ids.ts';
 import { ChangeLog } from './changes.ts';
 import { Circulation } from './circulation.ts';
 import { seedLibrary } from './demo-patrons.ts';
@@ -12,6 +13,7 @@ import { zeroCounts } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 import { defaultShapes } from './shapes.ts';
 import type { Shapes } from './shapes.ts';
+import { CredentialRateLimit } from './rate-limit.ts';
 import { toSeconds } from './time.ts';
 import { TokenStore } from './tokens.ts';
 
@@ -22,16 +24,27 @@ export interface StateOptions {
   username: string;
   password: string;
   now: () => number;
+  /** Requests a minute per credential before 429s (rate-limit.ts); no limit when absent. */
+  rateLimitPerMinute?: number;
+  /** How content ids and title ids relate (content-ids.ts). */
+  ids: IdReading;
+  /** How a delta shows a removal: `marked` (`removed: true`) or `absent` (not at all, as the published schemas show none). */
+  removals: Removals;
 }
+
+export type Removals = 'marked' | 'absent';
+export const REMOVALS: readonly Removals[] = ['marked', 'absent'];
 
 export class SandboxState {
   readonly options: StateOptions;
   readonly catalog: CatalogStore;
   readonly entitlements: EntitlementStore;
+  readonly contents: ContentIds;
   readonly changes = new ChangeLog();
   readonly circulation: Circulation;
   readonly tokens = new TokenStore();
   readonly faults: FaultInjector;
+  readonly rateLimit: CredentialRateLimit;
   /** Every request that reached the router, newest last, capped: what tests check routing against. */
   readonly requestLog = new RequestLog();
   readonly demoPatrons = new Map<number, DemoPatron[]>();
@@ -43,11 +56,14 @@ export class SandboxState {
   constructor(options: StateOptions) {
     this.options = options;
     this.faults = new FaultInjector(options.seed);
+    this.rateLimit = new CredentialRateLimit(options.rateLimitPerMinute);
     this.catalog = new CatalogStore(options.seed, options.catalogSize);
     this.entitlements = new EntitlementStore(this.catalog);
+    this.contents = new ContentIds(options.ids, this.catalog);
     this.circulation = new Circulation({
       catalog: this.catalog,
       entitlements: this.entitlements,
+      contents: this.contents,
       changes: this.changes,
       nowSeconds: () => this.nowSeconds(),
     });
@@ -55,6 +71,7 @@ export class SandboxState {
       this.demoPatrons.set(library.libraryId, seedLibrary(library, {
         catalog: this.catalog,
         entitlements: this.entitlements,
+        contents: this.contents,
         circulation: this.circulation,
         nowSeconds: this.nowSeconds(),
       }));

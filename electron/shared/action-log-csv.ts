@@ -14,6 +14,8 @@ export interface CsvWords {
   action(entry: ActionEntry): string;
   outcome(entry: ActionEntry): string;
   library(entry: ActionEntry): string;
+  /** What stands in the title's place for a reading or export of the log (its filter), if anything. */
+  detail?(entry: ActionEntry): string | undefined;
 }
 
 export const UTF8_BOM = '\ufeff';
@@ -46,8 +48,8 @@ export function actionsCsv(entries: readonly ActionEntry[], words: CsvWords, off
     library: words.library(entry),
     card: entry.card,
     action: words.action(entry),
-    title: entry.title ?? '',
-    contentId: String(entry.contentId),
+    title: entry.title ?? words.detail?.(entry) ?? '',
+    contentId: entry.contentId === 0 ? '' : String(entry.contentId), // 0: a reading or export of the log, which names no title
     outcome: words.outcome(entry),
   });
   const rows = [

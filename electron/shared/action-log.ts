@@ -1,7 +1,10 @@
 // An on-behalf action as the action log keeps it and the desk shows it, and the filters staff
 // read it with. Types and constants only.
+import type { ContentId } from './content-id.ts';
 
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
+/** Reading or exporting the log is itself logged: who, when, which filter (no card, no title). */
+export type LogAuditKind = 'log-read' | 'log-export';
 
 export interface ActionEntry {
   time: number;
@@ -15,14 +18,17 @@ export interface ActionEntry {
   libraryName?: string;
   /** Masked: the last four characters only. */
   card: string;
-  action: ActionKind;
-  contentId: number;
+  action: ActionKind | LogAuditKind;
+  /** A number, or an episode's string id as the service gave it. */
+  contentId: ContentId;
   /** Kept only while the policy allows titles (actionLogTitles, on unless IT turns it off). */
   title?: string;
   /** `ok`, or the error code staff saw. */
   outcome: string;
   /** True when a lost answer was settled by re-reading the patron's account. */
   confirmedByReread?: boolean;
+  /** A reading or export of the log: the filter it used (libraryId, card and contentId are then empty). */
+  filter?: ActionFilter;
 }
 
 /** Done, or refused/failed (any other outcome). */

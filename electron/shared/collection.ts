@@ -2,7 +2,7 @@
 // record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
 import type { ErrorCode, ErrorParams } from './errors.ts';
 import type { Reason } from './reasons.ts';
-import type { AvailabilityStatus, CatalogRecord, Format, PurchaseModel } from './model.ts';
+import type { AvailabilityStatus, CatalogRecord, ContentId, Format, PurchaseModel } from './model.ts';
 
 export interface SourceState {
   source: string;
@@ -18,6 +18,10 @@ export interface SourceState {
   lastErrorReason?: Reason;
   lastErrorParams?: ErrorParams;
   items: number;
+  /** When the source's last full run succeeded (a full run drops what the service no longer lists). */
+  lastFullAt?: number;
+  /** How many rows that run dropped as no longer listed (an entitlement source's removals no delta marked). */
+  lastFullRemoved?: number;
 }
 
 /** The step a sync reports besides its sources: building the search index. */
@@ -41,7 +45,7 @@ export interface RowAvailability {
 }
 
 export interface BrowseRow {
-  contentId: number;
+  contentId: ContentId;
   title?: string;
   artist?: string;
   format?: Format;
@@ -55,11 +59,33 @@ export interface BrowseRow {
 export interface TitleDetail {
   /** Undefined when the global record has not been mirrored (the entitlement arrived first). */
   record?: CatalogRecord;
-  contentId: number;
+  contentId: ContentId;
   purchaseModel: PurchaseModel;
   active: boolean;
   availability?: RowAvailability;
 }
+
+/** A content a search hit stands for, as the desk's copy of the catalog has it. */
+export interface TitleContent {
+  contentId: ContentId;
+  title?: string;
+  season?: number;
+  episode?: number;
+  /** Running time in seconds, where the record gives one. */
+  seconds?: number;
+  /** The library's entitlement, when the copy holds one (a newer one may not be synced yet). */
+  purchaseModel?: PurchaseModel;
+  active?: boolean;
+}
+
+/**
+ * What a search hit's titleId stands for in the desk's copy of the catalog: its contents (one,
+ * or a series' episodes), or why the desk cannot tell (no copy synced yet; the title not in it).
+ * The desk never borrows by the titleId itself: on the service it may be another content's id.
+ */
+export type TitleContents =
+  | { titleId: number; contents: TitleContent[] }
+  | { titleId: number; unresolved: 'no-mirror' | 'not-in-mirror' };
 
 /** A page of the Collection browser. */
 export interface CatalogPage {

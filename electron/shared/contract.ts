@@ -5,18 +5,32 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleDetail } from './collection.ts';
+import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleContents, TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
 import type { Reason } from './reasons.ts';
 import { baseUrlProblem, cardProblem, CONTROL_CHARS, INVISIBLE_CHARS } from './text-rules.ts';
+import { contentIdOf, MAX_CONTENT_ID_LENGTH, type ContentId } from './content-id.ts';
 
 // ---- argument schemas ----
 // A custom rule's message is a reason key (shared/reasons.ts): dispatch turns it into the
 // refusal's reason, with the field it concerns.
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/**
+ * A content id as main gave it to the renderer: a whole number, or a string the service gave
+ * (an episode's), in its one form (content-id.ts: "123" becomes 123). Anything else names no
+ * content and is refused before it could reach a path.
+ */
+const contentId = z.union([id, z.string().max(MAX_CONTENT_ID_LENGTH)]).transform((value, ctx): ContentId => {
+  const parsed = contentIdOf(value);
+  if (parsed === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'input.title-id' satisfies Reason });
+    return z.NEVER;
+  }
+  return parsed;
+});
 /** Names and ids staff type: control and invisible direction characters would reach the logs and the action log. */
 const plain = (max: number) => z.string().trim().min(1).max(max);
 const text = (max: number) => plain(max).refine((value) => !CONTROL_CHARS.test(value) && !INVISIBLE_CHARS.test(value), {
@@ -45,9 +59,13 @@ const wsApi = z.string().trim().max(10).refine((value) => /^[A-Za-z0-9._-]*$/.te
 const patronArgs = z.strictObject({ libraryId: id, card });
 
 // ---- the shared desk: PINs and the action log's filters ----
-/** A PIN as typed at the lock screen: IT's per-staff PINs may be as short as 4; never a control character (they would reach nothing but a hash, yet are no keyboard's). */
-const pin = z.string().min(4).max(64).refine((value) => !CONTROL_CHARS.test(value), { message: 'input.hidden-characters' satisfies Reason });
-/** A desk PIN chosen on the desk: shared by a whole desk, so at least 6 characters. */
+/**
+ * A PIN as typed at the lock screen; never a control character (they would reach nothing but a
+ * hash, yet are no keyboard's). Its length and the other rules (shared/pin-rules.ts) are main's to
+ * apply: a per-staff PIN IT hashed before the rules gets a sentence telling staff to ask IT.
+ */
+const pin = z.string().min(1).max(64).refine((value) => !CONTROL_CHARS.test(value), { message: 'input.hidden-characters' satisfies Reason });
+/** A desk PIN chosen on the desk: shared by a whole desk, so at least 6 characters (and the rules main applies). */
 const newDeskPin = z.string().min(6).max(64).refine((value) => !CONTROL_CHARS.test(value), { message: 'input.hidden-characters' satisfies Reason });
 const moment = z.number().int().min(0).max(8_640_000_000_000_000);
 const actionFilter = {
@@ -60,7 +78,7 @@ const actionFilter = {
   to: moment.optional(),
   outcome: z.enum(ACTION_OUTCOME_FILTERS).optional(),
 };
-const titleArgs = z.strictObject({ libraryId: id, card, contentId: id, title: titleText.optional() });
+const titleArgs = z.strictObject({ libraryId: id, card, contentId, title: titleText.optional() });
 const credentialsArgs = {
   username: text(200),
   password: z.string().min(1).max(1000),
@@ -99,6 +117,12 @@ export interface ProfileView {
    * asked to enter the password for this address.
    */
   credentials: 'saved' | 'missing' | 'for-other-address';
+  /**
+   * Its address or libraries are not what the desk recorded when staff saved it: settings.json was
+   * edited outside the desk. It is refused, and staff are never asked its password (they remove it
+   * and add it again).
+   */
+  changedOutside?: true;
 }
 
 export interface SandboxView {
@@ -129,13 +153,15 @@ export interface ManagedView {
   sandboxOffered: boolean;
   /** Whether the sandbox may be chosen on this computer. */
   sandboxAvailable: boolean;
-  /** Whether staff may add, change or remove connections (not while a policy is ignored). */
+  /** Whether staff may add, re-address or remove connections (not where IT's policy forbids it, nor while a policy is refused). */
   profileEditing: boolean;
   updates: boolean;
   /** The update mode in force: `off` when the policy asked for `auto` and this build refused it. */
   updateMode: 'auto' | 'it-managed' | 'off';
-  /** A machine policy exists but was refused (wrong owner, writable by users, malformed, too large, unknown fields): the desk fails closed. */
+  /** A machine policy exists but was refused (wrong owner, writable by users, malformed, too large, a setting with a value it may not have): nobody signs in. */
   policyIgnored?: Required<Pick<ErrorInfo, 'reason' | 'params'>>;
+  /** Settings in the policy this version does not know: ignored (a newer template must not lock out an older desk), and listed for IT. */
+  unknownSettings?: string[];
   /** Why this build refused the policy's `auto` updates. */
   updatesRefused?: Required<Pick<ErrorInfo, 'reason' | 'params'>>;
 }
@@ -146,10 +172,21 @@ export interface Preferences { idleLockMinutes: number; language: Language }
 export interface SignInView {
   /** Per-staff PINs set by IT in the policy, or the one desk PIN set on this desk. */
   method: 'staff-pins' | 'desk-pin';
-  /** False until a desk PIN is set (the desk then asks for one before the first shift). */
+  /** False until a desk PIN is set (the desk then asks for one before the first shift), and while IT's policy is refused. */
   ready: boolean;
-  /** What setting or changing the desk PIN takes: IT's policy (not here), the active connection's partner password, the current PIN (a sandbox-only desk), or nothing (a sandbox-only desk's first PIN). */
-  deskPinNeeds: 'policy' | 'partner-password' | 'current-pin' | 'nothing';
+  /**
+   * What setting or changing the desk PIN takes: IT's policy (not here), the partner password of a
+   * connection set up before this shift, the current PIN (a sandbox-only desk), nothing (a
+   * sandbox-only desk's first PIN), the next shift (every partner connection was added or
+   * re-addressed in this one), or IT (nothing here can prove it).
+   */
+  deskPinNeeds: 'policy' | 'partner-password' | 'current-pin' | 'nothing' | 'next-shift' | 'it';
+  /** False only on the first run: a locked desk that was ever set up shows its sign-in, never the first-run page. */
+  setUp: boolean;
+  /** IT's policy exists but was refused: nobody signs in until IT fixes it (managed.policyIgnored says which rule). */
+  policyRefused?: true;
+  /** The desk's sign-in record in the keychain was missing or not one it wrote: it waits to be set up again. */
+  reestablish?: 'missing' | 'not-the-desks-own';
   /** Whether the partner password alone is enough (saved here) or the partner username is needed too (it will be tested against the service and saved). */
   partnerUsernameNeeded?: boolean;
   /** The connection whose partner password is asked for. */
@@ -168,7 +205,7 @@ export interface PatronView {
   problems: { part: 'status' | 'loans' | 'holds'; error: ErrorInfo }[];
 }
 
-export type { BrowseRow, SourceState, TitleDetail };
+export type { BrowseRow, SourceState, TitleContents, TitleDetail };
 
 export interface ActionOutcome<T> { value: T; confirmedByReread: boolean }
 
@@ -181,10 +218,12 @@ export interface ActionPage {
   entries: ActionEntry[];
   /** Entries that could not be read (torn by a crash, altered, or written under another key): skipped and counted, never fatal. */
   skipped: number;
+  /** The log was changed outside the desk (a line removed, reordered or copied in, cut short, an older copy): when it was found. The app log says where. */
+  changedAt?: number;
 }
 
 /** What an export carries: every entry the filter matches, oldest first; the renderer writes the CSV in the desk's language. */
-export interface ActionExport { fileName: string; entries: ActionEntry[]; skipped: number }
+export interface ActionExport { fileName: string; entries: ActionEntry[]; skipped: number; changedAt?: number }
 
 // ---- the methods ----
 
@@ -219,6 +258,8 @@ export const METHODS = {
     partnerPassword: z.string().min(1).max(1000).optional(),
   })),
   lockSession: method<null>()(z.strictObject({ reason: z.enum(['idle', 'staff']) })),
+  /** The renderer's heartbeat while someone uses the window: main's own idle lock counts it (idle-clock.ts). */
+  reportActivity: method<null>()(none),
   /** Puts text staff asked for (a due-date slip, a card) on the system clipboard; the lock clears it if still there. */
   copyText: method<null>()(z.strictObject({ text: z.string().min(1).max(20_000), purpose: z.enum(['slip', 'card']) })),
   lookupPatron: method<PatronView>()(patronArgs),
@@ -260,11 +301,14 @@ export const METHODS = {
     /** A search's count in full however large (asked off the typing path); otherwise "1,000+". */
     exactCount: z.boolean().optional(),
   })),
-  collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId: id })),
-  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId })),
+  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   syncStatus: method<SyncStatusView>()(none),
-  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false) })),
-  liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(id).min(1).max(500) })),
+  /** `entitlementsOnly` with `full`: the full entitlement pass (what the library holds, read whole; what the service no longer lists goes). */
+  syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false), entitlementsOnly: z.boolean().default(false) })),
+  liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
+  /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
+  titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
 } as const;
 
 export type MethodName = keyof typeof METHODS;
@@ -287,6 +331,14 @@ export interface SyncStatusView {
   sources: SourceState[];
   counts: { titles: number; entitlements: { libraryId: number; model: 'INSTANT' | 'FLEX'; active: number; total: number }[] };
   running?: SyncProgress;
+  /** What the service said beside each source's pages in its last run (`metadata.warnings`), this session. */
+  warnings: { source: string; warnings: string[] }[];
+  /**
+   * The full entitlement pass (issue #24): every `everyDays` (IT's policy, or the default week),
+   * when it last ran over every library (`lastAt`), how many entitlements it removed as no longer
+   * listed, and when it is next due.
+   */
+  fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
 }
 
 export type { CatalogPage };

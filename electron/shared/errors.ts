@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'rate-limited', // 429 after the retries ran out
   'server', // 5xx after the retries ran out, or an unexpected status
   'bad-response', // the answer could not be read
+  'answer-mismatch', // the service answered about another title than the one asked (issue #24): not done for the title asked
   'keychain-unavailable',
   'session-locked', // no staff shift is open: patron work waits for a name
 ] as const;

@@ -2,6 +2,10 @@
 // spec allows onto these; fields a publisher left out stay undefined (never '' or 0),
 // so the UI can show what is there and nothing else.
 
+import type { ContentId } from './content-id.ts';
+
+export type { ContentId } from './content-id.ts';
+
 export const FORMATS = ['EBOOK', 'AUDIOBOOK', 'MOVIE', 'TELEVISION', 'MUSIC', 'COMIC'] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -13,7 +17,7 @@ export type Country = (typeof COUNTRIES)[number];
 
 /** Times are epoch milliseconds in the model (the wire uses seconds). */
 export interface Loan {
-  contentId: number;
+  contentId: ContentId;
   title?: string;
   format?: Format;
   borrowedAt?: number;
@@ -24,7 +28,7 @@ export interface Loan {
 }
 
 export interface Hold {
-  contentId: number;
+  contentId: ContentId;
   status?: HoldStatus;
   title?: string;
   format?: Format;
@@ -54,16 +58,21 @@ export interface Artist {
 }
 
 export interface Episode {
+  /** The episode's own content id (a search result's `episodes[].id`: a string in the published schema). */
+  id?: ContentId;
+  /** A library content record's title id for the episode (the spec's rule: later episodes each have their own). */
   titleId?: number;
   season?: number;
   episode?: number;
   title?: string;
   synopsis?: string;
+  /** Running time in seconds. */
+  seconds?: number;
 }
 
 /** A global catalog record (also the shape library content records normalise into). */
 export interface CatalogRecord {
-  id: number;
+  id: ContentId;
   titleId?: number;
   format?: Format;
   title?: string;
@@ -108,7 +117,7 @@ export interface CatalogRecord {
 }
 
 /** A delta entry: either the record as it now is, or its removal. */
-export type CatalogChange = { kind: 'upsert'; record: CatalogRecord } | { kind: 'removed'; id: number };
+export type CatalogChange = { kind: 'upsert'; record: CatalogRecord } | { kind: 'removed'; id: ContentId };
 
 export interface LibraryTitle extends CatalogRecord {
   active?: boolean;
@@ -116,17 +125,19 @@ export interface LibraryTitle extends CatalogRecord {
   price?: number;
 }
 
-export type LibraryContentChange = { kind: 'upsert'; title: LibraryTitle } | { kind: 'removed'; id: number };
+export type LibraryContentChange = { kind: 'upsert'; title: LibraryTitle } | { kind: 'removed'; id: ContentId };
 
 export interface Entitlement {
-  contentId: number;
+  contentId: ContentId;
   active: boolean;
   /** The library is no longer entitled to the title (delta only). */
   removed: boolean;
 }
 
 export interface Availability {
-  contentId: number;
+  contentId: ContentId;
+  /** The service left this id out of its answer, asked twice: nothing is known of it. */
+  unknown?: true;
   status?: AvailabilityStatus;
   available?: boolean;
   holdsQueueSize?: number;
@@ -154,7 +165,19 @@ export interface SearchHit {
   isbn?: string;
   upc?: string;
   language?: string;
+  subtitleLanguage?: string;
+  dubLanguage?: string;
   genres: string[];
+  /** Running time in seconds (the wire's integer `duration`). */
+  seconds?: number;
+  pages?: number;
+  abridged?: boolean;
+  fiction?: boolean;
+  readAlong?: boolean;
+  /** The parental rating in the library's country (PG-13, 14A…). */
+  rating?: string;
+  parentalAdvisory?: boolean;
+  segments: Segment[];
   episodes: Episode[];
 }
 
@@ -168,4 +191,6 @@ export interface Page<T> {
   items: T[];
   next?: string;
   totalCount?: number;
+  /** `metadata.warnings`: what the service says about the pull (its content is not shown in the spec). */
+  warnings?: string[];
 }

@@ -17,6 +17,11 @@ export const REASONS = {
   'action.hold-not-placed': 'The lending service did not confirm the hold, and the patron’s holds show none was placed: it is safe to try again.',
   'action.still-on-loan': 'The lending service did not confirm the return, and the patron’s loans show the title is still on loan: it is safe to try again.',
   'action.hold-still-there': 'The lending service did not confirm the removal, and the patron’s holds show the hold is still in place: it is safe to try again.',
+  // An answer that names another content than the one asked (issue #24): never reported as done for the title asked.
+  'action.borrow-answered-other': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, do not show {asked}. Check the loans with the patron before trying again.',
+  'action.borrow-answered-other-on-loan': 'The lending service answered this borrow about another title (id {answered}) than the one asked for (id {asked}); the patron’s loans, read again, show {asked} on loan. Check the loans with the patron: the other title may have been lent too.',
+  'action.hold-answered-other': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, do not show {asked}. Check the holds with the patron before trying again.',
+  'action.hold-answered-other-placed': 'The lending service answered this hold about another title (id {answered}) than the one asked for (id {asked}); the patron’s holds, read again, show {asked} on hold. Check the holds with the patron: another hold may have been placed too.',
   'action.outcome-unknown': 'The lending service did not answer clearly, and the patron’s account could not be read to see whether it took effect: look at the account before trying again.',
   'profile.not-found': 'There is no connection profile "{id}".',
   'profile.sandbox-name-reserved': 'That profile name is reserved for the built-in sandbox.',
@@ -79,7 +84,7 @@ export const REASONS = {
   'input.no-such-profile-id': 'There is no connection profile with that id (ids are lowercase letters, digits and hyphens).',
   'input.ws-api': 'The ws-api value may hold only letters, digits, dots and hyphens (such as 2.1).',
   'input.library-id': 'The library id must be a positive whole number.',
-  'input.title-id': 'The title id must be a positive whole number.',
+  'input.title-id': 'That is not a content id the service gives (a positive whole number, or the service’s own text id of up to 100 characters).',
   'service.invalid-request': 'The lending service refused the request as not valid.',
   'desk.unexpected': 'Lending Desk hit an unexpected problem. It has been logged; try again.',
   'desk.no-answer': 'Lending Desk did not answer this request. Try again; if it keeps happening, restart the app.',
@@ -93,7 +98,8 @@ export const REASONS = {
   'address.not-text': 'The service address must be text.',
   'address.hidden-character': 'The service address contains a control or invisible character.',
   'address.not-web': 'The service address is not a web address (such as https://lending.example.org).',
-  'address.scheme': 'The service address must start with https:// (http:// only for this computer, such as a local sandbox).',
+  // The published examples of the service use a plain-http host: say why the desk refuses it, and what to type instead.
+  'address.scheme': 'The desk sends credentials only over https; use https:// with the same address (plain http:// is accepted only for this computer, such as a local sandbox).',
   'address.query': 'The service address must not carry a query or fragment (? or #).',
   'address.credentials': 'The service address must not carry a user name or password; enter those in their own fields.',
   // Why the settings file was not used at start (the desk runs on defaults and leaves the file as it is).
@@ -140,6 +146,25 @@ export const REASONS = {
   'action-log.keychain-unavailable': 'The action log cannot be kept safely because the system keychain is not available, so this desk does not borrow, return or change holds until it is. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
   'input.card-ending': 'Card: enter up to the last four characters.',
   'policy.plain-pin': '{source} holds a PIN in plain text ({setting}); the policy takes only its scrypt hash (staffPins[].pinHash, made with scripts/pin-hash.ts).',
+
+  // ---- A shared desk trusts only what its user cannot forge (issue #21): sign-in state and
+  // connection records in the keychain, PIN rules, a refused policy, start-up options, the
+  // response cap. {profile} is a connection's name; {flags} the options as typed.
+  'keychain.desk-records-unavailable': 'The system keychain is not available, so this desk cannot check who may sign in or which connections it set up. On Linux, install and unlock a Secret Service (GNOME Keyring or KWallet) and sign in again.',
+  'pin.too-short': 'A PIN must be at least 6 characters.',
+  'pin.too-long': 'A PIN must be at most 64 characters.',
+  'pin.too-common': 'That PIN is too easy to guess (a repeated character, a run such as 123456, a repeated group or one of the most common PINs). Choose another.',
+  'sign-in.pin-below-rules': 'PINs on this desk are at least 6 characters and not easy to guess, and this one is not. Ask your library’s IT for a new PIN (scripts/pin-hash.ts makes only PINs that meet the rules).',
+  'sign-in.reestablish-first': 'This desk must be set up again before anyone signs in: its sign-in record is missing or was not written by this desk.',
+  'sign-in.policy-refused': "Nobody can sign in: the policy from your library's IT is on this computer but was refused. IT must correct it.",
+  'pin.ask-it': "Nothing on this computer can prove who may set the desk PIN (no partner password is saved for the connections set up before). Ask your library's IT.",
+  'pin.connection-too-new': 'The connection "{profile}" was added or changed during this shift, so its password cannot set the desk PIN yet: it can from the next shift on.',
+  'profile.too-many': 'This desk can hold at most {max} partner connections.',
+  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Remove it in Settings and add it again.',
+  'policy.profiles-set-by-it': "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
+  'settings.idle-lock-unmanaged': "The idle lock can be at most 30 minutes, unless your library's IT sets more in its policy.",
+  'start.network-refused': "Lending Desk does not start with options that change how it reaches the network ({flags}). Your library's IT sets proxies in the operating system's settings. Start it from its usual shortcut.",
+  'service.response-too-large': 'The lending service sent an answer larger than {limit} MiB, which the desk does not read. Try again; if it keeps happening, tell the service.',
 
   // ---- The sync and the mirror (issue #23). {token} is the service's page token; sizes are MiB.
   'pull.token-cycle': 'The lending service sent page tokens that lead back to a page already read (token {token}), so the sync stopped there instead of reading the same pages again. Try again later; if it keeps happening, tell your library’s IT.',

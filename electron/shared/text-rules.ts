@@ -28,6 +28,13 @@ export function cardProblem(value: unknown): CardProblem | undefined {
   return undefined;
 }
 
+/** The host of an https address without user name or password (a page the desk may open in the system browser); undefined otherwise. */
+export function httpsHostOf(raw: string): string | undefined {
+  if (!URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  return url.protocol === 'https:' && url.username === '' && url.password === '' && url.hostname !== '' ? url.hostname : undefined;
+}
+
 /** This computer: the only place a password may travel to over plain http (a local sandbox). */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);

@@ -3,8 +3,10 @@
 // wheel, touch or focus in the document keeps the session and starts the wait again. Timers are
 // setTimeout steps (not a polling interval) so a test clock can fast-forward them; each step
 // also reads the clock, so a PC that slept past the deadline locks when it wakes instead of
-// showing the patron for another countdown. Main can also lock (the OS locking, a refusal):
-// that arrives as `sessionLocked`.
+// showing the patron for another countdown. Main can also lock (the OS locking, a refusal, its
+// own idle lock when this page stopped answering): that arrives as `sessionLocked`. While a shift
+// is open, activity is also told to main (reportActivity, at most every half minute), whose own
+// idle lock holds if this page freezes or crashes.
 import { onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue';
 import type { EventPayloads } from '../../electron/shared/contract.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -12,6 +14,8 @@ import { useGateway } from '../gateway/gateway.ts';
 const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'pointermove', 'wheel', 'touchstart', 'focus'] as const;
 /** A moving pointer fires constantly: outside the warning, one restart a second is enough. */
 const POINTER_MOVE_EVERY_MS = 1000;
+/** How often main hears that someone is using the window: far inside its grace minute. */
+const HEARTBEAT_EVERY_MS = 30_000;
 
 export interface IdleLockOptions {
   /** The countdown runs only while this is true (a shift is open). */
@@ -29,6 +33,7 @@ export function useIdleLock({ active, minutes, warnSeconds = 30, onIdle, onLocke
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
   let lastRestart = 0;
+  let lastHeartbeat = 0;
   /** When the desk locks unless someone uses it (by the clock, not by counting steps). */
   let deadline = 0;
 
@@ -63,6 +68,10 @@ export function useIdleLock({ active, minutes, warnSeconds = 30, onIdle, onLocke
   function onActivity(event: Event): void {
     if (event.type === 'pointermove' && secondsLeft.value === undefined && Date.now() - lastRestart < POINTER_MOVE_EVERY_MS) return;
     restart();
+    if (active.value && Date.now() - lastHeartbeat >= HEARTBEAT_EVERY_MS) {
+      lastHeartbeat = Date.now();
+      void gateway.call('reportActivity');
+    }
   }
 
   onMounted(() => {

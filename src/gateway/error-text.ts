@@ -51,6 +51,7 @@ const BY_CODE: Record<ErrorCode, string> = {
   'rate-limited': 'errors.rateLimited',
   server: 'errors.server',
   'bad-response': 'errors.badResponse',
+  'answer-mismatch': 'errors.answerMismatch',
   'keychain-unavailable': 'errors.keychain',
   'session-locked': 'errors.sessionLocked',
 };

@@ -7,7 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ActionOutcome, PatronView, Result } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
-import type { Hold, Loan, PatronStatus } from '../../electron/shared/model.ts';
+import type { ContentId, Hold, Loan, PatronStatus } from '../../electron/shared/model.ts';
 import { isRetryable } from '../gateway/error-text.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { PATRON_GONE, useLifecycle } from '../lifecycle.ts';
@@ -20,7 +20,7 @@ export interface ActionRequest {
   kind: ActionKind;
   libraryId: number;
   card: string;
-  contentId: number;
+  contentId: ContentId;
   title?: string;
 }
 
@@ -39,7 +39,7 @@ export type ActionState =
     status?: PatronStatus;
   };
 
-const keyOf = (kind: ActionKind, contentId: number) => `${kind}|${contentId}`;
+const keyOf = (kind: ActionKind, contentId: ContentId) => `${kind}|${contentId}`;
 
 export const useCirculationStore = defineStore('circulation', () => {
   // What was done for a patron belongs to that patron: a lock, Clear patron, another card or
@@ -51,10 +51,10 @@ export const useCirculationStore = defineStore('circulation', () => {
   const settled = ref<{ request: ActionRequest; ok: boolean; count: number }>();
   let settledCount = 0;
 
-  const busyTitles = computed(() => new Set(inFlight.value.map((key) => Number(key.split('|')[1]))));
-  const isPending = (kind: ActionKind, contentId: number) => inFlight.value.includes(keyOf(kind, contentId));
+  const busyTitles = computed(() => new Set(inFlight.value.map((key) => key.slice(key.indexOf('|') + 1))));
+  const isPending = (kind: ActionKind, contentId: ContentId) => inFlight.value.includes(keyOf(kind, contentId));
   /** Any action on this title is under way: its buttons wait. */
-  const isBusy = (contentId: number) => busyTitles.value.has(contentId);
+  const isBusy = (contentId: ContentId) => busyTitles.value.has(String(contentId));
 
   function call(request: ActionRequest): Promise<Result<ActionOutcome<unknown>> | undefined> {
     const args = { libraryId: request.libraryId, card: request.card, contentId: request.contentId, ...(request.title ? { title: request.title } : {}) };
@@ -67,7 +67,7 @@ export const useCirculationStore = defineStore('circulation', () => {
   }
 
   /** Runs an action for the patron on screen; false when refused here (no patron, already running). */
-  async function run(kind: ActionKind, contentId: number, title?: string): Promise<boolean> {
+  async function run(kind: ActionKind, contentId: ContentId, title?: string): Promise<boolean> {
     const patron = usePatronStore();
     const view: PatronView | undefined = patron.view;
     if (!view || patron.viewCard === '') return false;

@@ -9,7 +9,7 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
-import type { Format, PurchaseModel } from '../../electron/shared/model.ts';
+import type { ContentId, Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
@@ -127,7 +127,7 @@ export const useCollectionStore = defineStore('collection', () => {
   }
 
   /** Availability read now for these rows; the pages holding them get the fresh values. */
-  async function refreshAvailability(contentIds: number[]): Promise<BrowseRow[] | undefined> {
+  async function refreshAvailability(contentIds: ContentId[]): Promise<BrowseRow[] | undefined> {
     if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
     const result = await requests.alongside('collectionRefreshAvailability', { libraryId: session.selectedLibraryId, contentIds });
     if (!result) return undefined;
@@ -146,11 +146,12 @@ export const useCollectionStore = defineStore('collection', () => {
     if (result.ok) status.value = result.value;
   }
 
-  async function syncNow(full = false): Promise<boolean> {
+  /** `entitlementsOnly` with `full`: the full entitlement pass (what each library holds, read whole). */
+  async function syncNow(full = false, entitlementsOnly = false): Promise<boolean> {
     if (syncing.value) return false;
     syncing.value = true;
     progress.value = undefined;
-    const result = await gateway.call('syncNow', { full });
+    const result = await gateway.call('syncNow', { full, entitlementsOnly });
     syncing.value = false;
     progress.value = undefined;
     await loadStatus();

@@ -1,17 +1,27 @@
 // Live search of the service's catalog on the desk (the mirror is the Collection's): the query
-// and filters, the page of results, and the live availability of the titles on that page (one
-// liveAvailability call per page). What was searched is what a patron asked for, so the lock
-// and the end of a shift clear it, as does a change of library or connection (one lifecycle
-// subscription, below).
+// and filters, the page of results, what each result borrows, and the live availability of
+// those contents (one liveAvailability call per page). A search result names a title
+// (`titleId`), not a content: the desk's copy of the catalog says which content ids it stands
+// for (one, or a series' episodes); where it cannot tell, the result says so, and a series'
+// episodes — which carry their own ids — can be looked up once on the service. Nothing is ever
+// borrowed by a titleId. What was searched is what a patron asked for, so the lock and the end of
+// a shift clear it, as does a change of library or connection (one lifecycle subscription, below).
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ArgsOf } from '../../electron/shared/contract.ts';
+import type { ArgsOf, TitleContents } from '../../electron/shared/contract.ts';
+import type { TitleContent } from '../../electron/shared/collection.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
-import type { Availability, Format, PurchaseModel, SearchPage } from '../../electron/shared/model.ts';
+import type { Availability, ContentId, Format, PurchaseModel, SearchHit, SearchPage } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 
 export const PAGE_SIZE = 20;
+
+/** What a result borrows: its contents from the desk's copy, or found on the service by its episodes' own ids; or why not known. */
+export type HitContents =
+  | { state: 'checking' }
+  | { state: 'known'; contents: TitleContent[]; from: 'mirror' | 'service' }
+  | { state: 'unknown'; why: 'no-mirror' | 'not-in-mirror' | 'no-title-id' | 'not-found' };
 
 export const useLiveSearchStore = defineStore('liveSearch', () => {
   // A new search supersedes the last one and its availability; a reset drops both.
@@ -25,7 +35,13 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   const shown = ref<{ libraryId: number; q: string; offset: number }>();
   const loading = ref(false);
   const error = ref<ErrorInfo>();
-  const availability = ref<Record<number, Availability>>({});
+  /** By content id (as text: one form per id, content-id.ts). */
+  const availability = ref<Record<string, Availability>>({});
+  /** By titleId: what the desk's copy of the catalog says each result stands for. */
+  const resolved = ref<Record<number, TitleContents>>({});
+  /** By titleId: episodes looked up on the service by their own ids, when the copy did not know the title. */
+  const lookedUp = ref<Record<number, TitleContent[]>>({});
+  const lookingUp = ref<number[]>([]);
   const availabilityLoading = ref(false);
   const availabilityError = ref<ErrorInfo>();
   let lastRequest: ArgsOf<'liveSearch'> | undefined;
@@ -65,14 +81,68 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     page.value = result.value;
     shown.value = { libraryId: request.libraryId, q: request.q, offset: request.offset ?? 0 };
     availability.value = {};
+    resolved.value = {};
+    lookedUp.value = {};
+    await resolve();
     await refreshAvailability();
     return true;
   }
 
-  /** Live status, copies and queue for the titles on the page (after a search and after every action). */
+  /** What each result on the page stands for, from the desk's copy of the catalog (again after a sync). */
+  async function resolve(): Promise<void> {
+    if (!page.value || !shown.value) return;
+    const titleIds = [...new Set(page.value.hits.flatMap((h) => (h.titleId !== undefined && h.titleId > 0 ? [h.titleId] : [])))];
+    if (titleIds.length === 0) return;
+    const result = await requests.alongside('titleContents', { libraryId: shown.value.libraryId, titleIds });
+    if (!result) return;
+    if (!result.ok) {
+      availabilityError.value = result.error;
+      return;
+    }
+    resolved.value = Object.fromEntries(result.value.map((r) => [r.titleId, r]));
+  }
+
+  function contentsOf(hit: SearchHit): HitContents {
+    if (hit.titleId === undefined) return { state: 'unknown', why: 'no-title-id' };
+    const found = lookedUp.value[hit.titleId];
+    if (found) return found.length > 0 ? { state: 'known', contents: found, from: 'service' } : { state: 'unknown', why: 'not-found' };
+    const known = resolved.value[hit.titleId];
+    if (!known) return { state: 'checking' };
+    return 'contents' in known ? { state: 'known', contents: known.contents, from: 'mirror' } : { state: 'unknown', why: known.unresolved };
+  }
+
+  /** A series the copy does not know, by its episodes' own ids (a search result carries them): asked of the service once. */
+  async function lookUp(hit: SearchHit): Promise<void> {
+    const titleId = hit.titleId;
+    const episodes = hit.episodes.filter((e): e is typeof e & { id: ContentId } => e.id !== undefined);
+    if (!shown.value || titleId === undefined || episodes.length === 0 || lookingUp.value.includes(titleId)) return;
+    lookingUp.value = [...lookingUp.value, titleId];
+    const result = await requests.alongside('liveAvailability', { libraryId: shown.value.libraryId, contentIds: episodes.map((e) => e.id).slice(0, 500) });
+    if (!result) return;
+    lookingUp.value = lookingUp.value.filter((id) => id !== titleId);
+    if (!result.ok) {
+      availabilityError.value = result.error;
+      return;
+    }
+    // Only what the service answered for an id asked, and offers an action on.
+    const offered = new Map(result.value.filter((a) => a.status === 'BORROW' || a.status === 'HOLD').map((a) => [a.contentId, a]));
+    availability.value = { ...availability.value, ...Object.fromEntries([...offered].map(([id, a]) => [String(id), a])) };
+    lookedUp.value = {
+      ...lookedUp.value,
+      [titleId]: episodes.filter((e) => offered.has(e.id)).map((e) => ({
+        contentId: e.id, ...(e.title ? { title: e.title } : {}), ...(e.episode === undefined ? {} : { episode: e.episode }),
+        ...(e.seconds === undefined ? {} : { seconds: e.seconds }),
+      })),
+    };
+  }
+
+  /** Live status, copies and queue for the contents the page's results stand for (after a search and after every action). */
   async function refreshAvailability(): Promise<void> {
     if (!page.value || !shown.value) return;
-    const ids = [...new Set(page.value.hits.flatMap((h) => (h.titleId !== undefined && h.titleId > 0 ? [h.titleId] : [])))];
+    const ids = [...new Set(page.value.hits.flatMap((h) => {
+      const contents = contentsOf(h);
+      return contents.state === 'known' ? contents.contents.map((c) => c.contentId) : [];
+    }))];
     if (ids.length === 0) return;
     availabilityLoading.value = true;
     availabilityError.value = undefined;
@@ -83,8 +153,10 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
       availabilityError.value = result.error;
       return;
     }
-    availability.value = Object.fromEntries(result.value.map((a) => [a.contentId, a]));
+    availability.value = Object.fromEntries(result.value.map((a) => [String(a.contentId), a]));
   }
+
+  const availabilityOf = (contentId: ContentId): Availability | undefined => availability.value[String(contentId)];
 
   function $reset(): void {
     requests.reset();
@@ -98,6 +170,9 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     loading.value = false;
     error.value = undefined;
     availability.value = {};
+    resolved.value = {};
+    lookedUp.value = {};
+    lookingUp.value = [];
     availabilityLoading.value = false;
     availabilityError.value = undefined;
   }
@@ -106,6 +181,6 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
 
   return {
     query, kidsMode, format, purchaseModel, page, shown, loading, error, availability, availabilityLoading, availabilityError,
-    hasPrevious, hasNext, search, turn, retry, refreshAvailability, $reset,
+    resolved, lookedUp, lookingUp, hasPrevious, hasNext, search, turn, retry, resolve, contentsOf, lookUp, availabilityOf, refreshAvailability, $reset,
   };
 });

@@ -6,6 +6,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { CardElsewhere, PatronView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
+import type { ContentId } from '../../electron/shared/content-id.ts';
 import { maskCard } from '../components/patron/mask.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
@@ -40,8 +41,8 @@ export const usePatronStore = defineStore('patron', () => {
   const loading = ref(false);
   const refreshing = ref(false);
   const error = ref<ErrorInfo>();
-  const selectedLoanId = ref<number>();
-  const selectedHoldId = ref<number>();
+  const selectedLoanId = ref<ContentId>();
+  const selectedHoldId = ref<ContentId>();
   const recent = ref<RecentPatron[]>([]);
   const elsewhere = ref<CardSearch>();
   let lastLookup: { libraryId: number; card: string } | undefined;

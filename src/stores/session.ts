@@ -12,7 +12,8 @@ import { useLifecycle, type LockReason } from '../lifecycle.ts';
 export type Screen = 'loading' | 'unavailable' | 'first-run' | 'shift-start' | 'locked' | 'desk';
 export type { LockReason };
 
-export interface DeskLibrary { libraryId: number; name?: string; demoCards: string[] }
+/** A library staff can pick; `country` is where its titles are rated (the sandbox names it per library; a partner profile has one). */
+export interface DeskLibrary { libraryId: number; name?: string; demoCards: string[]; country?: string | undefined }
 
 const DEFAULT_PREFERENCES: Preferences = { idleLockMinutes: 5, language: 'en' };
 
@@ -41,16 +42,19 @@ export const useSessionStore = defineStore('session', () => {
     const named = new Map((profile.value?.libraries ?? []).map((l) => [l.libraryId, l.name]));
     if (isSandbox.value && appInfo.value?.sandbox) {
       return appInfo.value.sandbox.libraries.map((l) => ({
-        libraryId: l.libraryId, name: named.get(l.libraryId), demoCards: l.cards,
+        libraryId: l.libraryId, name: named.get(l.libraryId), demoCards: l.cards, country: l.country,
       }));
     }
-    return (profile.value?.libraries ?? []).map((l) => ({ libraryId: l.libraryId, name: l.name, demoCards: [] }));
+    return (profile.value?.libraries ?? []).map((l) => ({ libraryId: l.libraryId, name: l.name, demoCards: [], country: profile.value?.country }));
   });
   const selectedLibrary = computed(() => libraries.value.find((l) => l.libraryId === selectedLibraryId.value));
 
   const screen = computed<Screen>(() => {
     if (!appInfo.value) return loadError.value ? 'unavailable' : 'loading';
-    if (appInfo.value.mode === 'unconfigured') return 'first-run';
+    // A desk that was ever set up shows its sign-in while locked, whatever settings.json names:
+    // main answers the first-run methods only before the first shift.
+    const lockedSetUpDesk = appInfo.value.signIn.setUp && !staffSession.value;
+    if (appInfo.value.mode === 'unconfigured' && !lockedSetUpDesk) return 'first-run';
     if (staffSession.value && !lock.value) return 'desk';
     return lock.value ? 'locked' : 'shift-start';
   });

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import type { ContentId } from '../../electron/shared/content-id.ts';
 import { createDeskI18n } from '../../src/i18n/index.ts';
-import { SCREENSHOT_DIR, TEST_DESK_PIN, expect } from './hosts.ts';
+import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 export type Language = 'en' | 'fr-CA';
 export const LIBRARY = 101;
@@ -56,29 +57,53 @@ export async function addPatron(page: Page, card: string, borrowsAllowedPerMonth
   expect(response.status).toBeLessThan(300);
 }
 
-export async function patronState(page: Page, card: string): Promise<{ loans: number[]; holds: number[] }> {
+export async function patronState(page: Page, card: string): Promise<{ loans: ContentId[]; holds: ContentId[] }> {
   const response = await fetch(`${sandboxUrl(page)}/__sandbox/patron-state?libraryId=${LIBRARY}&card=${encodeURIComponent(card)}`);
-  return (await response.json()) as { loans: number[]; holds: number[] };
+  return (await response.json()) as { loans: ContentId[]; holds: ContentId[] };
 }
 
-export interface Title { contentId: number; title: string }
+/**
+ * The desk's copy of the Collection, synced once through the page's own contract: a search
+ * result borrows the content the copy says it stands for (issue #24), as on a desk in use.
+ */
+export async function syncCollection(page: Page): Promise<void> {
+  const failed = await page.evaluate(async () => {
+    const status = await window.lendingDesk.syncStatus();
+    if (status.ok && status.value.sources.some((s) => s.source === 'global' && s.lastSuccessAt !== undefined)) return undefined;
+    const synced = await window.lendingDesk.syncNow({ full: false });
+    return synced.ok ? undefined : `${synced.error.code}: ${synced.error.message}`;
+  });
+  expect(failed, 'the Collection synced').toBeUndefined();
+}
+
+export interface Title { contentId: ContentId; title: string }
 
 /**
  * Titles of a lending model whose live status is `status`, each with a name a search finds
- * alone (so the UI can be driven by it), through the page's own contract.
+ * alone (so the UI can be driven by it), through the page's own contract: each search result's
+ * content as the desk's copy of the Collection resolves it (never its titleId).
  */
-export async function titles(page: Page, purchaseModel: 'INSTANT' | 'FLEX', status: 'BORROW' | 'HOLD', count: number, skip: number[] = []): Promise<Title[]> {
-  const found = await page.evaluate(async ({ libraryId, purchaseModel, status, count, skip }) => {
-    const picked: { contentId: number; title: string }[] = [];
+export async function titles(
+  page: Page, purchaseModel: 'INSTANT' | 'FLEX', status: 'BORROW' | 'HOLD', count: number, skip: ContentId[] = [], maxFreeCopies = Infinity,
+): Promise<Title[]> {
+  await syncCollection(page);
+  const found = await page.evaluate(async ({ libraryId, purchaseModel, status, count, skip, copies }) => {
+    const picked: { contentId: ContentId; title: string }[] = [];
     for (let offset = 0; offset <= 3000 && picked.length < count; offset += 100) {
       const page = await window.lendingDesk.liveSearch({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
       if (!page.ok) throw new Error(page.error.message);
-      const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION' && !skip.includes(h.titleId));
+      const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION');
       if (hits.length === 0) break;
-      const live = await window.lendingDesk.liveAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
+      const resolved = await window.lendingDesk.titleContents({ libraryId, titleIds: hits.map((h) => h.titleId!) });
+      if (!resolved.ok) throw new Error(resolved.error.message);
+      const single = resolved.value.flatMap((r) => ('contents' in r && r.contents.length === 1 && !skip.includes(r.contents[0]!.contentId)
+        ? [{ titleId: r.titleId, contentId: r.contents[0]!.contentId }] : []));
+      if (single.length === 0) continue;
+      const live = await window.lendingDesk.liveAvailability({ libraryId, contentIds: single.map((c) => c.contentId) });
       if (!live.ok) throw new Error(live.error.message);
-      for (const a of live.value.filter((x) => x.status === status)) {
-        const hit = hits.find((h) => h.titleId === a.contentId)!;
+      for (const a of live.value.filter((x) => x.status === status && (x.availableCopies ?? 1) <= copies)) {
+        const titleId = single.find((c) => c.contentId === a.contentId)!.titleId;
+        const hit = hits.find((h) => h.titleId === titleId)!;
         if (picked.some((p) => p.title === hit.title)) continue;
         const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
         if (alone.ok && alone.value.found === 1) picked.push({ contentId: a.contentId, title: hit.title! });
@@ -86,25 +111,25 @@ export async function titles(page: Page, purchaseModel: 'INSTANT' | 'FLEX', stat
       }
     }
     return picked;
-  }, { libraryId: LIBRARY, purchaseModel, status, count, skip });
+  }, { libraryId: LIBRARY, purchaseModel, status, count, skip, copies: maxFreeCopies === Infinity ? 1e9 : maxFreeCopies });
   if (found.length < count) throw new Error(`Only ${found.length} ${purchaseModel} titles with status ${status} in the sandbox`);
   return found;
 }
 
 /** Through the contract, as another desk would: the patron's account changes behind the screen. */
-export async function act(page: Page, method: 'borrow' | 'placeHold', card: string, contentId: number): Promise<void> {
+export async function act(page: Page, method: 'borrow' | 'placeHold', card: string, contentId: ContentId): Promise<void> {
   const result = await page.evaluate(async ({ method, card, contentId, libraryId }) => window.lendingDesk[method]({ libraryId, card, contentId }), { method, card, contentId, libraryId: LIBRARY });
   expect(result.ok, JSON.stringify(result)).toBe(true);
 }
 
 /** Other patrons borrow every free copy of a Flex title, so a hold is what is left to offer. */
-export async function takeEveryCopy(page: Page, contentId: number): Promise<void> {
+export async function takeEveryCopy(page: Page, contentId: ContentId): Promise<void> {
   const free = await page.evaluate(async ({ libraryId, contentId }) => {
     const live = await window.lendingDesk.liveAvailability({ libraryId, contentIds: [contentId] });
     return live.ok ? live.value[0]?.availableCopies ?? 0 : 0;
   }, { libraryId: LIBRARY, contentId });
   for (let n = 0; n < free; n++) {
-    const other = `21101990${String(contentId).padStart(5, '0')}${n}`.slice(0, 20);
+    const other = `21101990${String(contentId).replace(/[^0-9A-Za-z]/g, '').padStart(5, '0')}${n}`.slice(0, 20);
     await addPatron(page, other);
     await act(page, 'borrow', other, contentId);
   }
@@ -145,6 +170,12 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+/** A project that runs the specs again on a strict sandbox keeps its screenshots apart (`-published`). */
+function projectSuffix(): string {
+  const project = test.info().project.name;
+  return project.startsWith('chromium-host-') ? `-${project.slice('chromium-host-'.length)}` : '';
+}
+
 /**
  * Screenshots of the screen as it is, at both sizes (the page at its top, or scrolled just enough
  * to `show` something), each followed by `check` at that size; nothing may overflow sideways.
@@ -156,7 +187,7 @@ export async function screenshots(
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     await show?.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${language}-${size.width}x${size.height}.png`) });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}${projectSuffix()}-${language}-${size.width}x${size.height}.png`) });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await check?.(size);
   }

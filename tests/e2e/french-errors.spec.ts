@@ -12,6 +12,7 @@ import { elidedDe } from '../../src/i18n/elision.ts';
 import { firstOfNextMonth } from '../../src/i18n/format.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { act, titles, type Title } from './desk-steps.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -91,26 +92,10 @@ async function search(page: Page, title: string, model: 'INSTANT' | 'FLEX'): Pro
   await expect(page.getByRole('button', { name: fr('catalog.borrowTitle', { title }) })).toBeVisible();
 }
 
-/** Through the page's own contract: a title of this model and live status found alone by its name, with at most `copies` free. */
-async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', copies = Infinity): Promise<{ contentId: number; title: string }> {
-  const picked = await page.evaluate(async ({ libraryId, purchaseModel, copies }) => {
-    for (let offset = 0; offset <= 5000; offset += 100) {
-      const page = await window.lendingDesk.liveSearch({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
-      if (!page.ok) throw new Error(page.error.code);
-      const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION');
-      if (hits.length === 0) break;
-      const availability = await window.lendingDesk.liveAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
-      if (!availability.ok) throw new Error(availability.error.code);
-      for (const a of availability.value.filter((x) => x.status === 'BORROW' && (x.availableCopies ?? 1) <= copies)) {
-        const hit = hits.find((h) => h.titleId === a.contentId)!;
-        const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
-        if (alone.ok && alone.value.found === 1) return { contentId: a.contentId, title: hit.title! };
-      }
-    }
-    return undefined;
-  }, { libraryId: LIBRARY, purchaseModel, copies: copies === Infinity ? 1e9 : copies });
-  if (!picked) throw new Error(`No ${purchaseModel} title to borrow in the sandbox`);
-  return picked;
+/** A title of this model that can be borrowed, found alone by its name, with at most `copies` free (desk-steps.ts). */
+async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', copies = Infinity): Promise<Title> {
+  const [picked] = await titles(page, purchaseModel, 'BORROW', 1, [], copies);
+  return picked!;
 }
 
 test.describe('first run in French', () => {
@@ -185,12 +170,8 @@ test('the desk in French: a card unknown, malformed or too long, the allowance u
   // …and refused in French when another desk spent the last borrow after the search: the desk's sentence says all the service's words would.
   await scan(page, '2110100005');
   await search(page, instant.title, 'INSTANT');
-  const spent = await page.evaluate(async (skip) => {
-    const found = await window.lendingDesk.liveSearch({ libraryId: 101, q: 'e', limit: 20, purchaseModel: 'INSTANT' });
-    const other = found.ok ? found.value.hits.find((h) => h.titleId !== undefined && h.titleId !== skip) : undefined;
-    return other ? window.lendingDesk.borrow({ libraryId: 101, card: '2110100005', contentId: other.titleId! }) : undefined;
-  }, instant.contentId);
-  expect(spent?.ok).toBe(true);
+  const [other] = await titles(page, 'INSTANT', 'BORROW', 1, [instant.contentId]);
+  await act(page, 'borrow', '2110100005', other!.contentId);
   await page.getByRole('button', { name: fr('catalog.borrowTitle', { title: instant.title }) }).click();
   await expectFrench(alert, fr('errors.limitReached', { allowed: 10 }));
   await expect(alert).toContainText(fr('actions.allowanceBack', { date: back }));
@@ -215,6 +196,15 @@ test('the desk in French: the service down, the Collection before any sync, a lo
   await openDeskInFrench(page);
   const alert = page.getByRole('alert');
 
+  // The Collection before any sync (the search below syncs it: its results borrow what the copy says they are).
+  await page.getByRole('tab', { name: fr('views.collection') }).click();
+  await expect(page.getByText(fr('collection.empty'))).toBeVisible();
+  await expect(page.getByRole('button', { name: fr('collection.goSync') })).toBeVisible();
+  await screenshots(page, 'collection-before-sync');
+  await page.getByRole('button', { name: fr('collection.goSync') }).click();
+  await expect(page.getByText(fr('sync.neverRun'))).toBeVisible();
+  await page.getByRole('tab', { name: fr('views.patron') }).click();
+
   const instant = await pickTitle(page, 'INSTANT');
   await scan(page, '2110100001');
   await search(page, instant.title, 'INSTANT');
@@ -234,15 +224,7 @@ test('the desk in French: the service down, the Collection before any sync, a lo
     await fetch(`${url}/__sandbox/faults`, { method: 'DELETE' });
   }
 
-  await page.getByRole('tab', { name: fr('views.collection') }).click();
-  await expect(page.getByText(fr('collection.empty'))).toBeVisible();
-  await expect(page.getByRole('button', { name: fr('collection.goSync') })).toBeVisible();
-  await screenshots(page, 'collection-before-sync');
-  await page.getByRole('button', { name: fr('collection.goSync') }).click();
-  await expect(page.getByText(fr('sync.neverRun'))).toBeVisible();
-
   // Main locks the desk (as the operating system's lock does): the lock screen, in French.
-  await page.getByRole('tab', { name: fr('views.patron') }).click();
   await page.evaluate(async () => { await window.lendingDesk.lockSession({ reason: 'idle' }); });
   await expect(page.getByRole('heading', { name: fr('lock.title') })).toBeVisible();
   await expect(page.getByText(fr('lock.reasonIdle'))).toBeVisible();

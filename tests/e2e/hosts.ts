@@ -9,8 +9,9 @@ import { EVENT_NAMES, METHOD_NAMES } from '../../electron/shared/contract.ts';
 import { createKeytarVault } from '../../electron/credentials/index.ts';
 import type { LoadMachinePolicyOptions } from '../../electron/policy/index.ts';
 import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/action-log/log-key.ts';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
 import { installHostBridge } from './host/bridge-script.ts';
-import { startDeskHost, type DeskHost } from './host/desk-host.ts';
+import { startDeskHost, type DeskHost, type DeskHostOptions } from './host/desk-host.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -44,11 +45,13 @@ async function chromiumPage(browser: Browser, url: string, viewport = { width: 1
   return page;
 }
 
-export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none' }, { browser: Browser }>({
+export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none'; sandbox: DeskHostOptions['sandbox'] }, { browser: Browser }>({
   /** Where the Chromium host reads the machine policy (a spec's own folder); the machine's own sources by default. */
   policy: [undefined, { option: true }],
   /** `none`: the Chromium host's desk has no desk PIN yet (the first run sets one). */
   deskPin: ['test', { option: true }],
+  /** The Chromium host's sandbox in a strict mode (a project's `use`, or a spec's test.use). */
+  sandbox: [undefined, { option: true }],
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -57,7 +60,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
-  desk: async ({ browser, policy, deskPin }, use, testInfo) => {
+  desk: async ({ browser, policy, deskPin, sandbox }, use, testInfo) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
     const keychainService = `Lending Desk e2e ${randomUUID()}`;
     try {
@@ -86,11 +89,11 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
         await use(desk);
         await app?.close();
       } else {
-        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox });
         const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
           await desk.page.context().close();
           await host.close();
-          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
+          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox });
           desk.page = await chromiumPage(browser, host.url);
           return desk.page;
         } };
@@ -101,6 +104,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     } finally {
       rmSync(userDataDir, { recursive: true, force: true });
       for (const account of ['partner-test', ACTION_LOG_KEY_ACCOUNT]) await createKeytarVault({ service: keychainService }).forget(account).catch(() => undefined);
+      for (const record of Object.values(DESK_RECORDS)) await keychainDeskRecords({ service: keychainService }).remove(record).catch(() => undefined);
     }
   },
 });

@@ -5,11 +5,13 @@
 // with nothing about a patron reachable through the contract until a PIN opens a shift. The
 // first run's desk PIN, wrong PINs and the wait, and the action log's export. English and French,
 // screenshots at 1280x800 and 1024x700.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
+import { syncCollection } from './desk-steps.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
@@ -132,7 +134,9 @@ test('the idle countdown warns, the pointer keeps the session, and the lock clea
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const content = await page.content();
   for (const trace of [CARD, '••••0002', '••••0003', borrowedTitle, firstTitle, 'Today at this desk', 'Results 1–', 'is borrowed for']) expect(content, trace).not.toContain(trace);
-  expect(await clipboard(page)).toBe('');
+  // The renderer shows its lock at once and tells main, which ends the shift and empties the
+  // clipboard when that call arrives: wait for main's state, not for a moment.
+  await expect.poll(() => clipboard(page)).toBe('');
   await screenshots(page, 'locked-after-idle-en');
 
   // Nothing about a patron through the contract either, whatever a page calls.
@@ -213,9 +217,11 @@ test.describe('a desk with no PIN yet', () => {
     await page.getByLabel('New desk PIN again').fill('maple-2026');
     await page.getByRole('button', { name: 'Save the desk PIN' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'The desk PIN is set. Sign in with it.' })).toBeVisible();
-    const pinFile = readFileSync(join(desk.userDataDir, 'sign-in.json'), 'utf8');
-    expect(pinFile).toMatch(/"deskPin":"\$scrypt\$/);
-    expect(pinFile).not.toContain('maple-2026');
+    // The PIN's hash is in the keychain's sign-in record; no file holds anything about signing in.
+    const record = await keychainDeskRecords({ service: desk.keychainService }).read(DESK_RECORDS.signIn);
+    expect(record).toMatch(/"deskPin":"\$scrypt\$/);
+    expect(record).not.toContain('maple-2026');
+    expect(existsSync(join(desk.userDataDir, 'sign-in.json'))).toBe(false);
 
     const reasons: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -233,7 +239,9 @@ test.describe('a desk with no PIN yet', () => {
     await signIn(page, 'MK', 'maple-2026');
     await expect(page.getByRole('alert')).toContainText(/The desk takes the next try in \d+ seconds/);
     const log = readFileSync(join(desk.userDataDir, 'logs', 'lending-desk.log'), 'utf8');
-    expect(log).toContain('Someone at the counter');
+    // A refused try logs the OS user, never the name typed (a PIN typed there would be kept in clear) nor the PIN.
+    expect(log).toContain('"event":"session.sign-in-refused"');
+    expect(log).not.toContain('Someone at the counter');
     for (let i = 0; i < 5; i++) expect(log).not.toContain(`guess-${i}`);
   });
 });
@@ -242,6 +250,8 @@ test('the action log: today\'s actions on the patron panel, filters, and a CSV e
   const { page } = desk;
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await signIn(page, 'JD');
+  await expect(page.getByLabel('Library card')).toBeVisible(); // on shift
+  await syncCollection(page); // a search result borrows what the desk's copy of the Collection says it is
   await scan(page, CARD);
   await page.keyboard.press('F3');
   await page.getByLabel('Search the catalog').fill('the');

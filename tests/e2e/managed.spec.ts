@@ -1,6 +1,8 @@
-// A managed desk, end to end: a policy file a desk user wrote is ignored and the desk fails
-// closed, saying why in Settings, in English and in French; a policy asking for automatic updates
-// on Linux keeps the rest and says why updates stay off. The policy file is real (owner, mode) in
+// A managed desk, end to end: a policy file a desk user wrote (or one with a value it may not
+// have) is refused and the desk fails closed — nobody signs in, and the lock and first-run screens
+// tell IT which rule failed, in English and in French; a policy with a setting this version does
+// not know is applied without it and Settings lists it; a policy asking for automatic updates on
+// Linux keeps the rest and says why updates stay off. The policy file is real (owner, mode) in
 // a folder of the spec's own, which the Chromium host is told to read as the machine's policy.
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,9 +59,9 @@ test.describe('a policy a desk user wrote', () => {
   test.beforeAll(async () => { partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 300 }); });
   test.afterAll(async () => { await partner.close(); });
 
-  test('is ignored: Settings says why and what is off, the desk keeps working, in English and French', async ({ desk }) => {
+  test('is refused: the lock screen lets nobody in, not even with the desk PIN, and tells IT which rule failed, in English and French', async ({ desk }) => {
     let page = desk.page;
-    // An unmanaged desk with its own partner connection.
+    // An unmanaged desk with its own partner connection and its desk PIN.
     const form = page.getByRole('form', { name: 'Partner connection' });
     await form.getByLabel('Profile name').fill('Partner test');
     await form.getByLabel('Base URL').fill(partner.url);
@@ -67,33 +69,54 @@ test.describe('a policy a desk user wrote', () => {
     await form.getByLabel('Password').fill(partner.password);
     await form.getByLabel('Library ids').fill(String(partner.libraries[0]!.libraryId));
     await form.getByRole('button', { name: 'Save and connect' }).click();
-    await expect(page.getByLabel('Enter your name or initials to start')).toBeVisible();
+    await startShift(page, 'JD');
 
-    // A desk user puts a laxer policy of their own in place: it is refused, not half used.
+    // A desk user puts a laxer policy of their own in place: it is refused, not half used, and the desk fails closed.
     writePolicy({ version: 1, idleLockMinutes: 240, sandboxOffered: true }, DESK_USER);
     page = await desk.restart();
-    await startShift(page, 'JD');
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const notice = `Policy ignored: ${policyFile} is owned by user ${DESK_USER}, not by root.`;
-    await expect(page.getByText(notice)).toBeVisible();
-    await expect(page.getByText('connections cannot be added, changed or removed on this computer, the built-in sandbox is off and automatic updates are off.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Add a partner connection' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Remove Partner test' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Use the built-in sandbox' })).toHaveCount(0);
-    await expect(page.getByLabel('Lock the desk after this many minutes without activity')).toHaveValue('5');
-    await screenshots(page, 'settings-policy-ignored-en');
+    await expect(page.getByRole('heading', { name: 'Nobody can sign in on this computer' })).toBeVisible();
+    await expect(page.getByText(`For IT, the rule that failed: ${policyFile} is owned by user ${DESK_USER}, not by root.`)).toBeVisible();
+    await expect(page.getByText('IT: correct the policy (see docs/it-deployment.md), then start Lending Desk again.')).toBeVisible();
+    await expect(page.getByLabel('PIN', { exact: true })).toHaveCount(0);
+    // Nor through the contract: the desk PIN set before opens nothing.
+    expect(await page.evaluate(async (pin) => (await window.lendingDesk.startShift({ staffName: 'JD', pin })).ok, TEST_DESK_PIN)).toBe(false);
+    await screenshots(page, 'lock-policy-refused-en');
 
-    await switchToFrench(page);
-    await expect(page.getByText(`Politique ignorée : ${policyFile} appartient à l’utilisateur ${DESK_USER}, et non à root.`)).toBeVisible();
-    await screenshots(page, 'settings-policy-ignored-fr');
-
-    // The desk otherwise works: a patron on the partner service.
-    await page.getByRole('button', { name: 'Fermer les paramètres' }).click();
-    const card = page.getByLabel('Carte de bibliothèque');
-    await card.fill(partner.libraries[0]!.cards[0]!);
-    await card.press('Enter');
-    await expect(page.getByRole('heading', { name: 'Prêts' })).toBeVisible();
+    await page.evaluate(async () => { await window.lendingDesk.updatePreferences({ language: 'fr-CA' }); });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Personne ne peut se connecter sur cet ordinateur' })).toBeVisible();
+    await expect(page.getByText(`Pour le service informatique, la règle non respectée : ${policyFile} appartient à l’utilisateur ${DESK_USER}, et non à root.`)).toBeVisible();
+    await screenshots(page, 'lock-policy-refused-fr');
   });
+});
+
+test.describe('a refused policy on a desk nobody set up yet', () => {
+  test.use({ deskPin: 'none' });
+
+  test('the first-run page offers nothing and tells IT which rule failed, in English and French', async ({ desk }) => {
+    writePolicy({ version: 1, idleLockMinutes: 0, staffPins: [] });
+    let page = await desk.restart();
+    await expect(page.getByRole('heading', { name: 'Welcome to Lending Desk' })).toBeVisible();
+    await expect(page.getByText('For IT, the rule that failed: In')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Use the built-in sandbox' })).toHaveCount(0);
+    await expect(page.getByRole('form', { name: 'Partner connection' })).toHaveCount(0);
+    await screenshots(page, 'first-run-policy-refused-en');
+    await page.evaluate(async () => { await window.lendingDesk.updatePreferences({ language: 'fr-CA' }); });
+    page = desk.page;
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Personne ne peut se connecter sur cet ordinateur' })).toBeVisible();
+    await screenshots(page, 'first-run-policy-refused-fr');
+  });
+});
+
+test('a policy with a setting this version does not know is applied without it, and Settings lists it', async ({ desk }) => {
+  writePolicy({ version: 1, idleLockMinutes: 3, kioskMode: true });
+  const page = await desk.restart();
+  await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
+  await startShift(page, 'MK');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByText('Settings in the policy this version of Lending Desk does not know (ignored): kioskMode.')).toBeVisible();
+  await expect(page.getByLabel('Lock the desk after this many minutes without activity')).toHaveValue('3');
 });
 
 test('a policy asking for automatic updates on Linux keeps the rest and says why updates stay off', async ({ desk }) => {

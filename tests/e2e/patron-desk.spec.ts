@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { openDesk } from './desk-steps.ts';
+import { openDesk, syncCollection, titles, type Title } from './desk-steps.ts';
 import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -24,7 +24,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
   });
 }
 
-interface PickedTitle { contentId: number; title: string }
+type PickedTitle = Title;
 
 /** A scanner: digits, then Enter, into the focused card field. */
 async function scan(page: Page, card: string): Promise<void> {
@@ -45,29 +45,10 @@ function sandboxUrl(page: Page): string {
   return url.origin;
 }
 
-/**
- * Through the page's own contract: a title of this lending model whose live status is `status`,
- * with a name that finds it alone in a search (so the UI can be driven by its name).
- */
+/** A title of this lending model whose live status is `status`, found alone by its name (desk-steps.ts). */
 async function pickTitle(page: Page, purchaseModel: 'INSTANT' | 'FLEX', status: 'BORROW' | 'HOLD'): Promise<PickedTitle> {
-  const picked = await page.evaluate(async ({ libraryId, purchaseModel, status }) => {
-    for (let offset = 0; offset <= 5000; offset += 100) {
-      const page = await window.lendingDesk.liveSearch({ libraryId, q: 'e', offset, limit: 100, purchaseModel });
-      if (!page.ok) throw new Error(page.error.message);
-      const hits = page.value.hits.filter((h) => h.titleId !== undefined && h.title && h.format !== 'TELEVISION');
-      if (hits.length === 0) break;
-      const availability = await window.lendingDesk.liveAvailability({ libraryId, contentIds: hits.map((h) => h.titleId!) });
-      if (!availability.ok) throw new Error(availability.error.message);
-      for (const a of availability.value.filter((x) => x.status === status)) {
-        const hit = hits.find((h) => h.titleId === a.contentId)!;
-        const alone = await window.lendingDesk.liveSearch({ libraryId, q: hit.title!, limit: 5, purchaseModel });
-        if (alone.ok && alone.value.found === 1) return { contentId: a.contentId, title: hit.title! };
-      }
-    }
-    return undefined;
-  }, { libraryId: LIBRARY, purchaseModel, status });
-  if (!picked) throw new Error(`No ${purchaseModel} title with status ${status} in the sandbox`);
-  return picked;
+  const [picked] = await titles(page, purchaseModel, status, 1);
+  return picked!;
 }
 
 async function search(page: Page, query: string, model?: 'Instant (pay per use)' | 'Flex (one copy, one user)'): Promise<void> {
@@ -136,13 +117,15 @@ test('the phone call: scan, see the account, search, borrow, return', async ({ d
   await expect(loan(page, instant.title)).toHaveCount(0);
   await expect(page.getByText('No loans.')).toBeVisible();
 
-  // The action log has both, with the masked card and the title.
+  // The action log has both, with the masked card and the title, and (newest) this reading of it.
   await page.keyboard.press('Alt+L');
   const log = page.getByRole('dialog', { name: 'Action log' });
-  await expect(log.getByRole('row')).toHaveCount(3);
-  await expect(log.getByRole('row').nth(1)).toContainText('Return');
-  await expect(log.getByRole('row').nth(1)).toContainText('••••0001');
-  await expect(log.getByRole('row').nth(2)).toContainText(instant.title);
+  await expect(log.getByRole('row')).toHaveCount(4);
+  await expect(log.getByRole('row').nth(1)).toContainText('Read the log');
+  await expect(log.getByRole('row').nth(1)).toContainText('No filter');
+  await expect(log.getByRole('row').nth(2)).toContainText('Return');
+  await expect(log.getByRole('row').nth(2)).toContainText('••••0001');
+  await expect(log.getByRole('row').nth(3)).toContainText(instant.title);
   const download = page.waitForEvent('download');
   await log.getByRole('button', { name: 'Export CSV' }).click();
   expect((await download).suggestedFilename()).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -252,6 +235,7 @@ for (const language of ['en', 'fr-CA'] as const) {
     }
     const card = page.locator('#card-entry-input');
     await expect(card).toBeFocused();
+    await syncCollection(page); // a search result borrows what the desk's copy of the Collection says it is
     await page.keyboard.type('2110100002');
     await page.keyboard.press('Enter');
     await expect(page.getByText(language === 'en' ? 'Card ••••0002' : 'Carte ••••0002')).toBeVisible();

@@ -57,7 +57,7 @@ test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm 
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
   const fact = (label: string) => dialog.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-  await expect(fact('Duration')).toHaveText(/^\d+:\d{2}$/);
+  await expect(fact('Running time')).toHaveText(/^\d+:\d{2}$/);
   await expect(fact('Language')).toHaveText(/^(English|French|Spanish)$/);
   await expect(fact('Lending model')).toHaveText(/^(Instant|Flex)$/);
   expect(await axeViolations(page)).toEqual([]);

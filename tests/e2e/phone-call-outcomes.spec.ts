@@ -17,7 +17,7 @@ async function searchFor(page: Page, title: string): Promise<void> {
 async function patronLoans(page: Page, card: string): Promise<number[]> {
   return page.evaluate(async (card) => {
     const view = await window.lendingDesk.lookupPatron({ libraryId: 101, card });
-    return view.ok ? view.value.loans.map((l) => l.contentId) : [];
+    return view.ok ? view.value.loans.map((l) => l.contentId as number) : [];
   }, card);
 }
 

@@ -22,7 +22,7 @@ const SYNC: RouteName[] = ['token', 'globalContents', 'entitlements', 'libraryCo
 const INTENDED: Record<MethodName, readonly RouteName[]> = {
   appInfo: [], listProfiles: [], useSandbox: [], testPartnerConnection: ['token'], savePartnerProfile: ['token'],
   replaceCredentials: ['token'], forgetCredentials: [], activateProfile: [], removeProfile: [], updatePreferences: [],
-  startShift: [], setDeskPin: ['token'], lockSession: [], copyText: [], lookupPatron: PATRON_READ, todaysActions: [],
+  startShift: [], setDeskPin: ['token'], lockSession: [], reportActivity: [], copyText: [], lookupPatron: PATRON_READ, todaysActions: [],
   findCardElsewhere: ['token', 'status'],
   borrow: ['token', 'borrow', 'checkouts'], returnTitle: ['token', 'return', 'checkouts'],
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
@@ -30,6 +30,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   liveSearch: ['token', 'search'], listActions: [], exportActions: [],
   collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
+  // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
+  titleContents: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -197,7 +199,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
   const title = { libraryId, card: f.cards[0], contentId, title: 'A title' };
   const credentials = { username: rig.sandbox.username, password: rig.sandbox.password };
   return {
-    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, exportActions: undefined, syncStatus: undefined,
+    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, exportActions: undefined, syncStatus: undefined, reportActivity: undefined,
     testPartnerConnection: { baseUrl: rig.sandbox.url, wsApi: '2.1', ...credentials },
     savePartnerProfile: f.partnerProfile,
     replaceCredentials: { profileId: FIXTURE_ID, ...credentials },
@@ -213,6 +215,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
     collectionTitle: { libraryId, contentId },
     collectionRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
+    titleContents: { libraryId, titleIds: contentIds },
   };
 }
 
@@ -411,7 +414,7 @@ export async function runBadInput(scale: Scale): Promise<Section> {
     const libraryId = 101;
     const demo = rig.sandbox.libraries.find((l) => l.libraryId === libraryId)?.cards ?? [];
     const cards = [...demo.slice(0, 4), ...(await addPatrons(rig, libraryId, 'BI', 3))];
-    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 });
+    const contentIds = rig.sandbox.control.sampleContent(libraryId, { count: 5 }) as number[];
     const fixture: Fixture = {
       libraryId, cards, contentIds,
       partnerProfile: {

@@ -17,7 +17,7 @@ import { startSandboxProcess } from '../../bench/sandbox-process.ts';
 import { createClock, type Clock } from '../support/clock.ts';
 import { inProcessAdmin, remoteAdmin, type SandboxAdmin } from './sandbox-admin.ts';
 import { TEST_DESK_PIN } from '../support/desk-pin.ts';
-import { createNodeDesk } from '../support/node-desk.ts';
+import { createNodeDesk, keychainOf } from '../support/node-desk.ts';
 import { watchSecrets, type SecretWatch } from './secrets.ts';
 
 export interface RigOptions {
@@ -128,9 +128,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     return response;
   };
 
+  const vault = createMemoryVault();
   const { desk } = createNodeDesk({
     dir,
-    vault: createMemoryVault(),
+    vault,
     fetch: watchedFetch,
     // The rig's sandbox outlives any one connection: the runs steer it throughout.
     sandbox: async () => sandboxOverHttp(sandbox, async () => {}),
@@ -163,6 +164,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       for (const token of await admin.issuedTokens()) secrets.add(token);
       await desk.close();
       secrets.scanFiles(dir);
+      // The desk's records in its keychain (sign-in record, connections, the log's head): a PIN's hash, never a PIN.
+      for (const [record, text] of keychainOf(vault).entries) secrets.scanText(`keychain ${record}`, text);
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -30,8 +30,9 @@ export function inProcessAdmin(control: SandboxControl): SandboxAdmin {
     addFault: async (fault) => control.addFault(fault),
     clearFaults: async () => control.clearFaults(),
     addPatron: async (libraryId, card, allowance) => control.addPatron(libraryId, card, allowance),
-    patronState: async (libraryId, card) => control.patronState(libraryId, card),
-    sampleContent: async (libraryId, filter) => control.sampleContent(libraryId, filter),
+    // The runs use the sandbox's default (spec) reading, where every content id is a number.
+    patronState: async (libraryId, card) => control.patronState(libraryId, card) as PatronState,
+    sampleContent: async (libraryId, filter) => control.sampleContent(libraryId, filter) as number[],
     requestCounts: async () => control.requestCounts(),
     applyCatalogChanges: async (changes) => control.applyCatalogChanges(changes),
     advanceClock: async (ms) => control.advanceClock(ms),

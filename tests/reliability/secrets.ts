@@ -1,7 +1,8 @@
 // Watches for secrets where they must never be: the partner password, every bearer token seen
 // on the wire, the full card numbers the run used and the desk PIN, searched in every contract
 // result as it comes back and, at the end, in every file the desk wrote (logs, settings, the
-// sign-in file, action log, the mirror's SQLite files and their WAL). Titles acted on for a
+// action log, the mirror's SQLite files and their WAL) and in the desk's keychain records (the
+// sign-in record, the connections it set up, the action log's head). Titles acted on for a
 // patron are reading history: they may be in results and in the (sealed) action log, never in
 // the app log, so they are looked for in the log folder only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -95,7 +96,7 @@ export function secretsSection(): Section {
   const byKind = (kind: SecretKind): number => hits.filter((h) => h.kind === kind).length;
   const where = [...new Set(hits.map((h) => `${h.kind} in ${h.where}`))].slice(0, 10);
   return {
-    title: `Secrets (after the runs above: ${sum((w) => w.scanned.results).toLocaleString('en-US')} contract results, ${sum((w) => w.scanned.files)} files of ${(sum((w) => w.scanned.bytes) / 1024 / 1024).toFixed(1)} MiB — logs, settings, sign-in file, action log, mirror and WAL)`,
+    title: `Secrets (after the runs above: ${sum((w) => w.scanned.results).toLocaleString('en-US')} contract results, ${sum((w) => w.scanned.files)} files of ${(sum((w) => w.scanned.bytes) / 1024 / 1024).toFixed(1)} MiB — logs, settings, action log, mirror and WAL — and the desk's keychain records)`,
     figures: [
       zero('partner password found', byKind('password'), 'the password lives only in the keychain (the sandbox\'s in memory)'),
       zero('bearer tokens found', byKind('token'), `none of the ${sum((w) => w.tokensSeen).toLocaleString('en-US')} tokens issued was written anywhere or returned`),

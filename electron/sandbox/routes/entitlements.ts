@@ -41,17 +41,22 @@ export const entitlements: Handler = (context) => {
     totalCount = state.total(`entitlements:${library.libraryId}:${status}:${model}`, () => countMatching(state.catalog.maxId, inPull));
   } else {
     // A title that left the collection counts as inactive, whatever its model was.
+    // With removals `absent` (the published schemas show no marker), a removed entitlement is left out: only a full pull shows it gone.
     const changed = state.changes.librarySince('entitlements', library.libraryId, since).filter((id) => {
       const entitlement = store.get(library.libraryId, id);
-      return entitlement === undefined ? statusMatches(false) : matches(entitlement);
+      return entitlement === undefined ? statusMatches(false) && state.options.removals === 'marked' : matches(entitlement);
     });
     page = listPage(changed, startToken, limit);
     totalCount = changed.length;
   }
-  const list: WireEntitlement[] = page.ids.map((id) => {
+  // One entry per content: a series' episodes each (content-ids.ts).
+  const list: WireEntitlement[] = page.ids.flatMap((id) => {
     const entitlement = store.get(library.libraryId, id);
-    return entitlement === undefined ? { contentId: id, active: false, removed: true } : { contentId: id, active: entitlement.active };
+    return state.contents.contentsOf(id).map((key): WireEntitlement => {
+      const contentId = state.contents.wire(key);
+      return entitlement === undefined ? { contentId, active: false, removed: true } : { contentId, active: entitlement.active };
+    });
   });
-  const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: [] };
+  const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: state.shapes.entitlementWarnings };
   return ok(state.shapes.entitlements === 'data' ? { metadata, data: { entitlements: list } } : { metadata, entitlements: list });
 };

@@ -6,7 +6,7 @@ import type { Country } from '../catalog.ts';
 import { HttpError } from '../http-error.ts';
 import { countMatching, listPage, scanPage } from '../paging.ts';
 import { commaList, parseLimit, parseNonNegative, parseStartTime } from '../query.ts';
-import { globalRecord } from '../records.ts';
+import { globalRecords, removedRecords } from '../records.ts';
 import { ok } from './context.ts';
 import type { Handler } from './context.ts';
 
@@ -38,13 +38,14 @@ export const globalContents: Handler = ({ state, query }) => {
       ? catalog.size
       : state.total(`global:${countries.slice().sort().join(',')}`, () => countMatching(catalog.maxId, matches));
   } else {
-    const changed = state.changes.globalSince(since).filter(inCountries);
+    // With removals `absent` (the published schemas show no marker), a delta leaves a removed title out.
+    const changed = state.changes.globalSince(since).filter((id) => inCountries(id) && (state.options.removals === 'marked' || catalog.has(id)));
     page = listPage(changed, startToken, limit);
     totalCount = changed.length;
   }
-  const contents: WireGlobalContentRecord[] = page.ids.map((id) => {
+  const contents: WireGlobalContentRecord[] = page.ids.flatMap((id) => {
     const title = catalog.title(id);
-    return title === undefined ? { id, titleId: id, removed: true } : globalRecord(title);
+    return title === undefined ? removedRecords(id, state.contents) : globalRecords(title, state.contents);
   });
   const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: [] };
   return ok(state.shapes.globalContents === 'contents' ? { metadata, contents } : { metadata, data: { contents } });

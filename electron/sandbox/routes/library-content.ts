@@ -6,7 +6,7 @@ import type { PurchaseModel } from '../libraries.ts';
 import { listPage, scanPage } from '../paging.ts';
 import type { IdPage } from '../paging.ts';
 import { parseLimit, parseNonNegative, parsePurchaseModel, parseStartTime } from '../query.ts';
-import { libraryRecords } from '../records.ts';
+import { libraryRecords, removedRecords } from '../records.ts';
 import { libraryOf, ok } from './context.ts';
 import type { Handler } from './context.ts';
 
@@ -39,17 +39,18 @@ export const libraryContent: Handler = (context) => {
       return entitlement !== undefined && modelMatches(entitlement.purchaseModel);
     });
   } else {
+    // With removals `absent`, a removal or un-entitlement is left out of the delta.
     const changed = state.changes.librarySince('libraryContent', library.libraryId, since).filter((id) => {
       const entitlement = entitlements.get(library.libraryId, id);
-      return entitlement === undefined || modelMatches(entitlement.purchaseModel);
+      return entitlement === undefined ? state.options.removals === 'marked' : modelMatches(entitlement.purchaseModel);
     });
     page = paged ? listPage(changed, startToken, limit) : { ids: changed, next: undefined };
   }
   const titles: WireLibraryContentRecord[] = page.ids.flatMap((id) => {
     const entitlement = entitlements.get(library.libraryId, id);
     const title = catalog.title(id);
-    if (entitlement === undefined || title === undefined) return [{ id, titleId: id, removed: true, active: false }];
-    return libraryRecords(title, entitlement, library, schema);
+    if (entitlement === undefined || title === undefined) return removedRecords(id, state.contents).map((record) => ({ ...record, active: false }));
+    return libraryRecords(title, entitlement, library, schema, state.contents);
   });
   return ok({ nextStartToken: page.next, titles });
 };

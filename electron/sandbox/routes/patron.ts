@@ -3,6 +3,7 @@
 
 import type { WireBorrowRecord, WireHold, WirePatronStatus } from '../../partner/wire.ts';
 import type { Loan, PatronHold } from '../circulation.ts';
+import type { ContentIds } from '../content-ids.ts';
 import { HttpError } from '../http-error.ts';
 import { parseId } from '../query.ts';
 import { longUtcDate } from '../time.ts';
@@ -24,9 +25,9 @@ function patronRef(context: RequestContext, unknownStatus: number, unknownMessag
   return { libraryId, card };
 }
 
-function borrowRecord(loan: Loan): WireBorrowRecord {
+function borrowRecord(loan: Loan, contents: ContentIds): WireBorrowRecord {
   return {
-    contentId: loan.contentId,
+    contentId: contents.wire(loan.contentId),
     title: loan.item.title,
     borrowed: loan.borrowed,
     due: loan.due,
@@ -36,10 +37,10 @@ function borrowRecord(loan: Loan): WireBorrowRecord {
   };
 }
 
-function holdRecord(hold: PatronHold): WireHold {
+function holdRecord(hold: PatronHold, contents: ContentIds): WireHold {
   return {
     status: hold.status,
-    contentId: hold.contentId,
+    contentId: contents.wire(hold.contentId),
     title: hold.item.title,
     inserted: hold.inserted,
     reserveUntil: hold.status === 'RESERVED' ? hold.reserveUntil : undefined,
@@ -65,22 +66,22 @@ export const patronStatus: Handler = (context) => {
 
 export const currentCheckouts: Handler = (context) => {
   const { libraryId, card } = patronRef(context, 400, INVALID_PATRON);
-  return ok(context.state.circulation.loansOf(libraryId, card).map(borrowRecord));
+  return ok(context.state.circulation.loansOf(libraryId, card).map((loan) => borrowRecord(loan, context.state.contents)));
 };
 
 export const currentHolds: Handler = (context) => {
   const { libraryId, card } = patronRef(context, 400, INVALID_PATRON);
-  const holds = context.state.circulation.holdsOf(libraryId, card).map(holdRecord);
+  const holds = context.state.circulation.holdsOf(libraryId, card).map((hold) => holdRecord(hold, context.state.contents));
   if (context.state.shapes.holds === 'array' || holds.length > 1) return ok(holds);
   return ok(holds[0] ?? {});
 };
 
 export const borrow: Handler = (context) => {
   const { libraryId, card } = patronRef(context, 404);
-  const contentId = parseId('contentId', context.params.contentId);
+  const contentId = context.state.contents.parse('contentId', context.params.contentId);
   const loan = context.state.circulation.borrow(libraryId, card, contentId);
   const body: WireBorrowRecord = {
-    ...borrowRecord(loan),
+    ...borrowRecord(loan, context.state.contents),
     message: `Enjoy ${loan.item.title} until ${longUtcDate(loan.due)}. It returns itself then; no late fees.`,
   };
   return ok(body);
@@ -88,20 +89,20 @@ export const borrow: Handler = (context) => {
 
 export const returnTitle: Handler = (context): Reply => {
   const { libraryId, card } = patronRef(context, 404, 'This title is not on loan to this patron');
-  const contentId = parseId('contentId', context.params.contentId);
+  const contentId = context.state.contents.parse('contentId', context.params.contentId);
   context.state.circulation.returnTitle(libraryId, card, contentId);
   return noContent();
 };
 
 export const placeHold: Handler = (context) => {
   const { libraryId, card } = patronRef(context, 403);
-  const contentId = parseId('contentId', context.params.contentId);
-  return ok(holdRecord(context.state.circulation.placeHold(libraryId, card, contentId)));
+  const contentId = context.state.contents.parse('contentId', context.params.contentId);
+  return ok(holdRecord(context.state.circulation.placeHold(libraryId, card, contentId), context.state.contents));
 };
 
 export const removeHold: Handler = (context) => {
   const { libraryId, card } = patronRef(context, 403, 'No such hold');
-  const contentId = parseId('contentId', context.params.contentId);
+  const contentId = context.state.contents.parse('contentId', context.params.contentId);
   context.state.circulation.removeHold(libraryId, card, contentId);
   return noContent();
 };

@@ -1,14 +1,12 @@
 // A mirrored record's fields as staff read them: a duration the service writes as "840m 26s"
 // shows as 14:00 (h:mm), a language it writes as ENGLISH or "en" shows by its name in the
 // desk's language ("English", "anglais").
+import { durationSeconds, hoursMinutes } from '../../../electron/shared/duration.ts';
 
 /** Minutes and seconds ("840m 26s", "45m", "90s", "1h 5m") to h:mm; undefined when it is not a duration. */
 export function durationHm(text: string | undefined): string | undefined {
-  const match = text?.trim().match(/^(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*(?:(\d+)\s*s)?$/i);
-  if (!match || (match[1] ?? match[2] ?? match[3]) === undefined) return undefined;
-  const seconds = Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
-  const minutes = Math.round(seconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+  const seconds = durationSeconds(text);
+  return seconds === undefined ? undefined : hoursMinutes(seconds);
 }
 
 /** The names the service uses, to the codes Intl knows them by. */

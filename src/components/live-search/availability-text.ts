@@ -10,11 +10,14 @@ export interface AvailabilityFacts {
   availableCopies?: number | undefined;
   totalCopies?: number | undefined;
   holdsQueueSize?: number | undefined;
+  /** The service left the title out of its answer, asked twice. */
+  unknown?: true | undefined;
 }
 
 /** `offerShown`: the hold offer beside a Place hold button already says "no copy free" and the queue. */
 export function availabilityParts(a: AvailabilityFacts | undefined, t: Translate, number: (n: number) => string, offerShown = false): string[] {
   if (!a) return [];
+  if (a.unknown) return [t('catalog.availabilityUnknown')];
   const parts: string[] = [];
   const quiet = offerShown && a.status === 'HOLD';
   if (a.status && !quiet) parts.push(t(`catalog.availability.${a.status}`));

@@ -3,7 +3,7 @@
 // RESERVED hold is a copy set aside for them: Borrow now), then what the live availability
 // and the allowance allow. An Instant borrow with no borrows left is told before the attempt.
 import type { PatronView } from '../../../electron/shared/contract.ts';
-import type { AvailabilityStatus, Hold, PurchaseModel } from '../../../electron/shared/model.ts';
+import type { AvailabilityStatus, ContentId, Hold, PurchaseModel } from '../../../electron/shared/model.ts';
 import { allowanceUsedUp } from '../patron/allowance.ts';
 
 export type TitleOffer =
@@ -23,11 +23,11 @@ export interface OfferInput {
   holdsQueueSize?: number | undefined;
 }
 
-export function patronHold(view: PatronView | undefined, contentId: number): Hold | undefined {
+export function patronHold(view: PatronView | undefined, contentId: ContentId): Hold | undefined {
   return view?.holds.find((h) => h.contentId === contentId);
 }
 
-export function titleOffer(contentId: number, live: OfferInput, view: PatronView | undefined): TitleOffer {
+export function titleOffer(contentId: ContentId, live: OfferInput, view: PatronView | undefined): TitleOffer {
   if (view?.loans.some((l) => l.contentId === contentId)) return { kind: 'on-loan' };
   const hold = patronHold(view, contentId);
   if (hold) return hold.status === 'RESERVED' ? { kind: 'ready', hold } : { kind: 'waiting', hold };

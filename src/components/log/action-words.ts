@@ -1,13 +1,19 @@
-// An action-log entry in the desk's language: its action, its outcome (words, never the code)
-// and its library (the profile's name for it, or "Library 101"). One place, used by the log's
-// table, today's actions on the patron panel and the exported CSV.
+// An action-log entry in the desk's language: its action, its outcome (words, never the code),
+// its library (the profile's name for it, or "Library 101") and, for a reading or export of the
+// log itself, the filter it used. One place, used by the log's table, today's actions on the
+// patron panel and the exported CSV.
 import { useI18n } from 'vue-i18n';
 import type { CsvWords } from '../../../electron/shared/action-log-csv.ts';
 import { CSV_COLUMNS } from '../../../electron/shared/action-log-csv.ts';
-import type { ActionEntry } from '../../../electron/shared/action-log.ts';
+import type { ActionEntry, ActionFilter } from '../../../electron/shared/action-log.ts';
+import { useDeskFormat } from '../../i18n/format.ts';
+
+/** A reading or export of the log (no patron, no library, no title). */
+export const isLogAudit = (entry: ActionEntry): boolean => entry.action === 'log-read' || entry.action === 'log-export';
 
 export function useActionWords() {
   const { t, te } = useI18n();
+  const format = useDeskFormat();
 
   const action = (entry: ActionEntry): string => (te(`log.actions.${entry.action}`) ? t(`log.actions.${entry.action}`) : entry.action);
 
@@ -17,14 +23,28 @@ export function useActionWords() {
     return t('log.failed', { code: te(key, 'en') ? t(key) : t("log.outcomes['error']") });
   }
 
-  const library = (entry: ActionEntry): string => (entry.libraryName
+  const library = (entry: ActionEntry): string => (isLogAudit(entry) ? '' : entry.libraryName
     ? t('desk.libraryNamed', { name: entry.libraryName, id: entry.libraryId })
     : t('desk.libraryNumbered', { id: entry.libraryId }));
 
-  /** The CSV's words, read when the export is made (the language may have changed since the dialog opened). */
-  function csv(): CsvWords {
-    return { columns: Object.fromEntries(CSV_COLUMNS.map((c) => [c, t(`log.csvColumns.${c}`)])) as CsvWords['columns'], action, outcome, library };
+  /** The filter a reading or export of the log used, in words ("No filter" when none). */
+  function filter(used: ActionFilter = {}): string {
+    const parts: string[] = [];
+    if (used.cardEnding) parts.push(t('log.filterParts.cardEnding', { value: used.cardEnding }));
+    if (used.staff) parts.push(t('log.filterParts.staff', { value: used.staff }));
+    if (used.from !== undefined) parts.push(t('log.filterParts.from', { value: format.dateTime(used.from) }));
+    if (used.to !== undefined) parts.push(t('log.filterParts.to', { value: format.dateTime(used.to) }));
+    if (used.outcome) parts.push(t('log.filterParts.outcome', { value: used.outcome === 'ok' ? t('log.outcomeOk') : t('log.outcomeFailed') }));
+    return parts.length === 0 ? t('log.filterNone') : t('log.filter', { list: parts.join(', ') });
   }
 
-  return { action, outcome, library, csv };
+  /** What the Title column says: the title, or for a reading of the log the filter it used. */
+  const detail = (entry: ActionEntry): string | undefined => (isLogAudit(entry) ? filter(entry.filter) : undefined);
+
+  /** The CSV's words, read when the export is made (the language may have changed since the dialog opened). */
+  function csv(): CsvWords {
+    return { columns: Object.fromEntries(CSV_COLUMNS.map((c) => [c, t(`log.csvColumns.${c}`)])) as CsvWords['columns'], action, outcome, library, detail };
+  }
+
+  return { action, outcome, library, detail, csv };
 }

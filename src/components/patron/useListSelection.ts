@@ -1,8 +1,9 @@
 // Arrow keys, Home and End move the selection in a loans or holds list; the selected item is
 // the one Tab reaches (a roving tabindex) and the one Alt+R / Alt+H act on.
 import { nextTick, type Ref } from 'vue';
+import type { ContentId } from '../../../electron/shared/content-id.ts';
 
-export function useListSelection(list: Ref<HTMLElement | undefined>, ids: () => number[], selected: () => number | undefined, select: (id: number) => void) {
+export function useListSelection(list: Ref<HTMLElement | undefined>, ids: () => ContentId[], selected: () => ContentId | undefined, select: (id: ContentId) => void) {
   function focusSelected(): void {
     void nextTick(() => list.value?.querySelector<HTMLElement>('[aria-current="true"]')?.focus());
   }

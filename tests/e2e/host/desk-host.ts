@@ -18,7 +18,9 @@ import { createNodeDesk } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
 import { keychainLogKey } from '../../../electron/action-log/log-key.ts';
-import { ADMIN_HEADER, createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
+import { keychainDeskRecords } from '../../../electron/credentials/desk-keychain.ts';
+import { provisionDeskPin } from '../../support/desk-pin.ts';
+import { ADMIN_HEADER, createSandboxService, type SandboxOptions, type SandboxService } from '../../../electron/sandbox/server.ts';
 
 export interface DeskHostOptions {
   /** Settings and logs live here, as in Electron's user data folder. */
@@ -30,6 +32,8 @@ export interface DeskHostOptions {
   policy?: LoadMachinePolicyOptions;
   /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
   deskPin?: 'test' | 'none';
+  /** The built-in sandbox's strict modes (its reading of content ids, how its deltas show removals). */
+  sandbox?: Pick<SandboxOptions, 'ids' | 'removals'>;
 }
 
 export interface DeskHost {
@@ -51,14 +55,18 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
   let sandbox: SandboxService | undefined;
   // The system clipboard of this desk, readable by the specs at /__clipboard.
   const clipboard = memoryClipboard();
+  // The desk's records (sign-in, connections, the log's head) in the same test-only keychain service.
+  const keychain = keychainDeskRecords({ service: options.keychainService });
+  if ((options.deskPin ?? 'test') === 'test') await provisionDeskPin(keychain);
   const { desk, logger } = createNodeDesk({
     clipboard,
-    sandbox: async () => inProcessSandbox((sandbox = createSandboxService())),
+    sandbox: async () => inProcessSandbox((sandbox = createSandboxService(options.sandbox))),
     dir: options.userDataDir,
     vault: createKeytarVault({ service: options.keychainService }),
     // The action log's key in the same (test-only) keychain service, as main keeps it.
     actionLogKey: keychainLogKey({ service: options.keychainService }),
-    deskPin: options.deskPin ?? 'test',
+    keychain,
+    deskPin: 'none',
     policy: policy.policy,
     policyProblem: policy.problems,
     version: '0.0.0-e2e',

@@ -6,9 +6,11 @@
 import { ActionLog, type ActionKind } from '../../../electron/action-log/action-log.ts';
 import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
 import { CRASH_LOG_KEY } from './crash-log-key.ts';
+import { fileDeskRecords } from './file-desk-records.ts';
 
 const [path, first, count] = process.argv.slice(2) as [string, string, string | undefined];
-const log = new ActionLog({ path, key: memoryLogKey(CRASH_LOG_KEY) });
+// The chain's head where the next child (and the reader) find it, as the desk's next start finds the keychain's.
+const log = new ActionLog({ path, key: memoryLogKey(CRASH_LOG_KEY), head: fileDeskRecords(path) });
 const KINDS: ActionKind[] = ['borrow', 'return', 'place-hold', 'remove-hold'];
 // Title lengths by entry number: mostly what a catalog holds, now and then far longer.
 const LENGTHS = [0, 24, 180, 60, 2_000, 12, 90_000, 40, 700_000, 300, 1_200_000, 8];

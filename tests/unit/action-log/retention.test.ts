@@ -1,68 +1,47 @@
 // What the desk keeps about patrons, and for how long, through DeskService as main runs it on a
 // clock the test moves: the retention purge across a restart, titles only while the policy
 // allows, no log at all with retention 0, the filters, and "today's actions for this patron".
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../electron/action-log/action-log.ts';
 import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
-import { createMemoryVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import type { Policy } from '../../../electron/policy/index.ts';
-import { createSandboxService, type SandboxService } from '../../../electron/sandbox/server.ts';
-import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
-import type { ActionPage, AppInfo, MethodName } from '../../../electron/shared/contract.ts';
+import type { ActionPage, AppInfo } from '../../../electron/shared/contract.ts';
 import type { ActionEntry } from '../../../electron/shared/action-log.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
-import { createNodeDesk } from '../../support/node-desk.ts';
+import { keychainOf } from '../../support/node-desk.ts';
+import { logDesk, type LogDesk } from './log-desk.ts';
 
 const DAY = 86_400_000;
+/** This desk PC: its folder, keychain and log key across its starts. */
+let pc: LogDesk;
 let dir: string;
 let key: Buffer;
 let clock: Clock;
 let desk: DeskService | undefined;
-let closeLog: (() => void) | undefined;
-let sandbox: SandboxService | undefined;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'retention-'));
-  key = randomBytes(32);
-  clock = createClock(new Date(2026, 10, 22, 15, 30).getTime()); // mid-afternoon, local time
-});
-afterEach(async () => {
-  await desk?.close();
-  closeLog?.();
+  pc = logDesk('retention-', createClock(new Date(2026, 10, 22, 15, 30).getTime())); // mid-afternoon, local time
+  ({ dir, key, clock } = pc);
   desk = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
+afterEach(async () => { await pc.close(); });
 
-/** A start of the desk on the same folder and the same keychain key. */
+/** A start of the desk on the same folder and the same keychain. */
 async function start(policy?: Policy): Promise<DeskService> {
-  await desk?.close();
-  closeLog?.();
-  const created = createNodeDesk({
-    dir, vault: createMemoryVault(), now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
-    sandbox: async () => inProcessSandbox((sandbox ??= createSandboxService({ catalogSize: 300 }))),
-    clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
-  });
-  closeLog = () => created.logger.close();
-  desk = created.desk;
+  desk = await pc.start(policy);
   return desk;
 }
 
-async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk!, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
+const ok = <T = any>(name: Parameters<LogDesk['ok']>[0], args?: unknown): Promise<T> => pc.ok<T>(name, args); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Entries written as an earlier run of the desk would have (their times in the past). */
 async function written(...records: ActionRecord[]): Promise<void> {
-  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key) });
+  const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key), head: keychainOf(pc.vault) });
   for (const record of records) await log.record(record);
 }
 const record = (daysAgo: number, fields: Partial<ActionRecord> = {}): ActionRecord => ({
@@ -70,6 +49,8 @@ const record = (daysAgo: number, fields: Partial<ActionRecord> = {}): ActionReco
   contentId: Math.round(daysAgo * 100), title: `Title from ${daysAgo} days ago`, outcome: 'ok', ...fields,
 });
 const onDisk = (): ActionEntry[] => new ActionLogFile(join(dir, 'action-log.jsonl'), key).read().entries;
+/** An action done for a patron, not a reading of the log (which is an entry of its own: #21). */
+const forPatron = (entry: ActionEntry): boolean => entry.action !== 'log-read' && entry.action !== 'log-export';
 
 async function onShift(): Promise<{ libraryId: number; cards: string[] }> {
   await ok('useSandbox');
@@ -77,22 +58,50 @@ async function onShift(): Promise<{ libraryId: number; cards: string[] }> {
   return (await ok<AppInfo>('appInfo')).sandbox!.libraries[0]!;
 }
 
+/** Timers the test runs by hand: the retention's next run is scheduled, not waited for. */
+function manualTimers() {
+  let pending: { run: () => void; ms: number } | undefined;
+  let announce: () => void = () => {};
+  let scheduled = new Promise<void>((resolve) => { announce = resolve; });
+  return {
+    timers: {
+      setTimeout: (run: () => void, ms: number) => { pending = { run, ms }; announce(); return 0 as unknown as ReturnType<typeof setTimeout>; },
+      clearTimeout: () => { pending = undefined; },
+    },
+    /** The run scheduled after the purge that just finished. */
+    async next(): Promise<{ run: () => void; ms: number }> {
+      await scheduled;
+      scheduled = new Promise<void>((resolve) => { announce = resolve; });
+      return pending!;
+    },
+  };
+}
+
 describe('retention', () => {
-  it('entries past 30 days are purged at the next start (the default), the rest kept whole', async () => {
-    await written(record(45), record(31), record(29.9), record(1), record(0.01));
+  it('by default an entry is kept until the end of the day it was made: earlier days go at start, today\'s at local midnight', async () => {
+    // 15:30 now: 0.8 days ago is yesterday evening; 0.6 days ago is just after 1 am today.
+    await written(record(45), record(1.5), record(0.8), record(0.6), record(0.01));
     const started = await start();
-    const stop = started.startActionLogRetention();
-    await vi.waitFor(() => expect(onDisk()).toHaveLength(3), { timeout: 60_000 });
+    const manual = manualTimers();
+    const stop = started.startActionLogRetention(manual.timers);
+    const midnight = await manual.next();
+    expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.6 days ago', 'Title from 0.01 days ago']);
+    expect(midnight.ms).toBe(new Date(2026, 10, 23).getTime() - clock.now()); // the next run at local midnight
+    // Shown only while kept: nothing of yesterday's, even before a purge would have run.
+    await onShift();
+    expect((await ok<ActionPage>('listActions', {})).entries.filter(forPatron).map((e) => e.title)).toEqual(['Title from 0.01 days ago', 'Title from 0.6 days ago']);
+    clock.advance(midnight.ms);
+    // After midnight the list holds only this reading of it: yesterday's actions and yesterday's reading are past keeping.
+    expect((await ok<ActionPage>('listActions', {})).entries.map((e) => [e.action, e.time])).toEqual([['log-read', clock.now()]]);
+    midnight.run();
+    const after = await manual.next();
+    expect(onDisk().map((e) => e.action)).toEqual(['log-read']);
+    expect(after.ms).toBe(DAY); // and every local midnight after
     stop();
-    expect(onDisk().map((e) => e.title)).toEqual(['Title from 29.9 days ago', 'Title from 1 days ago', 'Title from 0.01 days ago']);
-    // And daily while the desk runs: a day later the 29.9-day entry is past the period too.
-    clock.advance(DAY);
-    await started.applyRetention();
-    expect(onDisk()).toHaveLength(2);
     const purges = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').split('\n').filter((line) => line.includes('action-log.purged')).map((line) => JSON.parse(line));
     expect(purges).toEqual([
-      expect.objectContaining({ retentionDays: 30, keepTitles: true, removed: 2, unreadable: 0 }),
-      expect.objectContaining({ removed: 1 }),
+      expect.objectContaining({ retentionDays: 1, keepTitles: true, removed: 3, unreadable: 0 }),
+      expect.objectContaining({ removed: 3 }), // today's two actions and the reading made before midnight
     ]);
   });
 
@@ -103,7 +112,9 @@ describe('retention', () => {
     expect(onDisk().map((e) => [e.contentId, e.title])).toEqual([[600, undefined], [200, undefined]]);
     const { libraryId, cards } = await onShift();
     await dispatch(started, 'placeHold', { libraryId, card: cards[0], contentId: 3, title: 'A title the policy keeps out' });
-    const latest = (await ok<ActionPage>('listActions', {})).entries[0]!;
+    // The newest entry is the reading itself (the log records who read it); the hold is next.
+    const [reading, latest] = (await ok<ActionPage>('listActions', {})).entries as [ActionEntry, ActionEntry];
+    expect(reading).toMatchObject({ action: 'log-read', staff: 'JD', filter: {} });
     expect(latest).toMatchObject({ action: 'place-hold', contentId: 3 });
     expect(latest.title).toBeUndefined();
   });
@@ -132,7 +143,7 @@ describe('reading the log', () => {
       record(1, { card: '21101000001234', staff: 'Jo Park', outcome: 'ok' }),
       record(0.5, { card: '21101000009999', staff: 'ana lopez', outcome: 'network' }),
     );
-    await start();
+    await start({ version: 1, actionLogRetentionDays: 30 });
     await onShift();
     const ids = async (filter: Record<string, unknown>) => (await ok<ActionPage>('listActions', filter)).entries.map((e) => e.contentId);
     expect(await ids({ cardEnding: '1234' })).toEqual([100, 300]);
@@ -158,7 +169,7 @@ describe('reading the log', () => {
       record(0.1, { contentId: 4, libraryId: 202 }),
       record(0.05, { contentId: 5, action: 'return' }),
     );
-    await start();
+    await start({ version: 1, actionLogRetentionDays: 30 });
     await onShift();
     const today = await ok<ActionEntry[]>('todaysActions', { libraryId: 101, card: ' 21101000000042 ' });
     expect(today.map((e) => e.contentId)).toEqual([2, 5]);

@@ -9,6 +9,7 @@ import keytar from 'keytar';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../electron/action-log/action-log.ts';
 import { ACTION_LOG_KEY_ACCOUNT, keychainLogKey, memoryLogKey } from '../../../electron/action-log/log-key.ts';
+import { DESK_RECORDS, keychainDeskRecords, memoryDeskRecords, type DeskKeychain } from '../../../electron/credentials/desk-keychain.ts';
 
 const CARD = '21101000077731';
 const entry = (n: number, fields: Partial<ActionRecord> = {}): ActionRecord => ({
@@ -19,22 +20,28 @@ const entry = (n: number, fields: Partial<ActionRecord> = {}): ActionRecord => (
 let dir: string;
 let path: string;
 let service: string;
+/** The desk's keychain records (where the chain ends) in memory, for the tests that keep the key in memory too. */
+let head: DeskKeychain;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sealed-log-'));
   path = join(dir, 'action-log.jsonl');
   service = `Lending Desk action log ${randomUUID()}`;
+  head = memoryDeskRecords();
 });
 afterEach(async () => {
   await keytar.deletePassword(service, ACTION_LOG_KEY_ACCOUNT).catch(() => false);
+  await keytar.deletePassword(service, DESK_RECORDS.actionLogHead).catch(() => false);
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The file's lines; the first is the chain's header. */
 const lines = () => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+const entryLines = () => lines().slice(1);
 
 describe('sealed at rest', () => {
   it('reads back with the keychain key after a restart; a copied file without it is noise', async () => {
-    const log = new ActionLog({ path, key: keychainLogKey({ service }) });
+    const log = new ActionLog({ path, key: keychainLogKey({ service }), head: keychainDeskRecords({ service }) });
     for (let n = 1; n <= 3; n++) await log.record(entry(n));
 
     const key = await keytar.getPassword(service, ACTION_LOG_KEY_ACCOUNT);
@@ -43,7 +50,7 @@ describe('sealed at rest', () => {
     for (const clear of ['Petit Prince', 'Marguerite', 'circ-desk', 'City Library', 'Riverside', CARD.slice(-4), '"staff"', key!]) expect(raw).not.toContain(clear);
 
     // The next start of the app: the same key from the keychain.
-    const restarted = new ActionLog({ path, key: keychainLogKey({ service }) });
+    const restarted = new ActionLog({ path, key: keychainLogKey({ service }), head: keychainDeskRecords({ service }) });
     const page = await restarted.page({}, 0, 10);
     expect(page.skipped).toBe(0);
     expect(page.entries.map((e) => e.title)).toEqual(['Le Petit Prince, volume 3', 'Le Petit Prince, volume 2', 'Le Petit Prince, volume 1']);
@@ -56,20 +63,20 @@ describe('sealed at rest', () => {
 
   it('skips and counts a line altered, moved, copied twice or torn; the others still read and new ones append', async () => {
     const key = randomBytes(32);
-    const log = new ActionLog({ path, key: memoryLogKey(key) });
+    const log = new ActionLog({ path, key: memoryLogKey(key), head });
     for (let n = 1; n <= 5; n++) await log.record(entry(n));
-    const [one, two, three, four, five] = lines() as [string, string, string, string, string];
+    const [header, one, two, three, four, five] = lines() as [string, string, string, string, string, string];
     const altered = JSON.parse(three) as { data: string };
     const bytes = Buffer.from(altered.data, 'base64');
     bytes[bytes.length - 20]! ^= 0x01;
     altered.data = bytes.toString('base64');
     // 2 is moved after 4, 1 appears twice, 3 is altered, and a torn half line ends the file.
-    writeFileSync(path, [one, JSON.stringify(altered), four, two, five, one].join('\n') + '\n' + five.slice(0, 40));
+    writeFileSync(path, [header, one, JSON.stringify(altered), four, two, five, one].join('\n') + '\n' + five.slice(0, 40));
     const read = new ActionLogFile(path, key).read();
     expect(read.entries.map((e) => e.contentId)).toEqual([9001, 9004, 9005]);
     expect(read.skipped).toBe(4);
 
-    const again = new ActionLog({ path, key: memoryLogKey(key) });
+    const again = new ActionLog({ path, key: memoryLogKey(key), head });
     await again.record(entry(6));
     const after = await again.page({}, 0, 10);
     expect(after.entries.map((e) => e.contentId)).toEqual([9006, 9005, 9004, 9001]);
@@ -77,10 +84,10 @@ describe('sealed at rest', () => {
   });
 
   it('a lost key sets the old file aside (it can never be read again) and starts a new log', async () => {
-    const log = new ActionLog({ path, key: keychainLogKey({ service }), now: () => 1_000 });
+    const log = new ActionLog({ path, key: keychainLogKey({ service }), head: keychainDeskRecords({ service }), now: () => 1_000 });
     await log.record(entry(1));
     await keytar.deletePassword(service, ACTION_LOG_KEY_ACCOUNT);
-    const next = new ActionLog({ path, key: keychainLogKey({ service }), now: () => 2_000 });
+    const next = new ActionLog({ path, key: keychainLogKey({ service }), head: keychainDeskRecords({ service }), now: () => 2_000 });
     expect(await next.page({}, 0, 10)).toEqual({ total: 0, entries: [], skipped: 0 });
     expect(readdirSync(dir).sort()).toEqual(['action-log.jsonl.unreadable-2000']);
     await next.record(entry(2));
@@ -98,7 +105,7 @@ describe('sealed at rest', () => {
       setPassword: (s: string, a: string, p: string) => keytar.setPassword(s, a, p),
       deletePassword: (s: string, a: string) => keytar.deletePassword(s, a),
     };
-    const log = new ActionLog({ path, key: keychainLogKey({ service, keytar: flaky }) });
+    const log = new ActionLog({ path, key: keychainLogKey({ service, keytar: flaky }), head });
     await expect(log.record(entry(1))).rejects.toMatchObject({ code: 'keychain-unavailable', detail: { reason: 'action-log.keychain-unavailable' } });
     expect(existsSync(path)).toBe(false);
     reachable = true;
@@ -110,13 +117,13 @@ describe('sealed at rest', () => {
 describe('the file under a crash', () => {
   it('an entry appended after a torn line keeps its own line', async () => {
     const key = randomBytes(32);
-    const log = new ActionLog({ path, key: memoryLogKey(key) });
+    const log = new ActionLog({ path, key: memoryLogKey(key), head });
     await log.record(entry(1));
     await log.record(entry(2));
-    appendFileSync(path, lines()[1]!.slice(0, 30));
-    const after = new ActionLog({ path, key: memoryLogKey(key) });
+    appendFileSync(path, entryLines()[1]!.slice(0, 30));
+    const after = new ActionLog({ path, key: memoryLogKey(key), head });
     await after.record(entry(3));
     expect(await after.page({}, 0, 10)).toMatchObject({ total: 3, skipped: 1 });
-    expect(lines()).toHaveLength(4);
+    expect(entryLines()).toHaveLength(4);
   });
 });

@@ -14,7 +14,7 @@ import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/serv
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
-import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
+import { createNodeDesk, keychainOf, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
 import { createSandboxService } from '../../../electron/sandbox/server.ts';
 
@@ -110,7 +110,7 @@ describe('a profile removed and re-added at another address', () => {
 });
 
 describe('settings.json edited by hand to another address', () => {
-  it('never sends the saved password there: the desk asks for the password of that address', async () => {
+  it('is refused as changed outside the desk: nothing is sent there (nor to the old one), and nobody is asked its password', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
     await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     await ok('lookupPatron', { libraryId: 101, card: card(serviceA) });
@@ -118,27 +118,24 @@ describe('settings.json edited by hand to another address', () => {
     const file = join(dir, 'settings.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace(serviceA.url, serviceB.url));
     const fromHere = sent.length;
-    const result = await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceB) });
-    expect(result).toMatchObject({
-      ok: false,
-      error: { code: 'unauthorized', reason: 'connection.password-for-other-address', params: { profile: 'Main', origin: originOf(serviceB), savedOrigin: originOf(serviceA) } },
-    });
+    const changedOutside = { code: 'invalid-input', reason: 'connection.changed-outside', params: { profile: 'Main' } };
+    expect(await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceB) })).toMatchObject({ ok: false, error: changedOutside });
     expect(sent.slice(fromHere)).toEqual([]); // not to B, and not to A either
-    expect((await ok('listProfiles'))[0]).toMatchObject({ id: 'main', baseUrl: serviceB.url, hasCredentials: false, credentials: 'for-other-address' });
-
-    // Staff enter B's password: tested against B, bound to B, and work goes on.
-    await ok('replaceCredentials', { profileId: 'main', username: serviceB.username, password: serviceB.password });
-    await ok('lookupPatron', { libraryId: 101, card: card(serviceB) });
-    expect(sent.slice(fromHere).every((s) => s.origin === originOf(serviceB))).toBe(true);
-    expect(sent.filter((s) => s.origin === originOf(serviceB) && s.authorization === basicOf(serviceA))).toEqual([]);
+    expect((await ok('listProfiles'))[0]).toMatchObject({ id: 'main', baseUrl: serviceB.url, changedOutside: true });
+    // Typing a password for that address is refused too: it would go to whoever edited the file.
+    expect(await dispatch(desk, 'replaceCredentials', { profileId: 'main', username: serviceB.username, password: serviceB.password })).toMatchObject({ ok: false, error: changedOutside });
+    expect(sent.slice(fromHere)).toEqual([]);
+    // Put back as it was saved, it works again; removed and added anew, it is the desk's again.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(serviceB.url, serviceA.url));
+    await ok('lookupPatron', { libraryId: 101, card: card(serviceA) });
   });
 
   it('refuses a keychain entry from before origins were kept, naming the address', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
     await desk.close();
     closeLog();
-    // What the previous version stored: username and password, no origin.
-    desk = newDesk({ vault: { ...vault, read: async () => ({ username: serviceA.username, password: serviceA.password }) } });
+    // What the previous version stored: username and password, no origin (the desk's own records are as they were).
+    desk = newDesk({ vault: { ...vault, read: async () => ({ username: serviceA.username, password: serviceA.password }) }, keychain: keychainOf(vault) });
     await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
     const fromHere = sent.length;
     expect(await dispatch(desk, 'lookupPatron', { libraryId: 101, card: card(serviceA) })).toMatchObject({

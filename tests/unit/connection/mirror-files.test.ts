@@ -53,7 +53,8 @@ describe('who builds a partner client', () => {
   it('only the connection module, in the product code', () => {
     const root = join(import.meta.dirname, '..', '..', '..');
     const hits = execFileSync('grep', ['-rln', 'new PartnerClient(', join(root, 'electron')], { encoding: 'utf8' }).trim().split('\n').map((f) => f.slice(root.length + 1)).sort();
-    // connection.ts builds a connection's client, connections.ts the one-off probe of unsaved credentials; client.ts its own priority views.
-    expect(hits).toEqual(['electron/connection/connection.ts', 'electron/connection/connections.ts', 'electron/partner/client.ts']);
+    // connection.ts builds a connection's client, connections.ts the one-off probe of unsaved credentials; client.ts its own priority views;
+    // the library mirror service (a process of its own on a server, no desk) its one client.
+    expect(hits).toEqual(['electron/connection/connection.ts', 'electron/connection/connections.ts', 'electron/library-mirror/service.ts', 'electron/partner/client.ts']);
   });
 });

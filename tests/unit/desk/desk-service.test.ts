@@ -11,7 +11,7 @@ import { createKeytarVault, type CredentialVault } from '../../../electron/crede
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import type { createFileLogger } from '../../../electron/logging/logger.ts';
-import { createNodeDesk, type NodeDeskOptions } from '../../support/node-desk.ts';
+import { createNodeDesk, keychainOf, type NodeDeskOptions } from '../../support/node-desk.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { sandboxOverHttp } from '../../../electron/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
@@ -220,6 +220,7 @@ describe('secrets', () => {
     await drive('useSandbox');
     await drive('startShift', { staffName: 'Ana', pin: TEST_DESK_PIN });
     await drive('copyText', { text: `Loans of ${card}`, purpose: 'card' });
+    await drive('reportActivity');
     await drive('lockSession', { reason: 'staff' });
     await drive('setDeskPin', { pin: '97531864', currentPin: TEST_DESK_PIN });
     await drive('startShift', { staffName: 'Ana', pin: '97531864' });
@@ -228,6 +229,7 @@ describe('secrets', () => {
     await drive('syncNow', {});
     await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
     await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
+    await drive('titleContents', { libraryId, titleIds: contentIds.slice(0, 3) });
     await drive('collectionRefreshAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
@@ -240,7 +242,8 @@ describe('secrets', () => {
     const logText = [...readdirSync(join(dir, 'logs')).map((f) => join(dir, 'logs', f)), join(dir, 'action-log.jsonl')]
       .map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(logText).toContain('patron.action');
-    const settingsText = readFileSync(join(dir, 'settings.json'), 'utf8') + readFileSync(join(dir, 'sign-in.json'), 'utf8');
+    // Settings, and the desk's records in its keychain (the sign-in record, connections, the log's head).
+    const settingsText = readFileSync(join(dir, 'settings.json'), 'utf8') + [...keychainOf(vault).entries.values()].join('\n');
     const haystacks = { results: results.join('\n'), logs: logText, settings: settingsText };
     for (const [where, text] of Object.entries(haystacks)) {
       for (const pin of [TEST_DESK_PIN, '97531864']) expect(text, `${where}: a PIN`).not.toContain(pin);
@@ -275,16 +278,19 @@ describe('the action log', () => {
     await ok('returnTitle', { libraryId, card, contentId: instant.contentId });
 
     const page = await ok('listActions', {});
-    expect(page).toMatchObject({ total: 3, skipped: 0 });
-    expect(page.entries.map((e: { action: string; outcome: string }) => `${e.action}:${e.outcome}`)).toEqual(['return:ok', 'borrow:already-borrowed', 'borrow:ok']);
-    expect(page.entries[2]).toEqual({
+    // Reading the log is itself an entry: who, when, which filter (here none), and nothing about a patron.
+    expect(page).toMatchObject({ total: 4, skipped: 0 });
+    expect(page.entries.map((e: { action: string; outcome: string }) => `${e.action}:${e.outcome}`)).toEqual(['log-read:ok', 'return:ok', 'borrow:already-borrowed', 'borrow:ok']);
+    expect(page.entries[0]).toEqual({ time: expect.any(Number), staff: 'Jo', osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId: 0, card: '', action: 'log-read', contentId: 0, outcome: 'ok', filter: {} });
+    expect(page.entries[3]).toEqual({
       time: expect.any(Number), staff: 'Jo', osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId, libraryName: expect.stringContaining('('),
       card: `••••${card.slice(-4)}`, action: 'borrow', contentId: instant.contentId, title: '=HYPERLINK("x")', outcome: 'ok', confirmedByReread: false,
     });
     const exported = await ok('exportActions');
     expect(exported.fileName).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(exported.entries.map((e: { action: string }) => e.action)).toEqual(['borrow', 'borrow', 'return']);
+    expect(exported.entries.map((e: { action: string }) => e.action)).toEqual(['borrow', 'borrow', 'return', 'log-read', 'log-export']);
     expect(await ok('exportActions', { outcome: 'failed' })).toMatchObject({ entries: [{ outcome: 'already-borrowed', title: 'Again' }] });
+    expect((await ok('listActions', { staff: 'jo' })).entries.slice(0, 2)).toMatchObject([{ action: 'log-read', filter: { staff: 'jo' } }, { action: 'log-export', filter: { outcome: 'failed' } }]);
     expect(JSON.stringify([page, exported])).not.toContain(card);
     // On disk, the entries are sealed: no title, staff name, card ending or library in the clear.
     const onDisk = readFileSync(join(dir, 'action-log.jsonl'), 'utf8');
@@ -308,7 +314,7 @@ describe('double submission', () => {
     expect(sandbox.control.requestCounts().borrow).toBe(1);
     const view = await ok('lookupPatron', { libraryId, card });
     expect(view.loans.filter((l: { contentId: number }) => l.contentId === instant.contentId)).toHaveLength(1);
-    expect((await ok('listActions', {})).total).toBe(1);
+    expect((await ok('listActions', {})).entries.filter((e: { action: string }) => e.action === 'borrow')).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,7 @@
 // log, connections or credentials — tried as a page (or a compromised renderer) would: every
 // method in METHOD_NAMES, called with arguments that would work on shift, through dispatch and
 // straight on DeskService, and the sandbox's request log read to see that nothing was sent.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
   const title = { libraryId, card, contentId: 1, title: 'A title' };
   const partner = { username: 'someone', password: 'their-password' };
   return {
-    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, syncStatus: undefined,
+    appInfo: undefined, listProfiles: undefined, useSandbox: undefined, syncStatus: undefined, reportActivity: undefined,
     testPartnerConnection: { baseUrl: 'https://lending.example.org', ...partner },
     savePartnerProfile: { profile: { name: 'Elsewhere', baseUrl: 'https://lending.example.org', libraries: [{ libraryId: 1 }], country: 'US' }, ...partner },
     replaceCredentials: { profileId: 'sandbox', ...partner }, forgetCredentials: { profileId: 'sandbox' },
@@ -56,7 +56,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionRefreshAvailability: { libraryId, contentIds: [1] },
-    syncNow: { full: false },
+    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
   };
 }
 
@@ -74,7 +74,7 @@ async function lockedSandboxDesk(): Promise<{ libraryId: number; card: string }>
 describe('the lock gate', () => {
   it('names the open methods, and refuses every patron, catalog, log, export, profile and credential method', () => {
     const open = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'open').sort();
-    expect(open).toEqual(['appInfo', 'lockSession', 'setDeskPin', 'startShift']);
+    expect(open).toEqual(['appInfo', 'lockSession', 'reportActivity', 'setDeskPin', 'startShift']);
     const firstRun = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'before-any-connection').sort();
     expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
     expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
@@ -91,7 +91,7 @@ describe('the lock gate', () => {
     sandbox!.control.resetRequestCounts();
     const answers = new Map<MethodName, Result<unknown>>();
     for (const name of METHOD_NAMES) {
-      if (name === 'lockSession' || name === 'setDeskPin' || name === 'startShift') continue; // open, and would change what is tested
+      if (name === 'lockSession' || name === 'setDeskPin' || name === 'startShift' || name === 'reportActivity') continue; // open, and would change what is tested
       answers.set(name, await call(name, args[name]));
     }
     for (const [name, answer] of answers) {
@@ -128,6 +128,19 @@ describe('the lock gate', () => {
     await ok('useSandbox');
     expect(await call('useSandbox')).toMatchObject({ ok: false, error: { code: 'session-locked' } });
     expect(await call('testPartnerConnection', { baseUrl: 'http://127.0.0.1:9/', username: 'u', password: 'p' })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+  });
+
+  it('on a desk that had a shift, a settings.json edited to name no connection opens no first-run method (nobody adds or re-addresses one while locked)', async () => {
+    await lockedSandboxDesk();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), activeProfileId: null }));
+    expect((await ok<AppInfo>('appInfo'))).toMatchObject({ mode: 'unconfigured', signIn: { setUp: true } });
+    for (const [name, args] of [['useSandbox', undefined], ['testPartnerConnection', { baseUrl: 'http://127.0.0.1:9/', username: 'u', password: 'p' }],
+      ['savePartnerProfile', { profile: { id: 'sandbox-2', name: 'Mine', baseUrl: 'http://127.0.0.1:9/', libraries: [{ libraryId: 1 }], country: 'US' }, username: 'u', password: 'p' }]] as const) {
+      expect(await call(name, args), name).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+    }
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+    await ok('useSandbox');
   });
 
   it('opens everything once a PIN opens a shift, and shuts it all again at the lock', async () => {

@@ -55,12 +55,13 @@ describe('registerContract', () => {
       replaceCredentials: [{ profileId: 'p', username: 'u' }], forgetCredentials: [{ profileId: '' }],
       activateProfile: [{ profileId: 5 }], removeProfile: [null],
       updatePreferences: [{ idleLockMinutes: 0 }, { idleLockMinutes: 2.5 }, { language: 'de' }],
-      startShift: [{ staffName: '   ' }, { staffName: 'x'.repeat(61) }, { staffName: 'JD' }, { staffName: 'JD', pin: '123' }], lockSession: [{ reason: 'bored' }],
+      startShift: [{ staffName: '   ' }, { staffName: 'x'.repeat(61) }, { staffName: 'JD' }, { staffName: 'JD', pin: '' }, { staffName: 'JD', pin: '12\u000734' }], lockSession: [{ reason: 'bored' }],
+      reportActivity: [{ at: 1 }],
       setDeskPin: [{ pin: '12345' }, { pin: 'abcdef', currentPin: 5 }, { pin: 'abc\ndef' }],
       copyText: [{ text: '', purpose: 'slip' }, { text: 'x', purpose: 'password' }, { text: 'x'.repeat(20_001), purpose: 'card' }],
       lookupPatron: [{ libraryId: -1, card: '1' }, { libraryId: 101, card: '' }, { libraryId: 101, card: '..' }, { libraryId: 101, card: 'a\nb' }],
       findCardElsewhere: [{ libraryId: 101 }, { libraryId: 101, card: '1', extra: true }],
-      borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '7' }],
+      borrow: [{ libraryId: 101, card: '1', contentId: 1.5 }, { libraryId: 101, card: '1', contentId: '..' }, { libraryId: 101, card: '1', contentId: '7,8' }, { libraryId: 101, card: '1', contentId: 'x'.repeat(101) }, { libraryId: 101, card: '1', contentId: ' ep-1' }],
       returnTitle: [{ libraryId: 101, card: '1' }], placeHold: [{ libraryId: '101', card: '1', contentId: 1 }],
       removeHold: [{ libraryId: 101, card: '1', contentId: 1, extra: true }],
       liveSearch: [{ libraryId: 101, q: '' }, { libraryId: 101, q: 'x', limit: 500 }, { libraryId: 101, q: 'x', formats: ['PAMPHLET'] }],
@@ -71,6 +72,7 @@ describe('registerContract', () => {
       collectionTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
       collectionRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
+      titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
     for (const [name, argsList] of Object.entries(bad)) {

@@ -68,6 +68,8 @@ export function createElectronStandIn(options: StandInOptions) {
   const paths = new Map<string, string>([['userData', options.userData]]);
   const appEvents = new Emitter();
   const powerEvents = new Emitter();
+  /** What powerMonitor.getSystemIdleState answers (Linux's only way to learn that the session locked). */
+  const systemIdle = { state: 'active' as 'active' | 'idle' | 'locked' | 'unknown', asked: 0 };
   const privileged: CustomScheme[] = [];
   const protocolHandlers = new Map<string, ProtocolHandler>();
   const ipcHandlers = new Map<string, IpcListener>();
@@ -179,6 +181,7 @@ export function createElectronStandIn(options: StandInOptions) {
     }),
     powerMonitor: strict('powerMonitor', {
       on(event: string, listener: Listener) { requireReady('powerMonitor'); powerEvents.add(event, listener); },
+      getSystemIdleState() { requireReady('powerMonitor'); systemIdle.asked += 1; return systemIdle.state; },
     }),
     protocol: strict('protocol', {
       registerSchemesAsPrivileged(schemes: CustomScheme[]) {
@@ -216,6 +219,7 @@ export function createElectronStandIn(options: StandInOptions) {
     permissions,
     appEvents,
     powerEvents,
+    systemIdle,
     paths,
     get exitCode() { return exitCode; },
     /** Fires `ready` and resolves once main has loaded its page. */

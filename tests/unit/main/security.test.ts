@@ -51,6 +51,17 @@ describe('window security', () => {
     expect(openExternal).not.toHaveBeenCalled();
     expect(openHandler!({ url: 'https://sandbox.lending-desk.invalid/titles/9' })).toEqual({ action: 'deny' });
     expect(openExternal).toHaveBeenCalledWith('https://sandbox.lending-desk.invalid/titles/9');
+    // A title page on a host the service named (the desk's predicate, title-pages.ts) opens too; only https.
+    const named = vi.fn();
+    let namedHandler: ((d: { url: string }) => { action: 'deny' }) | undefined;
+    guardContents(
+      { on: () => undefined, setWindowOpenHandler: (h) => { namedHandler = h; } },
+      { setPermissionRequestHandler: () => undefined, setPermissionCheckHandler: () => undefined },
+      named, (url) => url.startsWith('https://titles.partner.example/'),
+    );
+    expect(namedHandler!({ url: 'https://titles.partner.example/t/9' })).toEqual({ action: 'deny' });
+    expect(namedHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    expect(named.mock.calls).toEqual([['https://titles.partner.example/t/9']]);
     const granted = vi.fn();
     permission!({}, 'media', granted);
     expect(granted).toHaveBeenCalledWith(false);

@@ -1,6 +1,6 @@
 // Debugging switches a packaged app refuses, in every form Chromium or Node would accept.
 import { describe, expect, it } from 'vitest';
-import { refusedStartFlags } from '../../../electron/main/start-flags.ts';
+import { refusedNetworkOptions, refusedStartFlags } from '../../../electron/main/start-flags.ts';
 
 const none = () => false;
 
@@ -42,5 +42,30 @@ describe('refused start flags', () => {
 
   it('lets ordinary switches and arguments through', () => {
     expect(refusedStartFlags(['--lang=fr', '--enable-logging', 'inspect', '--', '-', '--disable-gpu', '--force-device-scale-factor=1.5'], none, 'linux')).toEqual([]);
+  });
+});
+
+describe('refused network options', () => {
+  it.each([
+    '--proxy-server=socks5://10.0.0.9:1080', '--proxy-pac-url=http://x/p.pac', '--proxy-bypass-list=<-loopback>', '--no-proxy-server', '--proxy-auto-detect',
+    '--host-resolver-rules=MAP * 10.0.0.9', '--host-rules=MAP * 10.0.0.9', '--ignore-certificate-errors', '--ignore-certificate-errors-spki-list=abc',
+    '--allow-insecure-localhost', '--ssl-key-log-file=/tmp/k', '--log-net-log=/tmp/n.json', '--net-log-capture-mode=Everything', '--net-log-max-size=1',
+  ])('refuses %s in every form', (arg) => {
+    const name = arg.split('=')[0]!;
+    expect(refusedNetworkOptions([arg], none, 'linux', {})).toEqual([name]);
+    expect(refusedNetworkOptions([`-${arg.slice(2).toUpperCase()}`], none, 'darwin', {})).toEqual([name]);
+    expect(refusedNetworkOptions([`/${arg.slice(2)}`], none, 'win32', {})).toEqual([name]);
+  });
+
+  it('refuses the variables that write TLS keys or loosen certificate checks, set to anything (Windows ignores their case)', () => {
+    expect(refusedNetworkOptions([], none, 'linux', { SSLKEYLOGFILE: '/tmp/keys', NODE_TLS_REJECT_UNAUTHORIZED: '0', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }))
+      .toEqual(['SSLKEYLOGFILE', 'NODE_TLS_REJECT_UNAUTHORIZED']);
+    expect(refusedNetworkOptions([], none, 'win32', { SslKeyLogFile: 'C:\\keys' })).toEqual(['SSLKEYLOGFILE']);
+    expect(refusedNetworkOptions([], none, 'linux', { SSLKEYLOGFILE: '' })).toEqual([]);
+  });
+
+  it('also asks Chromium\'s own parser, and lets the OS proxy variables and ordinary switches through', () => {
+    expect(refusedNetworkOptions([], (name) => name === 'proxy-server', 'linux', {})).toEqual(['--proxy-server']);
+    expect(refusedNetworkOptions(['--lang=fr', '--disable-gpu', 'proxy-server'], none, 'linux', { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: 'localhost' })).toEqual([]);
   });
 });

@@ -255,6 +255,43 @@ describe('a packaged start', () => {
     expect(run.electron.windows[0]!.webContents.sent).toContainEqual({ channel: channelOf('sessionLocked'), payload: { reason: 'system' } });
   });
 
+  it('on Linux, where Electron has no lock-screen event, asks the system every few seconds and locks when the session locks', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const run = await startUp(await launch({ packaged: true }));
+      const ours = run.electron.windows[0]!.contents;
+      const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+      await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+      await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+      vi.advanceTimersByTime(5_000);
+      expect(run.electron.systemIdle.asked).toBeGreaterThan(0);
+      await expect(call('appInfo')).resolves.toMatchObject({ value: { session: { staffName: 'JD' } } });
+      run.electron.systemIdle.state = 'locked';
+      vi.advanceTimersByTime(5_000);
+      await vi.waitFor(async () => expect(((await call('appInfo')) as { value: { session?: unknown } }).value.session).toBeUndefined());
+      expect(run.electron.windows[0]!.webContents.sent).toContainEqual({ channel: channelOf('sessionLocked'), payload: { reason: 'system' } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('quitting ends the shift first: the desk\'s slip leaves the clipboard before the app goes', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    let held = 0;
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => { held += 1; } });
+    expect(held).toBe(1);
+    await vi.waitFor(() => expect(run.electron.calls.at(-1)).toBe('app.quit'));
+    expect(run.electron.clipboard.text).toBe('');
+    // The quit it asked for goes through.
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => { held += 1; } });
+    expect(held).toBe(1);
+  });
+
   it('saves the window\'s place on close and opens there next time', async () => {
     const first = await startUp(await launch({ packaged: true }));
     first.electron.windows[0]!.bounds = { x: 120, y: 80, width: 1400, height: 900 };
@@ -327,6 +364,35 @@ describe('a packaged start with a debugging switch', () => {
     expect(run.electron.errorBoxes).toEqual([{ title: 'Lending Desk', content: expect.stringContaining(`does not start with debugging options (${name})`) }]);
     // Nothing else ran: no scheme, no single-instance lock, no waiting for ready, no window.
     expect(run.electron.calls).toEqual(['dialog.showErrorBox', 'app.exit 1']);
+  });
+});
+
+describe('a packaged start with an option that changes how it reaches the network', () => {
+  it.each([
+    [['--proxy-server=http://10.0.0.9:8080'], {}, '--proxy-server'],
+    [['--proxy-pac-url=http://x/p.pac'], {}, '--proxy-pac-url'],
+    [['--proxy-bypass-list=*'], {}, '--proxy-bypass-list'],
+    [['--no-proxy-server'], {}, '--no-proxy-server'],
+    [['--proxy-auto-detect'], {}, '--proxy-auto-detect'],
+    [['--host-resolver-rules=MAP * 10.0.0.9'], {}, '--host-resolver-rules'],
+    [['--host-rules=MAP * 10.0.0.9'], {}, '--host-rules'],
+    [['--ignore-certificate-errors'], {}, '--ignore-certificate-errors'],
+    [['--ignore-certificate-errors-spki-list=abc'], {}, '--ignore-certificate-errors-spki-list'],
+    [['--log-net-log=/tmp/net.json'], {}, '--log-net-log'],
+    [['--net-log-capture-mode=Everything'], {}, '--net-log-capture-mode'],
+    [[], { SSLKEYLOGFILE: '/tmp/keys.log' }, 'SSLKEYLOGFILE'],
+  ])('quits at once, saying so in English and French, for %s %o', async (args, env, name) => {
+    const run = await launch({ packaged: true, args: ['--lang=fr', ...args], env: env as Record<string, string> });
+    expect(run.electron.exitCode).toBe(1);
+    expect(run.electron.errorBoxes).toEqual([{ title: 'Lending Desk', content: expect.stringContaining(`does not start with options that change how it reaches the network (${name})`) }]);
+    expect(run.electron.errorBoxes[0]!.content).toContain(`Lending Desk ne démarre pas avec des options qui changent sa façon de joindre le réseau (${name})`);
+    expect(run.electron.errorBoxes[0]!.content).toContain("Your library's IT sets proxies in the operating system's settings");
+    expect(run.electron.calls).toEqual(['dialog.showErrorBox', 'app.exit 1']);
+  });
+
+  it('an unpackaged start keeps them (development behind a proxy of one\'s own)', async () => {
+    const run = await startUp(await launch({ packaged: false, args: ['--proxy-server=http://127.0.0.1:3128'], env: { SSLKEYLOGFILE: '/tmp/keys.log' } }));
+    expect(run.electron.exitCode).toBeUndefined();
   });
 });
 

@@ -64,7 +64,7 @@ beforeAll(async () => {
     }
     await catalog.refreshAvailability(libraryId, [...ids.slice(0, 192), ...ids.slice(-8)]);
   }
-  const some = (await catalog.browse({ libraryId: 101, active: true, offset: 0, limit: 200 })).rows.map((r) => r.contentId);
+  const some = (await catalog.browse({ libraryId: 101, active: true, offset: 0, limit: 200 })).rows.map((r) => r.contentId as number);
   sandbox.control.applyCatalogChanges({
     add: 40, modify: Array.from({ length: 60 }, (_, i) => 1 + i * 301), remove: some.slice(0, 25),
     deactivate: { libraryId: 101, contentIds: some.slice(25, 60) },
@@ -113,7 +113,7 @@ async function allIds(browse: Browse, query: Omit<BrowseQuery, 'offset' | 'limit
     const page = await browse({ ...query, exactCount: true, offset, limit: 500 });
     expect(page.atLeast).toBeUndefined();
     total = page.total;
-    ids.push(...page.rows.map((r) => r.contentId));
+    ids.push(...page.rows.map((r) => r.contentId as number));
     if (offset + 500 >= total) break;
   }
   return { ids, total };

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
+import { ContentKeys } from '../../../electron/mirror/content-keys.ts';
 import { decodeRecord } from '../../../electron/mirror/title-record.ts';
 import { StoredVocabulary } from '../../../electron/mirror/vocabulary.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
-import type { CatalogRecord, Country, PurchaseModel } from '../../../electron/shared/model.ts';
+import type { CatalogRecord, ContentId, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
 
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mirror-'));
@@ -51,15 +52,16 @@ const sha = (lines: string[]): string => createHash('sha256').update(lines.sort(
  */
 export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
   const vocabulary = new StoredVocabulary(db);
-  const titles = db.prepare('SELECT id, title, format, record FROM titles').all() as { id: number; title: string | null; format: string | null; record: Uint8Array }[];
+  const keys = new ContentKeys(db);
+  const titles = db.prepare('SELECT id, title, format, title_id, record FROM titles').all() as { id: number; title: string | null; format: string | null; title_id: number | null; record: Uint8Array }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
   const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
-    // The record as the details read it.
-    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${JSON.stringify(decodeRecord(t.record, t.id, vocabulary))}`)),
+    // The record as the details read it, and the title id a search result names.
+    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.title_id ?? ''}|${JSON.stringify(decodeRecord(t.record, keys.contentIdOf(t.id), vocabulary))}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
     searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),
@@ -81,13 +83,13 @@ export function searchIndexMatchesWords(db: DatabaseSync): boolean {
 export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titles: number; titleKeys: string; entitlements: number; entitlementSum: string }> {
   const client = clientOf(sandbox);
   const titleLines: string[] = [];
-  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+  for await (const page of client.globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') titleLines.push(`${c.record.id}|${c.record.title ?? ''}|${c.record.format ?? ''}`);
   }
   const entLines: string[] = [];
   for (const { libraryId } of sandbox.libraries) {
     for (const model of ['INSTANT', 'FLEX'] as PurchaseModel[]) {
-      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 1000 })) {
+      for await (const page of client.entitlementPages(libraryId, { purchaseModel: model, limit: 500 })) {
         for (const e of page.items) entLines.push(`${libraryId}|${e.contentId}|${model}|${e.active ? 1 : 0}`);
       }
     }
@@ -96,9 +98,9 @@ export async function serviceFingerprint(sandbox: SandboxHandle): Promise<{ titl
 }
 
 /** Every title of the service's global catalog as the client normalises it, by id. */
-export async function collectRecords(sandbox: SandboxHandle): Promise<Map<number, CatalogRecord>> {
-  const records = new Map<number, CatalogRecord>();
-  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 1000 })) {
+export async function collectRecords(sandbox: SandboxHandle): Promise<Map<ContentId, CatalogRecord>> {
+  const records = new Map<ContentId, CatalogRecord>();
+  for await (const page of clientOf(sandbox).globalContentPages({ countries: countriesOf(sandbox), limit: 500 })) {
     for (const c of page.items) if (c.kind === 'upsert') records.set(c.record.id, c.record);
   }
   return records;

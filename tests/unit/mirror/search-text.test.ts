@@ -50,10 +50,10 @@ beforeAll(() => {
   mirror.beginRun('global', undefined, 1);
   // Page by page, not in bulk: the index is kept as a delta keeps it.
   mirror.applyGlobalPage('global', 1, TITLES.map((fields, i) => ({ kind: 'upsert' as const, record: record(i + 1, fields) })), undefined);
-  mirror.finishRun('global', () => 0);
+  mirror.finishRun('global', () => ({ titles: 0, entitlements: 0 }));
   mirror.beginRun('entitlements', undefined, 1);
   mirror.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);
-  mirror.finishRun('entitlements', () => 0);
+  mirror.finishRun('entitlements', () => ({ titles: 0, entitlements: 0 }));
   shelves = Object.fromEntries(Object.entries(TUNINGS).map(([name, tuning]) => [name, new ShelfCache(mirror, Date.now, tuning)]));
 });
 

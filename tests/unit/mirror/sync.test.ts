@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
 import type { SyncProgress, SyncRequest } from '../../../electron/mirror/sync.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
+import type { ContentId } from '../../../electron/shared/model.ts';
 import {
   clientOf, connectionOf, countriesOf, integrityOf, mirrorFingerprint, mirrorTitleKeys, openFile, searchIndexMatchesWords, serviceFingerprint, serviceOf,
   sourcesOf, tempDir,
@@ -58,7 +59,7 @@ describe('catalog mirror', () => {
     const catalog = service('delta');
     await catalog.syncNow(request());
     const { libraryId } = sandbox.libraries[0]!;
-    const active = (await catalog.browse({ libraryId, active: true, offset: 0, limit: 5000 })).rows.map((r) => r.contentId);
+    const active = (await catalog.browse({ libraryId, active: true, offset: 0, limit: 5000 })).rows.map((r) => r.contentId as number);
     const [deactivate, remove] = [active[3]!, active[7]!];
     const { added } = sandbox.control.applyCatalogChanges({ add: 4, modify: [11, 12], remove: [remove], deactivate: { libraryId, contentIds: [deactivate] } });
 
@@ -136,8 +137,8 @@ describe('catalog mirror', () => {
     const client = clientOf(sandbox);
     for (const { libraryId } of sandbox.libraries) {
       const ids: number[] = [];
-      for await (const page of client.entitlementPages(libraryId, { limit: 1000 })) ids.push(...page.items.map((e) => e.contentId));
-      const rows = (await catalog.browse({ libraryId, offset: 0, limit: 10_000 })).rows.map((r) => r.contentId);
+      for await (const page of client.entitlementPages(libraryId, { limit: 500 })) ids.push(...page.items.map((e) => e.contentId as number));
+      const rows = (await catalog.browse({ libraryId, offset: 0, limit: 10_000 })).rows.map((r) => r.contentId as number);
       expect(rows.sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
     }
     const { libraryId } = sandbox.libraries[0]!;
@@ -152,7 +153,7 @@ describe('catalog mirror', () => {
     const titles = flexOnly.rows.map((r) => (r.title ?? '').toLowerCase());
     expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }) || 0));
 
-    const flex = (await catalog.browse({ libraryId, model: 'FLEX', active: true, offset: 0, limit: 120 })).rows.map((r) => r.contentId);
+    const flex = (await catalog.browse({ libraryId, model: 'FLEX', active: true, offset: 0, limit: 120 })).rows.map((r) => r.contentId as number);
     expect(flex).toHaveLength(120);
     sandbox.control.applyCatalogChanges({ deactivate: { libraryId, contentIds: flex } });
     sandbox.control.resetRequestCounts();
@@ -174,15 +175,15 @@ describe('catalog mirror', () => {
     for (const libraryId of libraries) {
       const expected = new Map<number, { model: string; active: boolean }>();
       for await (const page of client.libraryContentPages(libraryId, { limit: 500 })) {
-        for (const c of page.items) if (c.kind === 'upsert') expected.set(c.title.id, { model: c.title.purchaseModel!, active: c.title.active !== false });
+        for (const c of page.items) if (c.kind === 'upsert') expected.set(c.title.id as number, { model: c.title.purchaseModel!, active: c.title.active !== false });
       }
       const rows = (await catalog.browse({ libraryId, offset: 0, limit: 10_000 })).rows;
-      expect(rows.map((r) => r.contentId).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
-      for (const r of rows) expect({ model: r.purchaseModel, active: r.active }).toEqual(expected.get(r.contentId));
+      expect(rows.map((r) => r.contentId as number).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
+      for (const r of rows) expect({ model: r.purchaseModel, active: r.active }).toEqual(expected.get(r.contentId as number));
     }
     const tv = (await catalog.browse({ libraryId: 101, formats: ['TELEVISION'], offset: 0, limit: 1 })).rows[0]!;
     expect((await catalog.detail(101, tv.contentId))?.record?.episodes.length).toBeGreaterThan(1);
-    const records = async (libraryId: number, rows: { contentId: number }[]) => Promise.all(rows.map(async (r) => (await catalog.detail(libraryId, r.contentId))?.record));
+    const records = async (libraryId: number, rows: { contentId: ContentId }[]) => Promise.all(rows.map(async (r) => (await catalog.detail(libraryId, r.contentId))?.record));
     const later = await records(101, (await catalog.browse({ libraryId: 101, formats: ['EBOOK'], offset: 0, limit: 100 })).rows);
     expect(later.some((r) => r?.audience !== undefined)).toBe(true);
     const earlier = await records(303, (await catalog.browse({ libraryId: 303, formats: ['EBOOK'], offset: 0, limit: 20 })).rows);

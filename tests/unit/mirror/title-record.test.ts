@@ -36,7 +36,7 @@ describe('a record as the mirror keeps it', () => {
     const words = vocabulary();
     const client = clientOf(sandbox);
     let records = 0;
-    for await (const page of client.globalContentPages({ limit: 1000 })) {
+    for await (const page of client.globalContentPages({ limit: 500 })) {
       for (const change of page.items) {
         if (change.kind !== 'upsert') continue;
         expect(asSent(again(change.record, words)), `title ${change.record.id}`).toEqual(asSent(change.record));
@@ -44,7 +44,7 @@ describe('a record as the mirror keeps it', () => {
       }
     }
     for (const { libraryId } of sandbox.libraries) {
-      for await (const page of client.libraryContentPages(libraryId, { limit: 1000 })) {
+      for await (const page of client.libraryContentPages(libraryId, { limit: 500 })) {
         for (const change of page.items) {
           if (change.kind !== 'upsert') continue;
           const { active: _a, purchaseModel: _m, price: _p, ...record } = change.title;

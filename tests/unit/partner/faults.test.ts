@@ -14,8 +14,8 @@ beforeAll(async () => {
   h = await startHarness();
   client = h.client();
   ({ libraryId } = library(h));
-  const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 1000 }));
-  instant = entitled.items.map((e) => e.contentId);
+  const entitled = await collect(client.entitlementPages(libraryId, { status: 'active', purchaseModel: 'INSTANT', limit: 500 }));
+  instant = entitled.items.map((e) => e.contentId as number);
   for (const c of library(h).cards) {
     const status = await client.patronStatus(libraryId, c);
     if ((status.borrowsRemaining ?? 0) >= 4) { card = c; break; }
@@ -73,22 +73,42 @@ describe('retries of reads', () => {
   });
 
   it('after a 429 every request waits out its Retry-After, not only the one refused (found by the fault-mix run)', async () => {
-    // Waiting takes a little real time here, so a second request can start while the first waits.
+    // Sleeping is held until the test lets it go, so a second request starts while the first waits.
     const sent: { route: string; at: number }[] = [];
+    const asleep: (() => void)[] = [];
+    let awake = false;
+    let moved: (() => void) | undefined;
     const watched = h.client({
-      fetch: (input, init) => { sent.push({ route: input.includes('/status') ? 'status' : 'other', at: h.clock.now() }); return fetch(input, init); },
-      sleep: async (ms) => { await new Promise((resolve) => setTimeout(resolve, 50)); h.clock.advance(ms); },
+      fetch: (input, init) => {
+        sent.push({ route: input.includes('/status') ? 'status' : 'other', at: h.clock.now() });
+        moved?.();
+        return fetch(input, init);
+      },
+      sleep: async (ms) => {
+        if (!awake) await new Promise<void>((wake) => { asleep.push(wake); moved?.(); });
+        h.clock.advance(ms);
+      },
     });
+    const next = (): Promise<void> => new Promise((resolve) => { moved = resolve; });
     await watched.patronStatus(libraryId, card); // the token first
     h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 1, retryAfterSeconds: 5 });
     const refusedAt = h.clock.now();
     sent.length = 0;
+    let step = next();
     const first = watched.patronStatus(libraryId, card);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the 429 is in, the first request is waiting
-    await Promise.all([first, watched.currentLoans(libraryId, card)]);
-    const loans = sent.filter((s) => s.route === 'other');
-    expect(loans).toHaveLength(1);
-    expect(loans[0]?.at).toBeGreaterThanOrEqual(refusedAt + 5000);
+    while (asleep.length === 0) { // the 429 is in, the first request is waiting
+      await step;
+      step = next();
+    }
+    step = next();
+    const loans = watched.currentLoans(libraryId, card);
+    await step; // the second request either waits too, or was sent
+    awake = true;
+    for (const wake of asleep.splice(0)) wake();
+    await Promise.all([first, loans]);
+    const others = sent.filter((s) => s.route === 'other');
+    expect(others).toHaveLength(1);
+    expect(others[0]?.at).toBeGreaterThanOrEqual(refusedAt + 5000);
   });
 
   it('reports a stalled answer as timeout', async () => {
@@ -176,5 +196,49 @@ describe('borrow and hold are never blindly repeated', () => {
     expect(result.confirmedByReread).toBe(false);
     expect(count('borrow')).toBe(2);
     expect((await client.currentLoans(libraryId, card)).filter((l) => l.contentId === contentId)).toHaveLength(1);
+  });
+});
+
+describe('an answer larger than the desk reads (32 MiB)', () => {
+  /** The client's fetch, counting the bytes the client actually read from each body. */
+  function countingClient(read: number[]): PartnerClient {
+    return h.client({
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const at = read.push(0) - 1;
+        const counted = response.body?.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) { read[at]! += chunk.byteLength; controller.enqueue(chunk); },
+        }));
+        return new Response(counted ?? null, { status: response.status, headers: response.headers });
+      },
+    });
+  }
+
+  it('a 120 MB body streamed without a length is refused once 32 MiB have come in, not read whole, and not asked for again', async () => {
+    const read: number[] = [];
+    const counting = countingClient(read);
+    await counting.patronStatus(libraryId, card); // the token first, and a normal answer
+    read.length = 0;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'status', kind: 'oversized', bytes: 120 * 1024 * 1024, times: 1 });
+    await expect(counting.patronStatus(libraryId, card)).rejects.toMatchObject({
+      code: 'bad-response', detail: { reason: 'service.response-too-large', params: { limit: 32 } },
+    });
+    expect(count('status')).toBe(1);
+    expect(read).toHaveLength(1);
+    expect(read[0]).toBeGreaterThan(32 * 1024 * 1024);
+    expect(read[0]).toBeLessThan(34 * 1024 * 1024);
+    // The next answer is read as usual.
+    await expect(counting.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
+  });
+
+  it('a body that says its length up front is refused before any of it is read', async () => {
+    const read: number[] = [];
+    const counting = countingClient(read);
+    await counting.patronStatus(libraryId, card);
+    read.length = 0;
+    h.sandbox.control.addFault({ route: 'status', kind: 'oversized', bytes: 120 * 1024 * 1024, declared: true, times: 1 });
+    await expect(counting.patronStatus(libraryId, card)).rejects.toMatchObject({ detail: { reason: 'service.response-too-large' } });
+    expect(read[0]).toBeLessThan(1024 * 1024);
   });
 });

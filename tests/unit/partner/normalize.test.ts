@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { PartnerError } from '../../../electron/partner/errors.ts';
 import {
   errorMessageOf, leadingNextToken, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
-  parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken,
+  parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken, readGlobalContentPage,
+  recordCountries,
   wireTimeToMs,
 } from '../../../electron/partner/normalize.ts';
 
@@ -78,7 +79,7 @@ describe('bulk pages', () => {
       { id: 3, artist: '', artists: 'not a list', format: 'PAMPHLET', releaseYear: 'soon', countryCodes: 'US' },
       { id: 4 },
     ];
-    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x' }, 'not a record'] } };
+    const body = { metadata: { nextStartToken: '5', totalCount: 9 }, data: { contents: [...records, { id: 8, removed: true }, { id: 'x,y' }, { id: 2.5 }, { id: -3 }, 'not a record'] } };
     const page = parseGlobalContentPage(body);
     expect({ next: page.next, totalCount: page.totalCount }).toEqual({ next: '5', totalCount: 9 });
     expect(page.items.map((c) => (c.kind === 'removed' ? ['removed', c.id] : ['upsert', c.record.id]))).toEqual([['upsert', 1], ['upsert', 2], ['upsert', 3], ['upsert', 4], ['removed', 8]]);
@@ -86,6 +87,15 @@ describe('bulk pages', () => {
     expect(first).toMatchObject({ series: 'Folio', format: 'EBOOK', year: 1943, forChildren: true, countries: ['US', 'CA'], artist: 'Saint-Exupéry' });
     expect(second).toMatchObject({ title: undefined, series: 'Old spelling', format: 'AUDIOBOOK', year: 2001, forChildren: false, artists: [{ name: 'First Named' }, { name: 'Second' }] });
     expect(third).toMatchObject({ artist: undefined, artists: [], format: undefined, year: undefined, countries: [] });
+    // The same page with each record kept as the service sent it (the library mirror stores it so): the same records, not copies.
+    const sent = readGlobalContentPage(body);
+    expect({ next: sent.next, totalCount: sent.totalCount }).toEqual({ next: page.next, totalCount: page.totalCount });
+    expect(sent.items.map((c) => [c.kind, c.id])).toEqual(page.items.map((c) => [c.kind, c.kind === 'removed' ? c.id : c.record.id]));
+    for (const change of sent.items) {
+      if (change.kind !== 'upsert') continue;
+      expect(change.wire).toBe(records[(change.id as number) - 1]);
+      expect(recordCountries(change.wire)).toEqual(parseCatalogRecord(change.wire, change.id).countries);
+    }
   });
 
   it("guesses a page's next token from its first bytes, as the parsed page will read it", () => {
@@ -125,6 +135,20 @@ describe('bulk pages', () => {
 });
 
 describe('search, availability, tokens, errors', () => {
+  it("keeps what staff are asked on the phone, and episodes' own ids as the strings they are", () => {
+    const { hits: [series] } = parseSearchPage({ found: 1, titles: [{
+      titleId: 7, kind: 'TELEVISION', duration: 5400, pages: 0, abridged: false, fiction: true, readAlong: false, rating: 'PG', pa: true,
+      language: 'ENGLISH', subtitleLanguage: 'FRENCH', dubLanguage: 'SPANISH', segments: [{ segmentNumber: 1, name: 'Part 1', seconds: 60 }],
+      episodes: [{ id: 'ep/7/1', episode: 1, title: 'One', duration: 1800 }, { id: '0042', episode: 2, duration: -5 }, { id: '43', episode: 3 }, { id: 'a,b' }],
+    }] });
+    expect(series).toMatchObject({
+      titleId: 7, seconds: 5400, pages: 0, abridged: false, fiction: true, readAlong: false, rating: 'PG', parentalAdvisory: true,
+      language: 'ENGLISH', subtitleLanguage: 'FRENCH', dubLanguage: 'SPANISH', segments: [{ number: 1, name: 'Part 1', seconds: 60 }],
+    });
+    // A string id stays a string ("0042" too: it is not 42's one form); "43" is 43; one no content can have is dropped, not guessed.
+    expect(series!.episodes.map((e) => [e.id, e.seconds])).toEqual([['ep/7/1', 1800], ['0042', undefined], [43, undefined], [undefined, undefined]]);
+  });
+
   it('drops repeated artists and reads genres given as objects', () => {
     const page = parseSearchPage({ found: 1, titles: [{ titleId: 5, artists: [{ name: 'A', relationship: 'AUTHOR' }, { name: 'A', relationship: 'AUTHOR' }], genres: [{ name: 'Poetry' }] }] });
     expect(page.hits[0]?.artists).toEqual([{ name: 'A', role: 'AUTHOR', formalName: undefined }]);

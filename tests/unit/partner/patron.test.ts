@@ -32,13 +32,13 @@ async function patronWhere(test: (s: { remaining: number; loans: number; holds: 
 }
 
 async function loanIds(card: string): Promise<number[]> {
-  return (await client.currentLoans(libraryId, card)).map((l) => l.contentId);
+  return (await client.currentLoans(libraryId, card)).map((l) => l.contentId as number);
 }
 
 const instantTitle = (skip = 0): number => {
   const found = availability.filter((a) => a.purchaseModel === 'INSTANT' && a.status === 'BORROW')[skip];
   if (!found) throw new Error('no Instant title');
-  return found.contentId;
+  return found.contentId as number;
 };
 
 describe('patron reads', () => {
@@ -124,7 +124,7 @@ describe('Instant borrows and returns', () => {
   });
 
   it('refuses a borrow of a title the library does not have', async () => {
-    const notEntitled = Math.max(...availability.map((a) => a.contentId)) + 10_000_000;
+    const notEntitled = Math.max(...availability.map((a) => a.contentId as number)) + 10_000_000;
     await expect(client.borrow(libraryId, cards[0] as string, notEntitled)).rejects.toMatchObject({ code: 'not-found' });
   });
 });
@@ -188,7 +188,11 @@ describe('bad input never reaches the service', () => {
       client.search(libraryId, { q: 'x', formats: ['PAMPHLET' as never] }),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toMatchObject({ code: 'invalid-input', message: expect.any(String) });
-    expect(() => client.globalContentPages({ limit: 5000 })).toThrow(/1 to 1000/);
+    expect(() => client.globalContentPages({ limit: 5000 })).toThrow(/1 to 500/);
+    // The service's batch limit (500): the client never asks for more, on any bulk pull.
+    expect(() => client.globalContentPages({ limit: 501 })).toThrow(/1 to 500/);
+    expect(() => client.entitlementPages(libraryId, { limit: 501 })).toThrow(/1 to 500/);
+    expect(() => client.libraryContentPages(libraryId, { limit: 501 })).toThrow(/1 to 500/);
     expect(() => client.globalContentPages({ countries: ['FR' as never] })).toThrow(/US, CA, AU, NZ/);
     expect(() => client.entitlementPages(libraryId, { status: 'gone' as never })).toThrow(/active, inactive or all/);
     expect(h.urls).toEqual([]);

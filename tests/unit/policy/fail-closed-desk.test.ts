@@ -1,7 +1,9 @@
-// A desk whose policy file was put in place by a user (not root), end to end: the file is real and
-// refused, the desk fails closed through the contract (connections cannot be added, changed or
-// removed, no sandbox, no automatic updates), the log says "policy ignored: <why>", and the desk
-// otherwise keeps serving patrons against the partner service (the sandbox over HTTP).
+// A desk whose policy file is there but refused, end to end: the file is real (put in place by a
+// user rather than root, or carrying a value it may not have), the desk fails closed through the
+// contract — nobody signs in, not with the desk PIN set earlier nor with no proof at all, and
+// connections, the sandbox and automatic updates are off — the lock screen's appInfo and the log
+// say which rule failed. A policy with a setting this version does not know is not refused: the
+// setting is set aside and listed, and the rest applies.
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { decideUpdates } from '../../../electron/main/updates.ts';
 import { loadMachinePolicy, logMachinePolicy } from '../../../electron/policy/index.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { AppInfo, MethodName, Result } from '../../../electron/shared/contract.ts';
+import { hashPin } from '../../../electron/desk/pin-hash.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
 import { TEST_DESK_PIN } from '../../support/desk-pin.ts';
 
@@ -68,11 +71,12 @@ const partnerArgs = (name: string) => ({
 });
 
 describe('a policy file a user wrote', () => {
-  it('is ignored: the desk fails closed, says why in appInfo and the log, and still serves patrons', async () => {
-    // Before: an unmanaged desk with its own partner connection.
+  it('is refused: nobody signs in (not even with the desk PIN set before), appInfo and the log say which rule failed, nothing can be changed', async () => {
+    // Before: an unmanaged desk with its own partner connection and its desk PIN.
     const vault = createMemoryVault();
     startDesk(vault);
     expect(await call('savePartnerProfile', partnerArgs('Main branch'))).toMatchObject({ ok: true });
+    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject({ ok: true });
     await desk.close();
     closeLog();
 
@@ -88,6 +92,7 @@ describe('a policy file a user wrote', () => {
       value: {
         mode: 'partner',
         preferences: { idleLockMinutes: 5 },
+        signIn: { ready: false, policyRefused: true, deskPinNeeds: 'it' },
         managed: {
           profileEditing: false, sandboxAvailable: false, updateMode: 'off', lockedProfileIds: [],
           policyIgnored: { reason: 'policy.wrong-owner', params: { source: policyFile, owner: USER, expected: 'root' } },
@@ -97,18 +102,33 @@ describe('a policy file a user wrote', () => {
     const log = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log).toContainEqual(expect.objectContaining({ level: 'warn', event: 'policy.ignored', message: `policy ignored: ${policyFile} is owned by user ${USER}, not by root.` }));
 
-    // On shift (connections answer only to staff signed in), profile editing and the sandbox: refused, with a reason staff read in their language.
-    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject({ ok: true });
-    const frozen = { ok: false, error: { code: 'invalid-input', reason: 'policy.profiles-frozen' } };
-    expect(await call('savePartnerProfile', partnerArgs('Another branch'))).toMatchObject(frozen);
-    expect(await call('removeProfile', { profileId: 'main-branch' })).toMatchObject(frozen);
-    expect((await call('useSandbox')).ok).toBe(false);
-    expect((await value<{ id: string }[]>('listProfiles')).map((profile) => profile.id)).toEqual(['main-branch']);
+    const refused = { ok: false, error: { code: 'unauthorized', reason: 'sign-in.policy-refused' } };
+    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject(refused);
+    expect(await call('setDeskPin', { pin: 'harbour-77', partnerPassword: partner.password })).toMatchObject(refused);
+    expect(await call('lookupPatron', { libraryId: library().libraryId, card: library().cards[0] })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+  });
 
-    // Everything else works: the idle lock is the desk's own, credentials, a patron.
-    expect(await call('updatePreferences', { idleLockMinutes: 10 })).toMatchObject({ ok: true, value: { idleLockMinutes: 10 } });
-    expect(await call('replaceCredentials', { profileId: 'main-branch', username: partner.username, password: partner.password })).toMatchObject({ ok: true });
-    expect(await call('lookupPatron', { libraryId: library().libraryId, card: library().cards[0] })).toMatchObject({ ok: true, value: { libraryId: library().libraryId } });
+  it('with a value it may not have, is refused the same way: no fallback to the desk PIN, and no PIN set without proof on a desk with no connection', async () => {
+    writeFileSync(policyFile, JSON.stringify({ version: 1, staffPins: [{ name: 'Ana', pinHash: await hashPin('ana-2468') }], idleLockMinutes: 0 }), { mode: 0o644 });
+    chownSync(policyFile, 0, 0);
+    const machine = startDesk();
+    expect(machine.problems.ignored).toMatchObject({ reason: 'policy.invalid-value', params: { setting: 'idleLockMinutes' } });
+    expect(await value<AppInfo>('appInfo')).toMatchObject({ mode: 'unconfigured', signIn: { ready: false, policyRefused: true } });
+    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject({ ok: false, error: { reason: 'sign-in.policy-refused' } });
+    expect(await call('startShift', { staffName: 'Ana', pin: 'ana-2468' })).toMatchObject({ ok: false, error: { reason: 'sign-in.policy-refused' } });
+    expect(await call('setDeskPin', { pin: 'mine-now-1' })).toMatchObject({ ok: false, error: { reason: 'sign-in.policy-refused' } });
+    expect(await call('useSandbox')).toMatchObject({ ok: false, error: { reason: 'policy.sandbox-off' } });
+    expect(await call('savePartnerProfile', partnerArgs('Mine'))).toMatchObject({ ok: false, error: { reason: 'policy.profiles-frozen' } });
+  });
+
+  it('with a setting this version does not know, is applied without it, and lists it for IT', async () => {
+    writeFileSync(policyFile, JSON.stringify({ version: 1, idleLockMinutes: 12, kioskMode: true, printerTray: 'B' }), { mode: 0o644 });
+    chownSync(policyFile, 0, 0);
+    expect(startDesk().problems).toEqual({ unknownSettings: ['kioskMode', 'printerTray'] });
+    expect(await value<AppInfo>('appInfo')).toMatchObject({ preferences: { idleLockMinutes: 12 }, managed: { unknownSettings: ['kioskMode', 'printerTray'] }, signIn: { ready: true } });
+    expect(await call('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toMatchObject({ ok: true });
+    const log = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8');
+    expect(log).toContain('"event":"policy.unknown-settings"');
   });
 
   it('once root owns it and it is not writable by others, is applied', async () => {

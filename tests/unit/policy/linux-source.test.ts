@@ -153,9 +153,9 @@ describe('loading the machine policy on Linux', () => {
     expect(machine.problems.ignored).toMatchObject({ reason: 'policy.wrong-owner' });
   });
 
-  it('ignores a file with a field it does not know, or a credential', () => {
+  it('sets aside a setting it does not know, and refuses a file with a credential', () => {
     writeFileSync(file, JSON.stringify({ ...POLICY, idleMinutes: 3 }));
-    expect(load().problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, setting: 'idleMinutes' } });
+    expect(load()).toMatchObject({ policy: { idleLockMinutes: 5 }, problems: { unknownSettings: ['idleMinutes'] } });
     writeFileSync(file, JSON.stringify({ ...POLICY, profiles: [{ id: 'a', name: 'A', baseUrl: 'https://a.example.org', libraries: [{ libraryId: 1 }], country: 'US', password: 'x' }] }));
     expect(load().problems.ignored).toEqual({ reason: 'policy.credential-field', params: { source: file, setting: 'profiles[0].password' } });
   });

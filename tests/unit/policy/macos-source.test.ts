@@ -104,13 +104,13 @@ describe('macOS managed preferences', () => {
     expect(load(hung).problems.ignored).toMatchObject({ reason: 'policy.not-plist', params: { detail: 'ETIMEDOUT' } });
   });
 
-  it('set aside a configuration profile\'s Payload keys, and refuse any other unknown key', () => {
+  it('set aside a configuration profile\'s Payload keys, and list any other unknown key as a setting this version does not know', () => {
     const withEnvelope = `${PLUTIL_JSON.slice(0, -1)},"PayloadUUID":"5B0B9A4E-0000-4000-8000-000000000000","PayloadType":"${APP_ID}"}`;
     const run = recordedPlutil(new Map([[PLIST, { status: 0, stdout: Buffer.from(withEnvelope), stderr: Buffer.alloc(0) }]]));
     expect(load(run).problems).toEqual({});
     const withUnknown = `${PLUTIL_JSON.slice(0, -1)},"IdleLockMinutes":3}`;
     const unknown = recordedPlutil(new Map([[PLIST, { status: 0, stdout: Buffer.from(withUnknown), stderr: Buffer.alloc(0) }]]));
-    expect(load(unknown).problems.ignored).toEqual({ reason: 'policy.unknown-field', params: { source: file, setting: 'IdleLockMinutes' } });
+    expect(load(unknown).problems).toEqual({ unknownSettings: ['IdleLockMinutes'] });
   });
 
   it('may turn on auto updates (Squirrel.Mac checks the team signature)', () => {

@@ -66,13 +66,24 @@ describe('checking a policy', () => {
     expect(problems.ignored).toEqual({ reason: 'policy.invalid-value', params: { source: SOURCE, setting: field, rule: typeof rule === 'string' ? rule : expect.stringMatching(rule) } });
   });
 
+  it('sets aside a top-level setting this version does not know (Chrome\'s rule: a newer template must not lock out an older desk), keeping the rest', () => {
+    const { policy, problems } = check({ ...EXAMPLE, idleMinutes: 3, printerTray: 'B' });
+    expect(policy).toMatchObject({ idleLockMinutes: EXAMPLE.idleLockMinutes, profiles: [{ id: 'city-library' }] });
+    expect(policy).not.toHaveProperty('idleMinutes');
+    expect(problems).toEqual({ unknownSettings: ['idleMinutes', 'printerTray'] });
+    expect(applyPolicy(userSettings(), policy, problems).managed.unknownSettings).toEqual(['idleMinutes', 'printerTray']);
+  });
+
   it.each([
-    [{ ...EXAMPLE, idleMinutes: 3 }, 'policy.unknown-field', 'idleMinutes'],
+    // Inside a known setting an unknown field is a value this version cannot read whole: refused.
     [{ ...EXAMPLE, updates: { mode: 'off', channel: 'beta' } }, 'policy.unknown-field', 'updates.channel'],
     [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], colour: 'red' }] }, 'policy.unknown-field', 'profiles[0].colour'],
     [{ ...EXAMPLE, profiles: [{ ...EXAMPLE.profiles[0], password: 'hunter2' }] }, 'policy.credential-field', 'profiles[0].password'],
+    // A credential-looking name is refused even at the top level, where unknown names are set aside: a secret in a file every local user reads is said out loud.
     [{ ...EXAMPLE, apiKey: 'k' }, 'policy.credential-field', 'apiKey'],
-  ])('ignores an unknown field, and calls a credential one by its name (%#)', (raw, reason, field) => {
+    [{ ...EXAMPLE, partnerPassword: 'k' }, 'policy.credential-field', 'partnerPassword'],
+    [{ ...EXAMPLE, pin: '1234' }, 'policy.plain-pin', 'pin'],
+  ])('refuses an unknown field inside a setting, and any credential-looking one (%#)', (raw, reason, field) => {
     expect(check(raw)).toEqual({ problems: { ignored: { reason, params: { source: SOURCE, setting: field } } }, source: SOURCE });
   });
 });
@@ -81,7 +92,7 @@ describe('applying the policy', () => {
   it('changes nothing without a policy', () => {
     const settings = userSettings();
     const outcome = applyPolicy(settings, undefined);
-    expect(outcome.settings).toEqual(settings);
+    expect(outcome.settings).toEqual({ ...settings, idleLockMinutes: 30 });
     expect(outcome.managed).toEqual({
       profiles: false, lockedProfileIds: [], idleLockMinutes: false, sandboxOffered: false, sandboxAvailable: true, profileEditing: true, updates: false, updateMode: 'off',
     });
@@ -145,18 +156,19 @@ describe('refusing edits to locked values', () => {
   const reason = (refusal: ReturnType<typeof refusalFor>) => refusal?.reason;
 
   it('refuses editing or removing a preset profile, and adding the sandbox when it is not offered', () => {
-    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'city-library', kind: 'partner' } }))).toBe('policy.profile-locked');
+    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'city-library', kind: 'partner' }, readdressed: true }))).toBe('policy.profile-locked');
     expect(reason(refusalFor(outcome, { kind: 'remove-profile', profileId: 'city-library' }))).toBe('policy.profile-locked-remove');
-    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } }))).toBe('policy.sandbox-off');
+    expect(reason(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' }, readdressed: true }))).toBe('policy.sandbox-off');
     expect(reason(refusalFor(outcome, { kind: 'idle-lock', minutes: 10 }))).toBe('policy.idle-lock-locked');
   });
 
   it('allows what the policy does not name', () => {
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' } })).toBeUndefined();
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' }, readdressed: true })).toBeUndefined();
     expect(refusalFor(outcome, { kind: 'remove-profile', profileId: 'county' })).toBeUndefined();
     const unmanaged = applyPolicy(userSettings(), undefined);
     expect(refusalFor(unmanaged, { kind: 'idle-lock', minutes: 10 })).toBeUndefined();
-    expect(refusalFor(unmanaged, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } })).toBeUndefined();
+    expect(refusalFor(unmanaged, { kind: 'idle-lock', minutes: 30 })).toBeUndefined();
+    expect(refusalFor(unmanaged, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' }, readdressed: true })).toBeUndefined();
   });
 });
 
@@ -184,12 +196,34 @@ describe('an ignored policy fails closed', () => {
   });
 
   it('refuses adding, changing or removing any connection, and the sandbox', () => {
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'new-branch', kind: 'partner' } })?.reason).toBe('policy.profiles-frozen');
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' } })?.reason).toBe('policy.profiles-frozen');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'new-branch', kind: 'partner' }, readdressed: true })?.reason).toBe('policy.profiles-frozen');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' }, readdressed: true })?.reason).toBe('policy.profiles-frozen');
     expect(refusalFor(outcome, { kind: 'remove-profile', profileId: 'county' })?.reason).toBe('policy.profiles-frozen');
-    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' } })?.reason).toBe('policy.sandbox-off');
-    // The idle lock is the desk's own again, so staff may change it.
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'sandbox', kind: 'sandbox' }, readdressed: true })?.reason).toBe('policy.sandbox-off');
+    // The idle lock is the desk's own again, so staff may change it (up to the unmanaged 30 minutes).
     expect(refusalFor(outcome, { kind: 'idle-lock', minutes: 10 })).toBeUndefined();
+  });
+});
+
+describe('IT forbids staff to add, re-address or remove connections (profileEditing: false)', () => {
+  const outcome = applyPolicy(userSettings(), validPolicy({ profileEditing: false }));
+
+  it('refuses a new connection, a new address or libraries, and a removal; allows a rename where it was, and the sandbox by its own rule', () => {
+    expect(outcome.managed.profileEditing).toBe(false);
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'new-branch', kind: 'partner' }, readdressed: true })?.reason).toBe('policy.profiles-set-by-it');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' }, readdressed: true })?.reason).toBe('policy.profiles-set-by-it');
+    expect(refusalFor(outcome, { kind: 'remove-profile', profileId: 'county' })?.reason).toBe('policy.profiles-set-by-it');
+    expect(refusalFor(outcome, { kind: 'save-profile', profile: { id: 'county', kind: 'partner' }, readdressed: false })).toBeUndefined();
+  });
+});
+
+describe('the idle lock of a desk without a policy that sets it', () => {
+  it('is at most 30 minutes, whatever settings.json says; IT may set up to 240', () => {
+    expect(applyPolicy({ ...userSettings(), idleLockMinutes: 240 }, undefined).settings.idleLockMinutes).toBe(30);
+    expect(applyPolicy({ ...userSettings(), idleLockMinutes: 240 }, { version: 1 }).settings.idleLockMinutes).toBe(30);
+    expect(applyPolicy({ ...userSettings(), idleLockMinutes: 20 }, undefined).settings.idleLockMinutes).toBe(20);
+    expect(applyPolicy(userSettings(), validPolicy({ idleLockMinutes: 240 })).settings.idleLockMinutes).toBe(240);
+    expect(refusalFor(applyPolicy(userSettings(), undefined), { kind: 'idle-lock', minutes: 31 })?.reason).toBe('settings.idle-lock-unmanaged');
   });
 });
 

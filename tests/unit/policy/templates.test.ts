@@ -26,7 +26,7 @@ const STAFF_PINS = [
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
-  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false,
+  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
 };
 
 function xml(text: string): Document {
@@ -63,7 +63,17 @@ describe('the ADMX template', () => {
       const prefix = key === WINDOWS_POLICY_KEY ? '' : 'updates.';
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
-    expect([...written].sort()).toEqual(['actionLogRetentionDays', 'actionLogTitles', 'idleLockMinutes', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url']);
+    expect([...written].sort()).toEqual([
+      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes', 'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
+    ]);
+  });
+
+  it('offers the full entitlement pass range the app accepts (1 to 90 days)', () => {
+    const days = admx.querySelector('decimal[valueName="entitlementFullPassDays"]') as Element;
+    expect([attr(days, 'minValue'), attr(days, 'maxValue')]).toEqual(['1', '90']);
+    const found = (entitlementFullPassDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { entitlementFullPassDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found(1), found(90)]).toEqual([{}, {}]);
+    expect([found(0).ignored?.reason, found(91).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
@@ -82,6 +92,7 @@ describe('the ADMX template', () => {
       Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
       StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
       ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
+      EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
       IdleLockMinutes: { IdleLockMinutesValue: 3 },
       Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
     };
@@ -90,7 +101,7 @@ describe('the ADMX template', () => {
     for (const policy of policies) {
       const key = attr(policy, 'key');
       if (policy.querySelector('disabledValue')) {
-        // An on/off policy (the sandbox, titles in the action log) set to Disabled: its disabledValue.
+        // An on/off policy (the sandbox, titles in the action log, staff changing connections) set to Disabled: its disabledValue.
         write(key, { name: attr(policy, 'valueName'), type: 4, data: formatDWORD(Number(attr(policy.querySelector('disabledValue decimal') as Element, 'value'))) });
         continue;
       }

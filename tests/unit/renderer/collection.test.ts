@@ -5,7 +5,7 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import type { BrowseRow } from '../../../electron/shared/contract.ts';
-import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo, syncView } from './fake-desk.ts';
 
 const TOTAL = 1_000_000;
 const row = (i: number): BrowseRow => ({ contentId: i + 1, title: `Title ${i + 1}`, artist: 'A. Writer', format: 'EBOOK', purchaseModel: i % 2 ? 'FLEX' : 'INSTANT', active: true });
@@ -109,17 +109,37 @@ describe('collection browser', () => {
     expect(desk.borrow).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, contentId: 77 }));
     void PATRON;
   });
+
+  it("a title's details say what staff are asked on the phone, the rating the library's country gives, and each episode's running time", async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 'ep/5/1', title: 'Harbour Lights', purchaseModel: 'INSTANT', active: true }] }));
+    desk.collectionTitle.mockResolvedValue(ok({ contentId: 'ep/5/1', purchaseModel: 'INSTANT', active: true, record: {
+      id: 'ep/5/1', title: 'Harbour Lights', format: 'TELEVISION', duration: '47m 0s', fiction: true, parentalAdvisory: true,
+      ratings: [{ country: 'CA', value: '14A' }, { country: 'US', value: 'PG-13' }], language: 'ENGLISH', subtitleLanguage: 'FRENCH',
+      artists: [], genres: [], countries: [], purchaseModels: [], ppuPrices: [], segments: [],
+      episodes: [{ season: 1, episode: 1, title: 'Pilot', seconds: 2_820 }],
+    } }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    const text = wrapper.get('[role="dialog"]').text();
+    for (const part of ['Running time0:47', 'KindFiction', 'Parental ratingPG-13', 'Parental advisory: explicit content', 'SubtitlesFrench', 'Pilot · 0:47']) {
+      expect(text).toContain(part);
+    }
+    expect(desk.collectionTitle).toHaveBeenCalledWith({ libraryId: 101, contentId: 'ep/5/1' });
+  });
 });
 
 describe('sync page', () => {
   it('shows each source with when it last succeeded and failed, and a progress bar that follows events', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     const now = Date.now();
-    desk.syncStatus.mockResolvedValue(ok({ available: true, counts: { titles: 1234, entitlements: [{ libraryId: 101, model: 'FLEX', active: 40, total: 42 }] },
+    desk.syncStatus.mockResolvedValue(ok(syncView({ counts: { titles: 1234, entitlements: [{ libraryId: 101, model: 'FLEX', active: 40, total: 42 }] },
       sources: [
         { source: 'global', inProgress: false, items: 1234, lastSuccessAt: now - 3_600_000, lastAttemptAt: now - 3_600_000 },
         { source: 'entitlements:101:FLEX', inProgress: false, items: 42, lastSuccessAt: now - 7_200_000, lastAttemptAt: now - 60_000, lastError: 'The service is temporarily unavailable', lastErrorCode: 'network' },
-      ] }));
+      ] })));
     let finish: (v: unknown) => void = () => {};
     desk.syncNow.mockImplementation(() => new Promise((resolve) => { finish = resolve as (v: unknown) => void; }));
     await openView(wrapper, 'Sync');
@@ -137,7 +157,7 @@ describe('sync page', () => {
     expect(bar.attributes('max')).toBe('1200');
     expect(wrapper.text()).toContain('Global catalog: 300 of 1,200');
     expect(buttonNamed(wrapper, 'Sync now').attributes('disabled')).toBeDefined();
-    finish(ok({ available: true, sources: [], counts: { titles: 1234, entitlements: [] } }));
+    finish(ok(syncView({ counts: { titles: 1234, entitlements: [] } })));
     await flushPromises();
     expect(wrapper.find('progress').exists()).toBe(false);
   });
@@ -146,10 +166,10 @@ describe('sync page', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const { wrapper, desk } = await mountApp(sandboxInfo());
-      const base = { available: true, counts: { titles: 1234, entitlements: [] }, sources: [] };
-      desk.syncStatus.mockResolvedValueOnce(ok({ ...base, running: { source: 'mirror-upgrade', done: 40, total: 100 } }))
-        .mockResolvedValueOnce(ok({ ...base, running: { source: 'mirror-upgrade', done: 85, total: 100 } }))
-        .mockResolvedValue(ok(base));
+      const base = { counts: { titles: 1234, entitlements: [] }, sources: [] };
+      desk.syncStatus.mockResolvedValueOnce(ok(syncView({ ...base, running: { source: 'mirror-upgrade', done: 40, total: 100 } })))
+        .mockResolvedValueOnce(ok(syncView({ ...base, running: { source: 'mirror-upgrade', done: 85, total: 100 } })))
+        .mockResolvedValue(ok(syncView(base)));
       await openView(wrapper, 'Sync');
       expect(wrapper.get('.sync .progress').text()).toContain('Bringing this desk’s copy up to date (the collection can be used meanwhile): 40 of 100');
       expect(wrapper.get('progress').attributes('value')).toBe('40');
@@ -170,11 +190,32 @@ describe('sync page', () => {
 
   it('says why a source failed in the desk\'s words when main gave a reason: the disk nearly full', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
-    desk.syncStatus.mockResolvedValue(ok({ available: true, counts: { titles: 10, entitlements: [] }, sources: [
+    desk.syncStatus.mockResolvedValue(ok(syncView({ counts: { titles: 10, entitlements: [] }, sources: [
       { source: 'global', inProgress: true, items: 10, lastAttemptAt: Date.now() - 60_000, lastError: 'The catalog copy on this computer stopped growing…', lastErrorCode: 'server',
         lastErrorReason: 'mirror.disk-full', lastErrorParams: { freeMiB: 300, keptMiB: 512 } },
-    ] }));
+    ] })));
     await openView(wrapper, 'Sync');
     expect(wrapper.get('[role="alert"]').text()).toMatch(/Global catalog: the last attempt, .*, failed\. The catalog copy on this computer stopped growing: the disk has 300 MiB free and the desk keeps 512 MiB free/);
+  });
+
+  it('shows the full entitlement pass (when, how many went, when next, set by IT) and the service\'s warnings, and runs the pass on demand', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const lastAt = Date.UTC(2026, 10, 20, 9, 30);
+    desk.syncStatus.mockResolvedValue(ok(syncView({
+      sources: [{ source: 'entitlements:101:FLEX', inProgress: false, items: 42, lastSuccessAt: lastAt, lastAttemptAt: lastAt, lastFullAt: lastAt, lastFullRemoved: 3 }],
+      warnings: [{ source: 'entitlements:101:FLEX', warnings: ['Some titles are being re-licensed.'] }],
+      fullPass: { everyDays: 3, setBy: 'policy', lastAt, nextAt: lastAt + 3 * 86_400_000, removed: 3 },
+    })));
+    await openView(wrapper, 'Sync');
+    const text = wrapper.text();
+    expect(text).toContain('Titles the library no longer holds');
+    expect(text).toContain('every 3 days');
+    expect(text).toMatch(/Last full check: .*\. 3 titles no longer listed were removed\. Next full check: /);
+    expect(text).toContain("Set by your library's IT");
+    expect(text).toContain('Entitlements, library 101, Flex: “Some titles are being re-licensed.”');
+    expect(wrapper.findAll('td').map((td) => td.text())).toContain('3');
+    await buttonNamed(wrapper, 'Check for removed titles').trigger('click');
+    await flushPromises();
+    expect(desk.syncNow).toHaveBeenCalledWith({ full: true, entitlementsOnly: true });
   });
 });

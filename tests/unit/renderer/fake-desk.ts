@@ -4,7 +4,7 @@ import { flushPromises, mount, type DOMWrapper, type VueWrapper } from '@vue/tes
 import { createPinia, setActivePinia } from 'pinia';
 import { vi, type Mock } from 'vitest';
 import type {
-  AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result,
+  AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result, SyncStatusView,
 } from '../../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../../electron/shared/errors.ts';
 import App from '../../../src/App.vue';
@@ -26,10 +26,10 @@ export const PARTNER_PROFILE: ProfileView = {
 };
 
 /** A desk whose PIN is set (the usual case): sign in with a name and the desk PIN. */
-export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0 };
+export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0, setUp: true };
 
 export function unconfigured(): AppInfo {
-  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' }, signIn: { ...DESK_PIN_SIGN_IN, ready: false, deskPinNeeds: 'nothing' } };
+  return { version: '0.1.0', mode: 'unconfigured', preferences: { idleLockMinutes: 5, language: 'en' }, signIn: { ...DESK_PIN_SIGN_IN, ready: false, deskPinNeeds: 'nothing', setUp: false } };
 }
 export function sandboxInfo(withSession = true): AppInfo {
   return {
@@ -66,6 +66,11 @@ export const PATRON: PatronView = {
   problems: [],
 };
 
+/** A sync page's status: nothing synced unless a test says otherwise. */
+export function syncView(extra: Partial<SyncStatusView> = {}): SyncStatusView {
+  return { available: true, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { everyDays: 7, setBy: 'default' }, ...extra };
+}
+
 type FakeDesk = { [M in MethodName]: Mock<LendingDeskApi[M]> } & {
   on: Mock<LendingDeskApi['on']>;
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
@@ -88,6 +93,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
     todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),
+    reportActivity: vi.fn(async () => ok(null)),
     lookupPatron: vi.fn(async () => ok(PATRON)),
     findCardElsewhere: vi.fn(async () => ok([])),
     borrow: vi.fn(),
@@ -101,8 +107,10 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     collectionBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
     collectionTitle: vi.fn(async () => ok(null)),
     collectionRefreshAvailability: vi.fn(async () => ok([])),
-    syncStatus: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
-    syncNow: vi.fn(async () => ok({ available: true, sources: [], counts: { titles: 0, entitlements: [] } })),
+    syncStatus: vi.fn(async () => ok(syncView())),
+    syncNow: vi.fn(async () => ok(syncView())),
+    // The desk's copy knows every title the fake search finds, each as one content of the same number (the spec's reading).
+    titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

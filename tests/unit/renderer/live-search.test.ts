@@ -97,6 +97,35 @@ describe('catalog search', () => {
     expect(desk.borrow).toHaveBeenCalledWith({ libraryId: 101, card: '0012345', contentId: 900, title: 'The Quiet Atlas' });
   });
 
+  it("a title's details say what staff are asked on the phone: running time h:mm, pages, abridged, fiction, read-along, rating, languages, episodes with their times", async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 2, hits: [
+      hit({ titleId: 910, title: 'Long Road Home', format: 'AUDIOBOOK', seconds: 11_100, abridged: true, fiction: false, language: 'ENGLISH' }),
+      hit({ titleId: 911, title: 'Lantern Tales', format: 'EBOOK', pages: 48, readAlong: true, fiction: true, rating: 'G' }),
+    ] }));
+    desk.titleContents.mockResolvedValueOnce(ok([{ titleId: 910, unresolved: 'not-in-mirror' }, { titleId: 911, unresolved: 'not-in-mirror' }]));
+    await searchFor('tales');
+    await click(button('Details for Long Road Home'));
+    let content = dialog()!.textContent ?? '';
+    for (const part of ['Running time3:05', 'EditionAbridged', 'KindNon-fiction', 'LanguageEnglish']) expect(content).toContain(part);
+    await click(button('Close', dialog()!));
+    await click(button('Details for Lantern Tales'));
+    content = dialog()!.textContent ?? '';
+    for (const part of ['Pages48', 'KindFiction', 'Read-alongYes: the text is highlighted as it is read aloud', 'Parental ratingG']) expect(content).toContain(part);
+    expect(content).not.toContain('Edition'); // "unabridged" on an ebook would be noise
+    await click(button('Close', dialog()!));
+
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: [hit({
+      titleId: 920, title: 'Harbour Lights', format: 'TELEVISION', rating: '14A', parentalAdvisory: true, subtitleLanguage: 'FRENCH', dubLanguage: 'SPANISH',
+      episodes: [{ id: 'ep/920/1', episode: 1, title: 'Pilot', seconds: 2_820 }, { id: 'ep/920/2', episode: 2, title: 'Fog', seconds: 3_000 }],
+    })] }));
+    desk.titleContents.mockResolvedValueOnce(ok([{ titleId: 920, unresolved: 'not-in-mirror' }]));
+    await searchFor('harbour');
+    await click(button('Details for Harbour Lights'));
+    content = dialog()!.textContent ?? '';
+    for (const part of ['Parental rating14A', 'Parental advisory: explicit content', 'SubtitlesFrench', 'Dubbed inSpanish', 'Pilot · 0:47', 'Fog · 0:50']) expect(content).toContain(part);
+  });
+
   it('a search that fails on the connection says so and Retry repeats it', async () => {
     const { desk } = await mountApp(sandboxInfo());
     desk.liveSearch.mockResolvedValueOnce(fail('server', 'HTTP 503'));

@@ -61,7 +61,11 @@ describe('the desk PIN', () => {
     type('New desk PIN', '1234');
     type('New desk PIN again', '1234');
     await submit('New desk PIN');
-    expect(announced('alert')).toEqual(['The desk PIN must be at least 6 characters.']);
+    expect(announced('alert')).toEqual(['A PIN must be at least 6 characters.']);
+    type('New desk PIN', '123456');
+    type('New desk PIN again', '123456');
+    await submit('New desk PIN');
+    expect(announced('alert')).toEqual([expect.stringMatching(/^That PIN is too easy to guess/)]);
     type('New desk PIN', 'maple-2026');
     type('New desk PIN again', 'maple-2062');
     await submit('New desk PIN');

@@ -175,6 +175,21 @@ describe('borrow and hold from search results', () => {
     expect(hasButton('Retry')).toBe(retry);
   });
 
+  it('answer-mismatch: never shown as done; says what the service answered and what the account shows, and reads the account again', async () => {
+    const { desk } = await deskWithResults();
+    const lookups = desk.lookupPatron.mock.calls.length;
+    desk.borrow.mockResolvedValueOnce(fail('answer-mismatch', 'The lending service answered about another title than the one asked for.', {
+      reason: 'action.borrow-answered-other', params: { asked: '301', answered: '302' },
+    }));
+    await click(button('Borrow Paper Moons'));
+    const alerts = announced('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toContain('The lending service answered this borrow about another title (id 302) than the one asked for (id 301); the patron’s loans, read again, do not show 301.');
+    expect(announced('status').some((s) => s.includes('is borrowed'))).toBe(false);
+    expect(hasButton('Retry')).toBe(false); // sending it again could lend another title again
+    expect(desk.lookupPatron.mock.calls.length).toBe(lookups + 1); // the account on screen read again
+  });
+
   it('available-to-borrow on a hold offers the borrow', async () => {
     const { desk } = await mountApp(sandboxInfo());
     desk.liveSearch.mockResolvedValue(ok({ found: 1, hits: [FLEX] }));

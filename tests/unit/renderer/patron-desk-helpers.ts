@@ -20,7 +20,7 @@ export async function searchFor(query: string): Promise<void> {
 }
 
 export function hit(fields: Partial<SearchHit>): SearchHit {
-  return { artists: [], genres: [], episodes: [], ...fields };
+  return { artists: [], genres: [], episodes: [], segments: [], ...fields };
 }
 
 /** A button by its accessible name (aria-label, else text), anywhere in the document. */

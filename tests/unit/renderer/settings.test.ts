@@ -40,14 +40,18 @@ describe('settings', () => {
     expect(document.documentElement.lang).toBe('fr-CA');
   });
 
-  it('refuses minutes outside 1..240 before sending, and keeps values when main refuses', async () => {
+  it('refuses minutes outside 1..30 (an unmanaged desk) before sending, and keeps values when main refuses', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     await openSettings(wrapper);
     setValue('Lock the desk after this many minutes without activity', '0');
     await wrapper.get('#settings-preferences + form').trigger('submit');
     await flushPromises();
     expect(desk.updatePreferences).not.toHaveBeenCalled();
-    expect(wrapper.text()).toContain('Enter a whole number from 1 to 240.');
+    expect(wrapper.text()).toContain('Enter a whole number from 1 to 30.');
+    setValue('Lock the desk after this many minutes without activity', '31');
+    await wrapper.get('#settings-preferences + form').trigger('submit');
+    await flushPromises();
+    expect(desk.updatePreferences).not.toHaveBeenCalled();
 
     desk.updatePreferences.mockResolvedValueOnce(fail('invalid-input', 'Settings could not be written.', { reason: 'settings.idle-lock', params: {} }));
     setValue('Lock the desk after this many minutes without activity', '30');

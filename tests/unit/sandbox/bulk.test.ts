@@ -33,7 +33,7 @@ describe('global contents', () => {
   });
 
   it('produces records with the spec fields, all six formats and the gaps publishers leave', async () => {
-    const { all } = await pageAll(api, '/api/v1/global-contents?limit=1000', globalItems, globalNext);
+    const { all } = await pageAll(api, '/api/v1/global-contents?limit=500', globalItems, globalNext);
     for (const record of all) {
       expect(record).toMatchObject({ id: expect.any(Number), titleId: record.id, format: expect.any(String) });
       expect(record.countryCodes.length).toBeGreaterThan(0);
@@ -89,7 +89,7 @@ describe('entitlements', () => {
     expect(ids.length / SIZE).toBeLessThan(0.65);
 
     const fetchIds = async (query: string): Promise<number[]> =>
-      (await pageAll(api, `/api/v1/libraries/101/entitlements?limit=1000&${query}`, entitlementItems, globalNext)).all.map((e) => e.contentId);
+      (await pageAll(api, `/api/v1/libraries/101/entitlements?limit=500&${query}`, entitlementItems, globalNext)).all.map((e) => e.contentId);
     const instant = await fetchIds('purchaseModel=Instant');
     const flex = await fetchIds('purchaseModel=FLEX');
     expect([...instant, ...flex].sort((a, b) => a - b)).toEqual(ids);
@@ -124,7 +124,7 @@ describe('library content', () => {
     expect(Math.max(...pageIds.map((ids) => ids.length))).toBeLessThanOrEqual(100);
     const ids = pageIds.flat();
     expect(distinct(ids)).toEqual(ids);
-    const entitled = (await pageAll(api, '/api/v1/libraries/101/entitlements?limit=1000', entitlementItems, globalNext)).all;
+    const entitled = (await pageAll(api, '/api/v1/libraries/101/entitlements?limit=500', entitlementItems, globalNext)).all;
     expect(ids).toEqual(entitled.map((e) => e.contentId));
     const titles = pages.flat();
     expect(titles.every((t: any) => t.purchaseModel === 'INSTANT' || t.purchaseModel === 'FLEX')).toBe(true);
@@ -193,7 +193,17 @@ describe('parameter errors', () => {
       expect(reply.status, query).toBe(400);
       expect(reply.body.message, query).toContain(parameter);
     }
-    expect((await api.get('/api/v1/global-contents?limit=1000')).status).toBe(200);
+  });
+
+  it('refuses a limit above the published batch limit of 500 on every bulk route and search, as a strict service would', async () => {
+    for (const route of ['/api/v1/global-contents', '/api/v1/libraries/101/entitlements', '/api/v1/libraries/101/content', '/api/v1/libraries/101/search']) {
+      expect((await api.get(`${route}?limit=500`)).status, route).toBe(200);
+      for (const limit of [501, 1000]) {
+        const reply = await api.get(`${route}?limit=${limit}`);
+        expect(reply.status, `${route} limit=${limit}`).toBe(400);
+        expect(reply.body.message).toBe('limit must be an integer from 1 to 500');
+      }
+    }
   });
 
   it('answers 404 for an unknown library', async () => {

@@ -43,7 +43,7 @@ describe('cli', () => {
       }
       const token = await raw(`${info.url}/api/v1/get-token`, { method: 'POST', headers: { authorization: basic('desk-sandbox', 'pw') } });
       expect(token.body).toMatchObject({ expires_in: 120 });
-      const page = await raw(`${info.url}/api/v1/global-contents?limit=1000`, { headers: { authorization: `Bearer ${(token.body as any).access_token}` } });
+      const page = await raw(`${info.url}/api/v1/global-contents?limit=500`, { headers: { authorization: `Bearer ${(token.body as any).access_token}` } });
       expect((page.body as any).metadata.totalCount).toBe(300);
     } finally {
       child.kill('SIGTERM');

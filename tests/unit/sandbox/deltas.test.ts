@@ -19,7 +19,7 @@ const sorted = (list: number[]): number[] => [...list].sort((a, b) => a - b);
 
 beforeAll(async () => {
   api = await startApi({ catalogSize: SIZE, tokenLifetimeSeconds: 100_000_000 });
-  const entitled = (await api.get(`/api/v1/libraries/${LIB}/entitlements?limit=1000&status=active`)).body.entitlements.map((e: any) => e.contentId) as number[];
+  const entitled = (await api.get(`/api/v1/libraries/${LIB}/entitlements?limit=500&status=active`)).body.entitlements.map((e: any) => e.contentId) as number[];
   const entitledSet = new Set(entitled);
   const notEntitled = Array.from({ length: 200 }, (_, i) => i + 1).filter((id) => !entitledSet.has(id));
   ids = {
@@ -87,7 +87,7 @@ describe('global contents delta', () => {
 
 describe('entitlements delta', () => {
   it('returns the library changes: additions, deactivations, entitlements, and removals as removed', async () => {
-    const reply = await api.get(`/api/v1/libraries/${LIB}/entitlements?startTime=${since}&limit=1000`);
+    const reply = await api.get(`/api/v1/libraries/${LIB}/entitlements?startTime=${since}&limit=500`);
     const byId = new Map<number, unknown>(reply.body.entitlements.map((e: any) => [e.contentId, e]));
     const expected = new Map<number, unknown>([
       ...expectedUsAdded.map((id) => [id, { contentId: id, active: true }] as const),

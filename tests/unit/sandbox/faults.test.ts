@@ -19,7 +19,7 @@ const control = () => api.sandbox.control;
 const statusPath = (): string => api.patronPath(LIB, cardFor(api, LIB, 'fresh'), '/status');
 const loanIds = async (role: string): Promise<number[]> =>
   (await api.get(api.patronPath(LIB, cardFor(api, LIB, role), '/checkouts/current'))).body.map((loan: any) => loan.contentId);
-const instantIds = (): number[] => control().sampleContent(LIB, { purchaseModel: 'INSTANT', status: 'BORROW', count: 20 });
+const instantIds = (): number[] => control().sampleContent(LIB, { purchaseModel: 'INSTANT', status: 'BORROW', count: 20 }) as number[];
 
 describe('fault kinds', () => {
   it('latency delays but still answers correctly', async () => {

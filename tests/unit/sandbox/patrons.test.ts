@@ -154,7 +154,7 @@ describe('Instant borrow and return', () => {
 
 describe('Flex copies and the holds queue', () => {
   it('lends each copy once, queues holds in order, and passes returned copies down the queue', async () => {
-    const candidates = api.sandbox.control.sampleContent(LIB, { purchaseModel: 'FLEX', status: 'BORROW', count: 100 });
+    const candidates = api.sandbox.control.sampleContent(LIB, { purchaseModel: 'FLEX', status: 'BORROW', count: 100 }) as number[];
     let id = 0;
     for (const candidate of candidates) {
       const availability = await info(candidate);
@@ -215,7 +215,7 @@ describe('Flex copies and the holds queue', () => {
   });
 
   it('seeds Flex titles with every copy out and others queued, so a new hold queues behind them', async () => {
-    const [full] = api.sandbox.control.sampleContent(LIB, { purchaseModel: 'FLEX', status: 'HOLD', count: 1 });
+    const [full] = api.sandbox.control.sampleContent(LIB, { purchaseModel: 'FLEX', status: 'HOLD', count: 1 }) as number[];
     const availability = await info(full!);
     expect(availability.holdsQueueSize).toBeGreaterThanOrEqual(2);
     const refused = await api.call('POST', path('near-limit', `/${full}`));

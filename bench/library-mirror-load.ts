@@ -1,0 +1,78 @@
+// `node bench/library-mirror-load.ts [titles]`: the library mirror's bulk load of a 1,000,000-title
+// global catalog into PostgreSQL (a cluster of its own, fsync on), page by page as the service
+// stores it (COPY into a staging table, merged with change sequences, the cursor in the same
+// transaction), the sandbox in a process of its own over HTTP. Then a desk's first read of every
+// change with the read-only role, in batches. Figures printed, nothing asserted.
+import { changesSince } from '../electron/library-mirror/changes.ts';
+import { openSession } from '../electron/library-mirror/database.ts';
+import { tryLead } from '../electron/library-mirror/leadership.ts';
+import { grantDeskRole, migrate, SCHEMA } from '../electron/library-mirror/schema.ts';
+import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';
+import { PartnerClient } from '../electron/partner/client.ts';
+import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
+import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
+import { startSandboxProcess } from './sandbox-process.ts';
+
+const TITLES = Number(process.argv[2] ?? 1_000_000);
+const PAGE = 500;
+const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
+
+const cluster = await startPostgresCluster({ durable: true });
+const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
+try {
+  const db = await createMirrorDatabase(cluster);
+  const lead = await openSession(db.service);
+  await migrate(lead);
+  await grantDeskRole(lead, db.deskRole);
+  if (!(await tryLead(lead))) throw new Error('no lead');
+  const store = new LibraryMirrorStore(lead);
+  const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
+
+  const started = performance.now();
+  const run = await store.beginRun('global', undefined, Date.now());
+  const storeMs: number[] = [];
+  let page = 0;
+  let records = 0;
+  // As the service's sync pulls (partner-sync.ts): each page's bytes to the store, whose answer names the next page.
+  const take = async (bytes: ArrayBuffer) => {
+    const t = performance.now();
+    const stored = await store.storePage('global', run, { kind: 'global' }, bytes, ++page);
+    storeMs.push(performance.now() - t);
+    records += stored.count;
+    if (page % 200 === 0) process.stdout.write(`  ${records} titles stored (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    return stored;
+  };
+  for await (const _stored of client.bulkPages({ kind: 'global', limit: PAGE }, take)) { /* stored in `take` */ }
+  const finish = performance.now();
+  await store.finishRun('global', run, { full: true });
+  const finishMs = performance.now() - finish;
+  const wallSeconds = (performance.now() - started) / 1000;
+  const storeSeconds = storeMs.reduce((a, b) => a + b, 0) / 1000;
+  const sizes = (await lead.query(`SELECT pg_total_relation_size('${SCHEMA}.titles') AS titles, pg_database_size(current_database()) AS db`)).rows[0];
+  await lead.end();
+
+  const desk = await openSession(db.desk);
+  const readStarted = performance.now();
+  let through = 0;
+  let read = 0;
+  let bytes = 0;
+  for (;;) {
+    const batch = await changesSince(desk, through, { limit: 5000 });
+    read += batch.changes.length;
+    for (const change of batch.changes) if (change.table === 'titles') bytes += change.record?.length ?? 0;
+    through = batch.through;
+    if (!batch.more) break;
+  }
+  const readSeconds = (performance.now() - readStarted) / 1000;
+  await desk.end();
+
+  console.log(`\nLibrary mirror bulk load — ${records} titles in ${page} pages of ${PAGE} (PostgreSQL ${cluster.port}, fsync on; a shared 2-core machine: noisy)`);
+  console.log(`  whole run (sandbox over HTTP + store):  ${wallSeconds.toFixed(1)} s, ${(records / wallSeconds).toFixed(0)} titles/s`);
+  console.log(`  store only (COPY + merge + cursor):     ${storeSeconds.toFixed(1)} s, ${(records / storeSeconds).toFixed(0)} titles/s; per page p50 ${percentile(storeMs, 0.5).toFixed(1)} ms, p95 ${percentile(storeMs, 0.95).toFixed(1)} ms`);
+  console.log(`  the run's end (sweep of a full run):    ${(finishMs / 1000).toFixed(1)} s`);
+  console.log(`  on disk: titles ${(Number(sizes.titles) / 2 ** 20).toFixed(0)} MiB (with indexes and TOAST), database ${(Number(sizes.db) / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`  a desk's read of every change (read-only role, TLS, batches of 5000): ${read} rows in ${readSeconds.toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(0)} MiB of records`);
+} finally {
+  sandbox.stop();
+  await cluster.stop();
+}

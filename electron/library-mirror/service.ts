@@ -1,0 +1,66 @@
+// The library mirror service: one per library system, on a server IT runs. Every instance
+// follows until it holds the leader lock; the leader brings the schema up to date, grants the
+// desks' role its reads, and syncs the catalog, the entitlements of every library the credential
+// serves and Flex availability into PostgreSQL, within its share of the credential's request
+// budget. Losing the lead stops the sync before its next page; the instance goes back to following.
+import { hostname } from 'node:os';
+import { RequestBudget } from '../connection/request-budget.ts';
+import type { Logger } from '../logging/index.ts';
+import { PartnerClient } from '../partner/client.ts';
+import type { FetchFn } from '../partner/transport.ts';
+import type { LoadedConfig } from './config.ts';
+import { openSession } from './database.ts';
+import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts';
+import { runSchedule } from './partner-sync.ts';
+import { grantDeskRole, migrate } from './schema.ts';
+import { LibraryMirrorStore } from './store.ts';
+
+export interface ServiceDependencies {
+  log: Logger;
+  /** Node's fetch unless a test gives another. */
+  fetch?: FetchFn;
+  now?: () => number;
+}
+
+export interface RunningService {
+  /** Ends the lead (if it has it) and the sessions; the sync resumes from its cursors on the next start. */
+  stop(): Promise<void>;
+}
+
+export function startLibraryMirrorService({ config, credentials, database }: LoadedConfig, deps: ServiceDependencies): RunningService {
+  const { log } = deps;
+  const now = deps.now ?? Date.now;
+  // The service's own share of the credential's budget: every request, retries included, passes it.
+  const budget = new RequestBudget({ perMinute: config.requestsPerMinute, now });
+  const client = new PartnerClient({
+    baseUrl: config.partner.baseUrl,
+    credentials: { username: credentials.username, password: credentials.password },
+    wsApi: config.partner.wsApi,
+    gate: budget.gate,
+    now,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const lead = async ({ session, signal }: LeaderTerm): Promise<void> => {
+    const versions = await migrate(session);
+    if (versions.from !== versions.to) log.info('schema-migrated', versions);
+    await grantDeskRole(session, config.database.deskRole);
+    const store = new LibraryMirrorStore(session);
+    await store.setServiceState('leader', { instance: config.instanceName, host: hostname(), pid: process.pid, since: new Date(now()).toISOString() });
+    await runSchedule({ client, store, now, signal, log, pageSize: config.pageSize }, {
+      libraries: config.libraries,
+      catalogEveryMs: config.catalogEveryHours * 3_600_000,
+      availabilityEveryMs: config.availabilityEveryMinutes * 60_000,
+      retryAfterFailureMs: config.retryAfterFailureMinutes * 60_000,
+    });
+  };
+  const leadership = new Leadership({
+    connect: () => openSession(database, { applicationName: `lending-desk-library-mirror ${config.instanceName}`, settings: LEADER_KEEPALIVES }),
+    lead, log, retrySeconds: config.leaderRetrySeconds,
+  });
+  log.info('started', {
+    libraries: config.libraries.map((l) => l.libraryId), requestsPerMinute: config.requestsPerMinute,
+    partner: config.partner.baseUrl,
+  });
+  void leadership.start();
+  return { stop: () => leadership.stop() };
+}

@@ -1,0 +1,64 @@
+// The library mirror's database on a test cluster, made by the very script IT runs
+// (resources/library-mirror/create-database.sql): its two roles with passwords made for this run,
+// the database, the schema the service owns. One cluster per test file (useMirrorDatabase), as
+// starting one takes a second or two.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { openSession, type DatabaseTarget } from '../../electron/library-mirror/database.ts';
+import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
+
+export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'resources', 'library-mirror', 'create-database.sql');
+
+export interface MirrorDatabase {
+  cluster: PostgresCluster;
+  name: string;
+  /** The service's role over TLS, verified against the cluster's CA. */
+  service: DatabaseTarget;
+  /** The desks' read-only role over TLS, verified against the cluster's CA. */
+  desk: DatabaseTarget;
+  serviceRole: string;
+  deskRole: string;
+  /** A session of `target`'s role; ended by the caller. */
+  session(target: DatabaseTarget, applicationName?: string): Promise<pg.Client>;
+  /** The superuser on the mirror's database (over the socket). */
+  admin(): Promise<pg.Client>;
+}
+
+const url = (cluster: PostgresCluster, role: string, password: string, database: string): string =>
+  `postgres://${role}:${encodeURIComponent(password)}@${cluster.host}:${cluster.port}/${database}`;
+
+export async function createMirrorDatabase(cluster: PostgresCluster, name = 'library_mirror'): Promise<MirrorDatabase> {
+  const serviceRole = `${name}_service`;
+  const deskRole = `${name}_desk`;
+  const servicePassword = randomBytes(12).toString('base64url');
+  const deskPassword = randomBytes(12).toString('base64url');
+  await cluster.psqlFile(CREATE_DATABASE_SQL, {
+    database: name, service_role: serviceRole, desk_role: deskRole, service_password: servicePassword, desk_password: deskPassword,
+  });
+  const service: DatabaseTarget = { url: url(cluster, serviceRole, servicePassword, name), ca: cluster.ca.cert };
+  const desk: DatabaseTarget = { url: url(cluster, deskRole, deskPassword, name), ca: cluster.ca.cert };
+  return {
+    cluster, name, service, desk, serviceRole, deskRole,
+    session: (target, applicationName) => openSession(target, applicationName ? { applicationName } : {}),
+    admin: () => cluster.admin(name),
+  };
+}
+
+/** A cluster with one mirror database for this test file, stopped (and its folder removed) after the file, failed or not. */
+export function useMirrorDatabase(): () => MirrorDatabase {
+  let cluster: PostgresCluster | undefined;
+  let db: MirrorDatabase | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgresCluster();
+    db = await createMirrorDatabase(cluster);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return () => {
+    if (!db) throw new Error('The test cluster is not running (beforeAll failed).');
+    return db;
+  };
+}
