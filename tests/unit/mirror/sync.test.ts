@@ -224,6 +224,25 @@ describe('catalog mirror', () => {
     expect(sent).toBe(pages + 2);
   });
 
+  it('a page past the 32 MiB the desk reads stops its run once it streams past the cap, asked for once, in the desk\'s words; the other sources go on', async () => {
+    const catalog = service('oversized');
+    await catalog.syncNow(request());
+    const before = (await catalog.status()).counts;
+    const asked = sandbox.control.requestCounts().globalContents;
+    sandbox.control.addFault({ route: 'globalContents', kind: 'oversized', bytes: 120 * 1024 * 1024, times: 1 });
+    try {
+      await expect(catalog.syncNow(request({ full: true }))).rejects.toMatchObject({ code: 'bad-response', detail: { reason: 'service.response-too-large' } });
+    } finally {
+      sandbox.control.clearFaults();
+    }
+    expect(sandbox.control.requestCounts().globalContents - asked).toBe(1); // it would come back as large: not asked for again
+    const status = await catalog.status();
+    expect(status.counts.titles).toBe(before.titles);
+    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ lastErrorCode: 'bad-response', lastErrorReason: 'service.response-too-large', lastErrorParams: { limit: 32 } });
+    expect(status.sources.filter((s) => s.source.startsWith('entitlements:')).every((s) => s.lastError === undefined && !s.inProgress)).toBe(true);
+    await catalog.close();
+  });
+
   it('keeps the last good data when a sync fails, and says what failed and when', async () => {
     const catalog = service('failing');
     await catalog.syncNow(request());
