@@ -198,6 +198,9 @@ describe('entitlements and availability', () => {
     const mark = await highWater();
     await store.storeAvailability(101, await client.contentInfo(101, ids), readAt);
     expect((await readAllChanges(desk, mark)).changes).toEqual([]);
+    // An id the service left out of its answer says nothing: the reading stored before stays.
+    await store.storeAvailability(101, [{ contentId: ids[0]!, unknown: true }], readAt + 1);
+    expect((await readAllChanges(desk, mark)).changes).toEqual([]);
     await store.storeAvailability(101, await client.contentInfo(101, ids.slice(0, 2)), readAt + 600_000);
     expect(ofTable((await readAllChanges(desk, mark)).changes, 'availability').map((a) => a.readAt)).toEqual([readAt + 600_000, readAt + 600_000]);
   });
