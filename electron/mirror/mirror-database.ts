@@ -157,6 +157,7 @@ export class MirrorDatabase {
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
+      this.vocabulary.rolledBack(); // words it added are gone from the file: forgotten in memory too
       throw error;
     }
   }

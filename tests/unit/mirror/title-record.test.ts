@@ -2,12 +2,15 @@
 // normalised by the client, reads back exactly as it was — the catalog's and a library's
 // content over HTTP, and records with every awkward value a field can hold — with the mirror's
 // vocabulary or without room in it; the Collection's row reads the cover alone.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MirrorDatabase } from '../../../electron/mirror/mirror-database.ts';
 import { coverOf, decodeRecord, encodeRecord, type Vocabulary } from '../../../electron/mirror/title-record.ts';
 import { titleRow } from '../../../electron/mirror/title-row.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
-import { clientOf } from './helpers.ts';
+import { clientOf, tempDir } from './helpers.ts';
 
 let sandbox: SandboxHandle;
 beforeAll(async () => { sandbox = await startSandbox({ catalogSize: 2000 }); });
@@ -94,5 +97,26 @@ describe('a record as the mirror keeps it', () => {
     const words = vocabulary();
     const bytes = encodeRecord({ ...base(5), title: 'Complete', synopsis: 'A long enough text to cut.' }, words);
     expect(() => decodeRecord(bytes.subarray(0, bytes.length - 5), 5, words)).toThrow(/ends too soon/);
+  });
+
+  it('forgets a word added by a write that rolled back, so a record naming it later still reads back once the file is opened again', () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir, 'mirror.db');
+      const first = new MirrorDatabase(path);
+      // A page whose write fails after its records were encoded (a disk that filled up under the transaction).
+      expect(() => first.transaction(() => {
+        encodeRecord({ ...base(1), publisher: 'Éditions Nouvelles' }, first.vocabulary);
+        throw new Error('disk I/O error');
+      })).toThrow(/disk/);
+      first.beginRun('global', undefined, 1);
+      first.applyGlobalPage('global', 1, [{ kind: 'upsert', record: { ...base(2), title: 'Later', publisher: 'Éditions Nouvelles' } }], undefined);
+      first.close();
+      const again = new MirrorDatabase(path);
+      expect(again.record(2)).toMatchObject({ id: 2, title: 'Later', publisher: 'Éditions Nouvelles' });
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
