@@ -443,8 +443,17 @@ export class DeskService implements DeskHandlers {
     this.requireShift();
     const connection = await this.activeConnection();
     this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full });
-    const status = await connection.mirror.syncNow(syncRequest(connection, args.full), (progress) => this.deps.emit('syncProgress', progress));
-    return { available: true, ...status };
+    try {
+      const status = await connection.mirror.syncNow(syncRequest(connection, args.full), (progress) => this.deps.emit('syncProgress', progress));
+      return { available: true, ...status };
+    } catch (error) {
+      // Its connection closed under it (a credential or address change, the app quitting): the
+      // run was cancelled, not failed. It resumes from its stored page on the next sync, and
+      // staff see the state it stopped in, not an error.
+      if (!connection.closed) throw error;
+      this.deps.logger.info('catalog.sync-cancelled', { profileId: connection.profile.id });
+      return this.syncStatus();
+    }
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
