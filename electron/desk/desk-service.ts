@@ -21,6 +21,7 @@ import type { Hold, Loan } from '../shared/model.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { ConnectionProfile, DeskSettings, Settings } from '../settings/index.ts';
+import { repeatEvery, type RepeatingTask } from './repeating-task.ts';
 import { EMPTY_SYNC_STATUS, syncRequest } from './sync-request.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
@@ -53,6 +54,8 @@ export interface DeskServiceDeps {
   deskPinCostLog2?: number;
   now: () => number;
   version: string;
+  /** Windows: this copy is installed for all users (MSI or per-machine), so it never updates itself. */
+  installedForAllUsers?: boolean;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
   /** Where the catalog mirrors live and how they are written. */
   mirrors: ConnectionsOptions['mirrors'];
@@ -150,6 +153,7 @@ export class DeskService implements DeskHandlers {
       managed,
       signIn: await this.signInView(),
     };
+    if (this.deps.installedForAllUsers) info.installedForAllUsers = true;
     if (active) info.activeProfile = await this.view(active);
     // The demo patrons are training data, but a locked desk shows no patron at all.
     if (active?.kind === 'sandbox' && this.session) {
@@ -457,12 +461,8 @@ export class DeskService implements DeskHandlers {
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
-  startAvailabilityRefresh(everyMs = 600_000): () => void {
-    const timer = setInterval(() => {
-      void this.refreshChanged().catch((error: unknown) => this.deps.logger.warn('catalog.refresh-failed', { error }));
-    }, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  startAvailabilityRefresh(everyMs = 600_000): RepeatingTask {
+    return repeatEvery(everyMs, () => this.refreshChanged(), { onError: (error) => this.deps.logger.warn('catalog.refresh-failed', { error }) });
   }
 
   /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
@@ -558,14 +558,8 @@ export class DeskService implements DeskHandlers {
   }
 
   /** The retention period, applied now and every `everyMs` (a day in the product): old entries, and titles the policy no longer allows, go. */
-  startActionLogRetention(everyMs = 86_400_000): () => void {
-    const run = (): void => {
-      void this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
-    };
-    run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  startActionLogRetention(everyMs = 86_400_000): RepeatingTask {
+    return repeatEvery(everyMs, () => this.applyRetention(), { now: true, onError: (error) => this.deps.logger.warn('action-log.purge-failed', { error }) });
   }
 
   async applyRetention(): Promise<void> {

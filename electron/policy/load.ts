@@ -24,6 +24,10 @@ export interface LoadMachinePolicyOptions {
   platform?: NodeJS.Platform;
   /** Windows: app-update.yml names a verified publisher (electron/main/updates.ts finds out). */
   windowsPublisherVerified?: boolean;
+  /** Windows: installed for all users (MSI or per-machine): never updates itself (electron/main/install-kind.ts). */
+  installedForAllUsers?: boolean;
+  /** macOS: signed with a Developer ID (electron/main/build-info.ts). */
+  macSigned?: boolean;
   /** Windows: the registry (native-reg's unless a test passes a stand-in). */
   registry?: RegistryReader;
   mac?: MacSourceOptions;
@@ -31,8 +35,8 @@ export interface LoadMachinePolicyOptions {
 }
 
 export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
-  const { platform = process.platform, windowsPublisherVerified = false } = options;
-  return checkedPolicy(readSource(platform, options), { platform, windowsPublisherVerified });
+  const { platform = process.platform, windowsPublisherVerified = false, installedForAllUsers = false, macSigned = false } = options;
+  return checkedPolicy(readSource(platform, options), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
 }
 
 function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions): SourceRead {

@@ -65,7 +65,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     emit,
   });
 
-  const stopRetention = desk.startActionLogRetention();
+  const retention = desk.startActionLogRetention();
   const serveRenderer = createRendererHandler({ root: rendererDir, readFile: (file) => readFile(file) });
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -121,7 +121,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       for (const res of listeners) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      stopRetention();
+      await retention.stop();
       await desk.close();
       logger.close();
     },
