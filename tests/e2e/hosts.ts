@@ -1,7 +1,7 @@
 // The `desk` fixture: one Lending Desk, on whichever host the project names, with a fresh
 // user data folder and a test-only keychain service, and a restart that keeps both.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
@@ -11,6 +11,8 @@ import type { LoadMachinePolicyOptions } from '../../electron/policy/index.ts';
 import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/action-log/log-key.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost } from './host/desk-host.ts';
+import { ELECTRON_HOST_ENV } from './global-setup.ts';
+import { installedElectron } from '../../scripts/electron-binary.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -25,14 +27,14 @@ export interface DeskApp {
   keychainService: string;
 }
 
-/** Where the Electron binary is not installed, the reason to skip; found without loading the `electron` package (it would download). */
+/**
+ * Why the Electron host cannot run, or undefined. global-setup.ts tried the electron package's
+ * own download once for the whole run and left the reason here; a run without it (a single spec
+ * started some other way) checks for a binary already downloaded, without loading the package.
+ */
 export function electronUnavailableReason(): string | undefined {
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return undefined;
-  const dir = join(ROOT, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return 'Electron host skipped: no Electron binary (node_modules/electron/path.txt is absent; the binary could not be downloaded on this machine). The same specs ran in the Chromium host.';
-  if (!existsSync(join(dir, 'dist', readFileSync(pathFile, 'utf8')))) return 'Electron host skipped: node_modules/electron/dist is incomplete.';
-  return undefined;
+  if (ELECTRON_HOST_ENV in process.env) return process.env[ELECTRON_HOST_ENV];
+  return installedElectron(ROOT, process.env) ? undefined : 'Electron host skipped: no Electron binary downloaded yet (run the whole suite: its global setup downloads it where it can).';
 }
 
 async function chromiumPage(browser: Browser, url: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
