@@ -9,7 +9,7 @@ import type { PolicyProblems } from './problem.ts';
 import { policyIssue, policySchema, type Policy } from './schema.ts';
 import type { SourceRead } from './source.ts';
 import { autoUpdatesRefusal } from './updates-eligibility.ts';
-import { nativeRegistry } from './windows-registry.ts';
+import { windowsRegistry } from './windows-registry.ts';
 import { readWindowsPolicy, type RegistryReader } from './windows-source.ts';
 
 export interface MachinePolicy {
@@ -18,6 +18,8 @@ export interface MachinePolicy {
   problems: PolicyProblems;
   /** The file or registry key it came from, when there is one. */
   source?: string;
+  /** Windows: reg.exe read the registry, because native-reg could not load (and why). */
+  readByRegExe?: { because: string };
 }
 
 export interface LoadMachinePolicyOptions {
@@ -28,7 +30,7 @@ export interface LoadMachinePolicyOptions {
   installedForAllUsers?: boolean;
   /** macOS: signed with a Developer ID (electron/main/build-info.ts). */
   macSigned?: boolean;
-  /** Windows: the registry (native-reg's unless a test passes a stand-in). */
+  /** Windows: the registry (native-reg's, or reg.exe's when native-reg cannot load, unless a test passes a stand-in). */
   registry?: RegistryReader;
   mac?: MacSourceOptions;
   linux?: LinuxSourceOptions;
@@ -36,11 +38,14 @@ export interface LoadMachinePolicyOptions {
 
 export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
   const { platform = process.platform, windowsPublisherVerified = false, installedForAllUsers = false, macSigned = false } = options;
-  return checkedPolicy(readSource(platform, options), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
+  let readByRegExe: MachinePolicy['readByRegExe'];
+  const registry = options.registry ?? windowsRegistry({ onChosen: (reader, why) => { if (reader === 'reg.exe') readByRegExe = { because: why ?? '' }; } });
+  const checked = checkedPolicy(readSource(platform, { ...options, registry }), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
+  return readByRegExe ? { ...checked, readByRegExe } : checked;
 }
 
-function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions): SourceRead {
-  if (platform === 'win32') return readWindowsPolicy(options.registry ?? nativeRegistry);
+function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions & { registry: RegistryReader }): SourceRead {
+  if (platform === 'win32') return readWindowsPolicy(options.registry);
   if (platform === 'darwin') return readMacPolicy(options.mac);
   return readLinuxPolicy(options.linux);
 }
