@@ -45,7 +45,7 @@ function send(channel: string, payload: unknown): void {
 /** A window for main's own pages: no preload, no JavaScript, nothing it may open. */
 function pageWindow(title: string): BrowserWindow {
   return new BrowserWindow({
-    width: 720, height: 520, title, show: true, autoHideMenuBar: true,
+    width: 720, height: 600, title, show: true, autoHideMenuBar: true,
     webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, devTools: false },
   });
 }

@@ -46,11 +46,13 @@ async function chromiumPage(browser: Browser, url: string, viewport = { width: 1
   return page;
 }
 
-export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none' }, { browser: Browser }>({
+export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none'; installedForAllUsers: boolean }, { browser: Browser }>({
   /** Where the Chromium host reads the machine policy (a spec's own folder); the machine's own sources by default. */
   policy: [undefined, { option: true }],
   /** `none`: the Chromium host's desk has no desk PIN yet (the first run sets one). */
   deskPin: ['test', { option: true }],
+  /** The Chromium host's desk as a Windows copy installed for all users (the MSI). */
+  installedForAllUsers: [false, { option: true }],
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -59,7 +61,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
-  desk: async ({ browser, policy, deskPin }, use, testInfo) => {
+  desk: async ({ browser, policy, deskPin, installedForAllUsers }, use, testInfo) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
     const keychainService = `Lending Desk e2e ${randomUUID()}`;
     try {
@@ -88,11 +90,11 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
         await use(desk);
         await app?.close();
       } else {
-        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin, installedForAllUsers });
         const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
           await desk.page.context().close();
           await host.close();
-          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin });
+          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin, installedForAllUsers });
           desk.page = await chromiumPage(browser, host.url);
           return desk.page;
         } };

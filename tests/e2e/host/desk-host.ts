@@ -30,6 +30,8 @@ export interface DeskHostOptions {
   policy?: LoadMachinePolicyOptions;
   /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
   deskPin?: 'test' | 'none';
+  /** As main finds for a Windows copy installed for all users (the MSI, per-machine NSIS). */
+  installedForAllUsers?: boolean;
 }
 
 export interface DeskHost {
@@ -62,6 +64,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     policy: policy.policy,
     policyProblem: policy.problems,
     version: '0.0.0-e2e',
+    ...(options.installedForAllUsers ? { installedForAllUsers: true } : {}),
     emit,
   });
 
