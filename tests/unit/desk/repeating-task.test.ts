@@ -23,24 +23,25 @@ describe('repeatEvery', () => {
     expect(runs).toEqual(['started', 'finished', 'stopped']);
   });
 
-  it('skips a turn while the last run is still going, and reports a failed run', async () => {
+  it('skips a turn while the last run is still going, and reports a failed run without stopping', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    let finish!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
     let started = 0;
     const errors: unknown[] = [];
     const task = repeatEvery(1000, async () => {
       started += 1;
-      if (started === 2) throw new Error('purge failed');
-      await new Promise<void>((resolve) => { finish = resolve; });
+      if (started === 1) await held;
+      else throw new Error('purge failed');
     }, { onError: (error) => errors.push(error) });
     vi.advanceTimersByTime(1000);
-    vi.advanceTimersByTime(1000); // the first run is still going
+    vi.advanceTimersByTime(1000); // the first run is still going: this turn is skipped
     expect(started).toBe(1);
-    finish();
-    await task.stop().then(() => undefined);
-    const again = repeatEvery(1000, async () => { started += 1; if (started === 2) throw new Error('purge failed'); }, { onError: (error) => errors.push(error) });
+    release();
+    await new Promise((resolve) => setImmediate(resolve)); // the first run has ended
     vi.advanceTimersByTime(1000);
-    await again.stop();
+    await task.stop();
+    expect(started).toBe(2);
     expect(errors).toEqual([expect.objectContaining({ message: 'purge failed' })]);
   });
 });
