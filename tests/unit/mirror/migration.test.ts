@@ -100,7 +100,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect(searchIndexMatchesWords(a)).toBe(true);
     a.close();
     b.close();
-  }, 60_000);
+  }, 240_000);
 
   it('a sync the old version left half done resumes from its page token and ends equal to the service', async () => {
     const client = clientOf(sandbox);
@@ -138,7 +138,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect(searchIndexMatchesWords(mirror)).toBe(true);
     fresh.close();
     mirror.close();
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('records as the service sent them (schema 4)', () => {
@@ -168,5 +168,5 @@ describe('records as the service sent them (schema 4)', () => {
     const upgraded = service('three');
     for (const id of ids) expect(upgraded.detail(libraryId, id)?.record, `title ${id}`).toEqual(JSON.parse(JSON.stringify(normalised.get(id))));
     await upgraded.close();
-  }, 60_000);
+  }, 240_000);
 });
