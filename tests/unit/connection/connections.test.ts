@@ -5,11 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
+import { Connection } from '../../../electron/connection/connection.ts';
+import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
 import { CatalogMirror } from '../../../electron/mirror/mirror.ts';
+import type { SourceState } from '../../../electron/shared/collection.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
@@ -195,33 +198,110 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     expect(sent.slice(from).filter((s) => s.at >= heldUntil).length).toBeGreaterThan(0);
   });
 
-  it('closing the connection mid-sync cancels the sync; the next connection resumes it to the end', async () => {
+  it('closing the connection mid-sync cancels the sync, never a failure; the next connection resumes it from the first page not stored', async () => {
+    // Eight pages of the catalog (500 a page). The desk's transport holds every request from the
+    // sixth page on and lets them go only once a connection has begun to close: the run cannot
+    // end before the close, whatever the machine's speed. The close comes once a page is stored.
+    const big = await startSandbox({ catalogSize: 4000, password: 'password-of-C-3' });
+    const pages: { url: URL; release: () => void }[] = [];
+    let holding = true;
+    let firstStored!: () => void;
+    const stored = new Promise<void>((resolve) => { firstStored = resolve; });
+    await desk.close();
+    closeLog();
+    desk = newDesk({
+      emit: (event, payload) => {
+        if (event === 'syncProgress' && (payload as { source: string }).source === 'global') firstStored();
+      },
+      fetch: async (input, init) => {
+        const url = new URL(input);
+        sent.push({ origin: url.origin, path: url.pathname, authorization: new Headers(init.headers).get('authorization'), at: Date.now() });
+        if (!url.pathname.endsWith('/global-contents')) return fetch(input, init);
+        const released = new Promise<void>((release) => pages.push({ url, release }));
+        if (pages.length >= 6 && holding) await released;
+        return fetch(input, init);
+      },
+    });
+    const close = Connection.prototype.close;
+    const closing = vi.spyOn(Connection.prototype, 'close').mockImplementation(function (this: Connection) {
+      const closed = close.call(this); // the connection's sync is cancelled from here on
+      holding = false;
+      for (const page of pages) page.release();
+      return closed;
+    });
+    try {
+      await ok('savePartnerProfile', mainAt(big));
+      await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
+      const syncing = dispatch(desk, 'syncNow', { full: true });
+      await stored; // a page of the catalog is stored, and the run cannot end before the close
+      // A credential change closes the connection.
+      await ok('replaceCredentials', { profileId: 'main', username: big.username, password: big.password });
+      expect(closing).toHaveBeenCalledTimes(1);
+      const cancelled = await syncing;
+      // Staff see where the run stopped, not an error.
+      expect(cancelled).toMatchObject({ ok: true, value: { available: true } });
+      const global = (cancelled as { ok: true; value: { sources: SourceState[] } }).value.sources.find((s) => s.source === 'global');
+      expect(global).toMatchObject({ inProgress: true });
+      expect(global?.items).toBeGreaterThanOrEqual(500);
+      expect(global?.nextToken).toBeDefined();
+      expect(global?.lastError).toBeUndefined(); // cancelled, not failed
+      expect(global?.lastErrorCode).toBeUndefined();
+
+      const resumedFrom = pages.length;
+      const status = await ok('syncNow', { full: false });
+      expect(status.sources.every((s: SourceState) => !s.inProgress && s.lastError === undefined)).toBe(true);
+      // The resumed run asked first for the page after the last one stored, not the catalog's start.
+      expect(pages[resumedFrom]?.url.searchParams.get('startToken')).toBe(global?.nextToken);
+      expect(status.counts.titles).toBeGreaterThan(global!.items);
+      const mirror = new CatalogMirror(join(dir, 'catalog', mirrorFiles()[0]!));
+      expect(mirror.integrityCheck()).toBe('ok');
+      expect((mirror.db.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
+      mirror.close();
+    } finally {
+      closing.mockRestore();
+      for (const page of pages) page.release();
+      await desk.close();
+      await big.close();
+    }
+  });
+
+  it('a connection opened while the previous one is still closing waits for it: one mirror file, one writer', async () => {
     await ok('savePartnerProfile', mainAt(serviceA));
     await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
-    serviceA.control.addFault({ route: 'globalContents', kind: 'latency', ms: 150 });
+    await ok('syncStatus'); // the connection is open
+    const events: string[] = [];
+    let began!: () => void;
+    const closingBegan = new Promise<void>((resolve) => { began = resolve; });
+    let finishClosing!: () => void;
+    const held = new Promise<void>((resolve) => { finishClosing = resolve; });
+    const close = Connection.prototype.close;
+    const closing = vi.spyOn(Connection.prototype, 'close').mockImplementation(async function (this: Connection) {
+      events.push('closing');
+      began();
+      await close.call(this);
+      await held; // the old connection has not let go yet (its writer still storing, say)
+      events.push('closed');
+    });
+    const status = CatalogService.prototype.status;
+    const read = vi.spyOn(CatalogService.prototype, 'status').mockImplementation(function (this: CatalogService) {
+      events.push('status read');
+      return status.call(this);
+    });
     try {
-      const syncing = dispatch(desk, 'syncNow', { full: true });
-      while (!sent.some((s) => s.path.endsWith('/global-contents'))) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 200)); // the first page stored, the next on its way
-      // A credential change closes the connection.
-      await ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
-      expect(await syncing).toMatchObject({ ok: false });
-      const afterClose = serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length;
-      await new Promise((r) => setTimeout(r, 400));
-      expect(serviceA.control.requestLog(0).filter((r) => r.route === 'globalContents').length).toBe(afterClose); // nothing more was fetched
-      const global = (await ok('syncStatus')).sources.find((s: { source: string }) => s.source === 'global');
-      expect(global).toMatchObject({ inProgress: true });
-      expect(global.nextToken).toBeDefined();
-      expect(global.lastError).toBeUndefined(); // cancelled, not failed
+      const replacing = ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
+      await closingBegan;
+      // A status asked for meanwhile (the Sync page, the 10-minute refresh) needs the profile's connection.
+      const answered = ok('syncStatus');
+      // Opening a connection takes no I/O the test would wait on: a few turns of the event loop are all it could need.
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      finishClosing();
+      await Promise.all([replacing, answered]);
+      expect(events).toEqual(['closing', 'closed', 'status read']);
     } finally {
-      serviceA.control.clearFaults();
+      closing.mockRestore();
+      read.mockRestore();
+      finishClosing();
     }
-    const status = await ok('syncNow', { full: false });
-    expect(status.sources.every((s: { inProgress: boolean; lastError?: string }) => !s.inProgress && s.lastError === undefined)).toBe(true);
-    const mirror = new CatalogMirror(join(dir, 'catalog', mirrorFiles()[0]!));
-    expect(mirror.integrityCheck()).toBe('ok');
-    expect((mirror.db.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
-    mirror.close();
   });
 });
 

@@ -73,22 +73,42 @@ describe('retries of reads', () => {
   });
 
   it('after a 429 every request waits out its Retry-After, not only the one refused (found by the fault-mix run)', async () => {
-    // Waiting takes a little real time here, so a second request can start while the first waits.
+    // Sleeping is held until the test lets it go, so a second request starts while the first waits.
     const sent: { route: string; at: number }[] = [];
+    const asleep: (() => void)[] = [];
+    let awake = false;
+    let moved: (() => void) | undefined;
     const watched = h.client({
-      fetch: (input, init) => { sent.push({ route: input.includes('/status') ? 'status' : 'other', at: h.clock.now() }); return fetch(input, init); },
-      sleep: async (ms) => { await new Promise((resolve) => setTimeout(resolve, 50)); h.clock.advance(ms); },
+      fetch: (input, init) => {
+        sent.push({ route: input.includes('/status') ? 'status' : 'other', at: h.clock.now() });
+        moved?.();
+        return fetch(input, init);
+      },
+      sleep: async (ms) => {
+        if (!awake) await new Promise<void>((wake) => { asleep.push(wake); moved?.(); });
+        h.clock.advance(ms);
+      },
     });
+    const next = (): Promise<void> => new Promise((resolve) => { moved = resolve; });
     await watched.patronStatus(libraryId, card); // the token first
     h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 1, retryAfterSeconds: 5 });
     const refusedAt = h.clock.now();
     sent.length = 0;
+    let step = next();
     const first = watched.patronStatus(libraryId, card);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the 429 is in, the first request is waiting
-    await Promise.all([first, watched.currentLoans(libraryId, card)]);
-    const loans = sent.filter((s) => s.route === 'other');
-    expect(loans).toHaveLength(1);
-    expect(loans[0]?.at).toBeGreaterThanOrEqual(refusedAt + 5000);
+    while (asleep.length === 0) { // the 429 is in, the first request is waiting
+      await step;
+      step = next();
+    }
+    step = next();
+    const loans = watched.currentLoans(libraryId, card);
+    await step; // the second request either waits too, or was sent
+    awake = true;
+    for (const wake of asleep.splice(0)) wake();
+    await Promise.all([first, loans]);
+    const others = sent.filter((s) => s.route === 'other');
+    expect(others).toHaveLength(1);
+    expect(others[0]?.at).toBeGreaterThanOrEqual(refusedAt + 5000);
   });
 
   it('reports a stalled answer as timeout', async () => {
