@@ -100,7 +100,7 @@ describe('reg.exe when native-reg cannot load', () => {
     expect(loadThroughRegExe(run).machine.policy).toEqual({ version: 1, idleLockMinutes: 10 });
   });
 
-  it('reads a key with no values of its own (reg.exe then prints only its subkeys) and passes over an empty subkey Group Policy left', () => {
+  it('reads a key with no values of its own (reg.exe then prints only its subkeys); a subkey this version does not know, empty or not, is set aside as an unknown setting (#21)', () => {
     const { run } = regExe(printed(
       'HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\Lending Desk\\updates',
       '    mode    REG_SZ    it-managed',
@@ -108,7 +108,7 @@ describe('reg.exe when native-reg cannot load', () => {
       'HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\Lending Desk\\extras',
       '',
     ));
-    expect(loadThroughRegExe(run).machine).toEqual({ source: SOURCE, problems: {}, policy: { version: 1, updates: { mode: 'it-managed' } } });
+    expect(loadThroughRegExe(run).machine).toEqual({ source: SOURCE, problems: { unknownSettings: ['extras'] }, policy: { version: 1, updates: { mode: 'it-managed' } } });
   });
 
   it('takes the profile list from a REG_MULTI_SZ, its items joined by line breaks (what the ADMX multi-line box writes)', () => {
