@@ -7,20 +7,26 @@
 import { join } from 'node:path';
 import { flipFuses, FuseV1Options, FuseVersion, type FuseV1Config } from '@electron/fuses';
 import type { AfterPackContext, Configuration } from 'electron-builder';
+import { BUILD_INFO_FIELD } from './electron/main/build-info.ts';
 
 export const APP_ID = 'org.lendingdesk.console';
 export const PRODUCT_NAME = 'Lending Desk';
 
+/**
+ * The MSI's upgrade code: Windows Installer knows every version of one product by it, so a new
+ * MSI upgrades the installed one in place (and Group Policy and Intune replace it) instead of
+ * installing beside it. Generated once for Lending Desk. NEVER CHANGE IT: a different code makes
+ * every later MSI a different product, installed next to the old one. (docs/it-deployment.md)
+ */
+export const MSI_UPGRADE_CODE = '6FE731F0-8A2C-4F19-8598-B9E3EC1B5C29';
+
 export type TargetPlatform = 'win' | 'mac' | 'linux';
-/** `e2e` keeps the inspector fuse on so Playwright's `_electron` can drive a packaged build. */
-export type BuildVariant = 'production' | 'e2e';
 
 export interface BuilderOptions {
   env: Record<string, string | undefined>;
   platforms: TargetPlatform[];
-  /** Refuse to build anything that would ship unsigned (or the e2e variant). */
+  /** Refuse to build anything that would ship unsigned. */
   release: boolean;
-  variant: BuildVariant;
   /** Where the signing notices go (the console in a real build). */
   log: (line: string) => void;
 }
@@ -30,15 +36,18 @@ export interface BuilderOptions {
 /**
  * The fuse wire burnt into the Electron binary at packaging. Each switch closes a way to run
  * other code with the app's identity (and its keychain access): ELECTRON_RUN_AS_NODE,
- * NODE_OPTIONS, --inspect, a loose app folder beside the ASAR, or an edited ASAR.
+ * NODE_OPTIONS, --inspect, a loose app folder beside the ASAR, and — on macOS and Windows only —
+ * an edited ASAR: Electron checks the ASAR against the hash built into the app there, and not on
+ * Linux, where the fuse is set but nothing checks (Electron's docs/tutorial/asar-integrity.md).
+ * A Linux package's files are protected by their owner (root, from the deb) instead.
  */
-export function fuseConfig(variant: BuildVariant): FuseV1Config {
+export function fuseConfig(): FuseV1Config {
   return {
     version: FuseVersion.V1,
     [FuseV1Options.RunAsNode]: false,
     [FuseV1Options.EnableCookieEncryption]: true,
     [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
-    [FuseV1Options.EnableNodeCliInspectArguments]: variant === 'e2e',
+    [FuseV1Options.EnableNodeCliInspectArguments]: false,
     [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
     [FuseV1Options.OnlyLoadAppFromAsar]: true,
     [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
@@ -59,12 +68,12 @@ export function electronBinaryPath(context: Pick<AfterPackContext, 'appOutDir' |
  * in place and before code signing (platformPackager.js), which is the one moment fuses can be
  * flipped: later would break the signature.
  */
-export function fusesHook(variant: BuildVariant, flip: typeof flipFuses = flipFuses): (context: AfterPackContext) => Promise<void> {
+export function fusesHook(flip: typeof flipFuses = flipFuses): (context: AfterPackContext) => Promise<void> {
   return async (context) => {
     // Flipping fuses changes the binary; on Apple silicon an unsigned app must still carry an
     // ad-hoc signature to start (a signed build is signed properly right after this hook).
     const darwin = context.electronPlatformName === 'darwin' || context.electronPlatformName === 'mas';
-    await flip(electronBinaryPath(context), { ...fuseConfig(variant), resetAdHocDarwinSignature: darwin });
+    await flip(electronBinaryPath(context), { ...fuseConfig(), resetAdHocDarwinSignature: darwin });
   };
 }
 
@@ -124,7 +133,7 @@ export function signingPlan(env: Record<string, string | undefined>): SigningPla
   return { windows, mac: { identity, notarize }, missing };
 }
 
-/** Linux AppImage and deb carry no code signature; their SHA-512 sums in latest-linux.yml are what updates check. */
+/** A Linux deb carries no code signature; its SHA-512 sum in latest-linux.yml (or a signed apt repository) is what vouches for it. */
 function isSigned(plan: SigningPlan, platform: TargetPlatform): boolean {
   if (platform === 'win') return plan.windows !== null;
   if (platform === 'mac') return plan.mac.identity !== null && plan.mac.notarize !== null;
@@ -145,20 +154,17 @@ const APP_FILES = ['out/**/*', 'package.json', '!**/*.map'];
 const APP_FILES_OUTSIDE_WINDOWS = [...APP_FILES, '!**/node_modules/native-reg/**'];
 
 export function createBuilderConfig(options: BuilderOptions): Configuration {
-  const { env, platforms, release, variant, log } = options;
-  if (release && variant === 'e2e') {
-    throw new Error('Release mode refuses the e2e variant: its inspector fuse is on.');
-  }
+  const { env, platforms, release, log } = options;
   const plan = signingPlan(env);
   const unsigned = platforms.filter((platform) => !isSigned(plan, platform));
   if (release && unsigned.length > 0) {
     const reasons = unsigned.map((platform) => `${PLATFORM_NAMES[platform]}: ${plan.missing[platform].join('; ')}`).join('\n  ');
-    throw new Error(`Release mode refuses to build unsigned installers.\n  ${reasons}\nSee README "Installers and signing".`);
+    throw new Error(`Release mode refuses to build unsigned installers.\n  ${reasons}\nSee docs/release.md "Installers and signing".`);
   }
   for (const platform of unsigned) {
     log(`Lending Desk: building UNSIGNED ${PLATFORM_NAMES[platform]} packages (${plan.missing[platform].join('; ')}). Fine for testing; release mode (--release or LENDING_DESK_RELEASE=1) refuses this.`);
   }
-  if (platforms.includes('linux')) log('Lending Desk: Linux AppImage and deb carry no code signature; publish them with their SHA-512 sums (latest-linux.yml).');
+  if (platforms.includes('linux')) log('Lending Desk: the Linux deb carries no code signature; publish it with its SHA-512 sum (latest-linux.yml), or sign your apt repository.');
 
   const azure = plan.windows === 'azure-trusted-signing'
     ? {
@@ -177,10 +183,13 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
   const macSigned = plan.mac.identity !== null;
 
   return {
-    appId: variant === 'e2e' ? `${APP_ID}.e2e` : APP_ID,
+    appId: APP_ID,
     productName: PRODUCT_NAME,
+    // Into the packaged package.json (inside app.asar): what the app cannot find out by itself
+    // (electron/main/build-info.ts). An ad-hoc signed macOS app looks signed; only the build knows.
+    extraMetadata: { [BUILD_INFO_FIELD]: { macSigned } },
     copyright: 'Copyright © Lending Desk contributors',
-    directories: { output: variant === 'e2e' ? 'dist/e2e' : 'dist/${version}', buildResources: 'resources' },
+    directories: { output: 'dist/${version}', buildResources: 'resources' },
     files: APP_FILES,
     // A production dependency electron-builder cannot find fails the build: electron-builder 26
     // only warns, and ships an app.asar that cannot start (main imports electron-store, which
@@ -196,7 +205,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     nodeGypRebuild: false,
     fileAssociations: [],
     protocols: [],
-    afterPack: fusesHook(variant),
+    afterPack: fusesHook(),
     // Missing signing makes electron-builder fail rather than warn in release mode.
     forceCodeSigning: release,
     // Makes electron-builder write latest*.yml (version, SHA-512) beside the installers. The URL
@@ -206,16 +215,21 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     win: {
       // x64 only: keytar is compiled on the build machine, and cross-compiling it for
       // Windows on Arm needs MSVC's ARM64 tools (x64 runs there under emulation).
-      target: [{ target: 'nsis', arch: ['x64'] }],
+      // Two installers of the same app: the MSI for IT's deployment tools (Group Policy and
+      // Intune's line-of-business apps take only .msi), NSIS for installing by hand.
+      target: [{ target: 'nsis', arch: ['x64'] }, { target: 'msi', arch: ['x64'] }],
       icon: 'resources/icon.ico',
       ...certificate,
       ...azure,
     },
     nsis: {
-      // Per-machine: one install in Program Files for every desk login, elevation required.
-      // NSIS installers take /S for a silent install (and /D=<folder> for the location).
+      // The installer asks: for all users of the computer (Program Files, elevation; such a copy
+      // never updates itself: IT installs new versions) or for this user only (in the user's
+      // profile, no elevation; may follow a policy's automatic updates). Silent: /S installs for
+      // the current user, /S /allusers for all users — a deployment tool running as SYSTEM needs
+      // /allusers (or the MSI). /D=<folder> chooses the folder.
       oneClick: false,
-      perMachine: true,
+      perMachine: false,
       allowElevation: true,
       allowToChangeInstallationDirectory: true,
       createDesktopShortcut: true,
@@ -226,6 +240,18 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
       installerIcon: 'resources/icon.ico',
       uninstallerIcon: 'resources/icon.ico',
       artifactName: '${productName}-Setup-${version}-${arch}.${ext}',
+    },
+    msi: {
+      // For all users, always (Program Files): Group Policy, Intune LOB and SCCM install it as
+      // SYSTEM, silently (msiexec /i … /qn). Such a copy never updates itself.
+      perMachine: true,
+      upgradeCode: MSI_UPGRADE_CODE,
+      // Installed by a deployment tool with nobody at the desk: the app is not started.
+      runAfterFinish: false,
+      createDesktopShortcut: true,
+      createStartMenuShortcut: true,
+      shortcutName: PRODUCT_NAME,
+      artifactName: '${productName}-${version}-${arch}.${ext}',
     },
 
     mac: {
@@ -246,7 +272,12 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
 
     linux: {
       files: APP_FILES_OUTSIDE_WINDOWS,
-      target: [{ target: 'AppImage', arch: ['x64'] }, { target: 'deb', arch: ['x64'] }],
+      // The deb is the supported Linux package: it installs chrome-sandbox setuid root and an
+      // AppArmor profile, so the app starts on Ubuntu 24.04 and later, where AppArmor refuses
+      // the unprivileged user namespaces an AppImage's sandbox needs (electron/electron#42510).
+      // No AppImage: it aborts at start there. No rpm: it is not built or tried on this
+      // project's build machines (electron-builder's rpm needs rpmbuild).
+      target: [{ target: 'deb', arch: ['x64'] }],
       icon: 'resources/icons',
       category: 'Office',
       maintainer: 'Lending Desk <it@lendingdesk.invalid>',
@@ -255,7 +286,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     },
     // electron-builder's default deb dependencies already include libsecret-1-0, the Secret
     // Service client keytar links against; setting `depends` here would replace that list.
-    appImage: { artifactName: '${productName}-${version}-${arch}.${ext}' },
+    deb: { artifactName: '${name}_${version}_${arch}.${ext}' },
   };
 }
 
@@ -283,7 +314,6 @@ export default function configFromEnvironment(): Configuration {
     env: process.env,
     platforms: platformsFromArgs(args),
     release: isReleaseMode(args, process.env),
-    variant: process.env.LENDING_DESK_BUILD_VARIANT === 'e2e' ? 'e2e' : 'production',
     log: (line) => console.log(line),
   });
 }

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'electron-vite';
+import { startTextsDefine } from './scripts/build/start-texts.ts';
 
 // Main and preload bundle our own code; the preload runs with `sandbox: true`, so it must be
 // one CommonJS file with nothing left to require at run time.
 export default defineConfig({
   main: {
+    // The locale files' `start` sections, for main's own pages (electron/main/start-texts.ts).
+    define: startTextsDefine(),
     build: {
       outDir: 'out/main',
       // The mirror's owner runs on a worker thread, from a file of its own (mirror-worker.ts).

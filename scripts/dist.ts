@@ -1,56 +1,59 @@
 // `npm run dist`: the installers. Checks the packaging configuration first (signing and release
 // mode, then electron-builder's own schema), builds the app with electron-vite, and packages it
-// with electron-builder. Installers need an Electron binary; where none can be had (no route to
-// GitHub, as on this project's build machine) it packs the app's layout instead (resources/
-// app.asar and what is unpacked beside it, through electron-builder's own `dir` target over a
-// stand-in Electron executable), says what it did and what it could not do, and exits 0.
+// with electron-builder, which downloads its own Electron zip (and its packaging tools) the first
+// time. Where that download cannot be reached (no route to GitHub, as on this project's build
+// machine) it says so; in release mode that is a failure (exit 1), otherwise it packs the app's
+// layout instead (resources/app.asar and what is unpacked beside it, through electron-builder's
+// own `dir` target over a stand-in Electron executable), says what it did and what it could not
+// do, and exits 0.
 //
-//   node scripts/dist.ts [--win] [--mac] [--linux] [--dir] [--release] [--e2e]
+//   node scripts/dist.ts [--win] [--mac] [--linux] [--dir] [--release]
 //
-// --release (or LENDING_DESK_RELEASE=1) refuses to build anything unsigned; --e2e builds the
-// end-to-end test variant (inspector fuse on), which release mode refuses; --dir packages an
-// unpacked app only (no installer), for a quick look.
+// --release (or LENDING_DESK_RELEASE=1) refuses to build anything unsigned or to end without
+// installers; --dir packages an unpacked app only (no installer), for a quick look.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Configuration } from 'electron-builder';
-import { createBuilderConfig, isReleaseMode, platformsFromArgs, type BuildVariant, type TargetPlatform } from '../electron-builder.config.ts';
+import { createBuilderConfig, isReleaseMode, platformsFromArgs, type TargetPlatform } from '../electron-builder.config.ts';
+import { electronDownloadProblem } from './electron-binary.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
 export interface DistArgs {
   platforms: TargetPlatform[];
   release: boolean;
-  variant: BuildVariant;
   dirOnly: boolean;
 }
 
 export function parseDistArgs(args: readonly string[], env: Record<string, string | undefined>, host: NodeJS.Platform = process.platform): DistArgs {
-  return {
-    platforms: platformsFromArgs(args, host),
-    release: isReleaseMode(args, env),
-    variant: args.includes('--e2e') || env.LENDING_DESK_BUILD_VARIANT === 'e2e' ? 'e2e' : 'production',
-    dirOnly: args.includes('--dir'),
-  };
+  return { platforms: platformsFromArgs(args, host), release: isReleaseMode(args, env), dirOnly: args.includes('--dir') };
+}
+
+/** The Electron version electron-builder packages: the electron package's. */
+function electronVersion(root: string): string {
+  return (JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /**
- * The same test as the end-to-end hosts (tests/e2e/hosts.ts): look for what the electron
- * package's installer leaves behind, without loading the package, whose loader would start a
- * download.
+ * Why electron-builder cannot get Electron here, or undefined when it can: Electron's download
+ * (GitHub, or ELECTRON_MIRROR) must answer. Bounded (scripts/electron-binary.ts), so a network
+ * that drops packets costs seconds, not electron-builder's own minutes of retries.
  */
-export function electronUnavailableReason(root: string, env: Record<string, string | undefined>): string | undefined {
-  if (env.ELECTRON_OVERRIDE_DIST_PATH) return undefined;
-  const dir = join(root, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) {
-    return 'Installers skipped: no Electron binary (node_modules/electron/path.txt is absent; the binary could not be downloaded on this machine). '
-      + 'Run npm run dist where GitHub (or ELECTRON_MIRROR) is reachable to get the installers.';
-  }
-  if (!existsSync(join(dir, 'dist', readFileSync(pathFile, 'utf8')))) return 'Installers skipped: node_modules/electron/dist is incomplete.';
-  return undefined;
+export async function electronUnavailableReason(root: string, env: Record<string, string | undefined>, probe: typeof electronDownloadProblem = electronDownloadProblem): Promise<string | undefined> {
+  const version = electronVersion(root);
+  const problem = await probe(version, env);
+  if (!problem) return undefined;
+  return `Installers not built: electron-builder downloads Electron ${version} (and its packaging tools) from GitHub, and ${problem}. `
+    + 'Run npm run dist where GitHub is reachable, or set ELECTRON_MIRROR and ELECTRON_BUILDER_BINARIES_MIRROR to mirrors you have.';
+}
+
+/** A packaging failure that is a download failing (electron-builder fetches Electron and its tools on first use). */
+export function isDownloadFailure(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String((error as { code?: unknown }).code ?? '')} ${String((error as { cause?: { code?: unknown } }).cause?.code ?? '')}` : String(error);
+  return /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|fetch failed|getaddrinfo|socket hang up|cannot download/i.test(text);
 }
 
 /** electron-builder's own schema check (the one `build` runs first), so a bad option fails here too. */
@@ -143,15 +146,15 @@ export interface PackagedLayout {
  * rebuilt (that needs Electron's headers from the network), so the layout carries the build for
  * this machine's Node.
  */
-export async function buildPackagedLayout(options: { outputDir: string; root?: string; variant?: BuildVariant; log?: (line: string) => void }): Promise<PackagedLayout> {
-  const { outputDir, root = ROOT, variant = 'production', log = () => {} } = options;
+export async function buildPackagedLayout(options: { outputDir: string; root?: string; log?: (line: string) => void }): Promise<PackagedLayout> {
+  const { outputDir, root = ROOT, log = () => {} } = options;
   const { build, Platform, Arch } = await import('electron-builder');
   const electronDist = mkdtempSync(join(tmpdir(), 'lending-desk-stand-in-electron-'));
   writeStandInElectronDist(electronDist);
   const project = packagingProject(root);
   try {
     const config: Configuration = {
-      ...createBuilderConfig({ env: {}, platforms: ['linux'], release: false, variant, log }),
+      ...createBuilderConfig({ env: {}, platforms: ['linux'], release: false, log }),
       electronDist,
       npmRebuild: false,
       directories: { output: outputDir, buildResources: join(root, 'resources') },
@@ -184,50 +187,66 @@ export function describeLayout(layout: PackagedLayout, root: string = ROOT): str
     `  unpacked beside it: ${natives.length > 0 ? natives.join(', ') : 'no native module (keytar\'s .node should be there)'}`,
     `  fuses flipped on the stand-in executable by the afterPack hook: ${at(layout.executable)}`,
     'Not done here (each needs an Electron binary or the network):',
-    '  - the installers: NSIS (.exe), dmg and zip, AppImage and deb',
+    '  - the installers: NSIS (.exe) and MSI, dmg and zip, deb',
     '  - keytar rebuilt for Electron\'s ABI (needs Electron\'s headers); the layout carries the build for this machine\'s Node',
     '  - fuses flipped in a real Electron binary, and code signing and notarization',
     '  - starting the app: see docs/release.md "First run of a packaged build"',
   ];
 }
 
-async function main(): Promise<number> {
-  const options = parseDistArgs(process.argv.slice(2), process.env);
-  console.log(`== packaging configuration (${options.platforms.join(', ')}; ${options.variant}${options.release ? '; release mode' : ''})`);
-  let config: Configuration;
+async function packLayoutInstead(): Promise<number> {
+  console.log('== packaged layout (no installers)');
   try {
-    config = createBuilderConfig({ ...options, env: process.env, log: (line) => console.log(line) });
-    await validateWithElectronBuilder(config);
+    const outputDir = join(ROOT, 'dist', 'layout');
+    rmSync(outputDir, { recursive: true, force: true });
+    const layout = await buildPackagedLayout({ outputDir, log: (line) => console.log(line) });
+    for (const line of describeLayout(layout)) console.log(line);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
-  console.log('configuration valid (electron-builder schema)');
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const options = parseDistArgs(process.argv.slice(2), process.env);
+  console.log(`== packaging configuration (${options.platforms.join(', ')}${options.release ? '; release mode' : ''})`);
+  let config: Configuration | undefined;
+  const refusals: string[] = [];
+  try {
+    config = createBuilderConfig({ ...options, env: process.env, log: (line) => console.log(line) });
+    await validateWithElectronBuilder(config);
+    console.log('configuration valid (electron-builder schema)');
+  } catch (error) {
+    refusals.push(error instanceof Error ? error.message : String(error));
+  }
+  // Asked before anything is built: in release mode, no installers is a failure, said at once.
+  const unavailable = await electronUnavailableReason(ROOT, process.env);
+  if (unavailable && options.release) refusals.push(`${unavailable}\nRelease mode refuses to end without installers.`);
+  if (refusals.length > 0 || !config) {
+    for (const refusal of refusals) console.error(refusal);
+    return 1;
+  }
 
   console.log('== build (electron-vite)');
   if (run('npx', ['electron-vite', 'build']) !== 0) return 1;
 
-  const reason = electronUnavailableReason(ROOT, process.env);
-  if (reason) {
-    console.log(`== package (electron-builder)\n${reason}`);
-    console.log('== packaged layout (no Electron binary)');
-    try {
-      const outputDir = join(ROOT, 'dist', 'layout');
-      rmSync(outputDir, { recursive: true, force: true });
-      const layout = await buildPackagedLayout({ outputDir, variant: options.variant, log: (line) => console.log(line) });
-      for (const line of describeLayout(layout)) console.log(line);
-    } catch (error) {
-      console.error(error instanceof Error ? error.message : String(error));
-      return 1;
-    }
-    return 0;
-  }
   console.log('== package (electron-builder)');
+  if (unavailable) {
+    console.log(unavailable);
+    return packLayoutInstead();
+  }
   try {
     await packageApp(config, options);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    return 1;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!isDownloadFailure(error)) {
+      console.error(message);
+      return 1;
+    }
+    console.error(`Installers not built: electron-builder could not download what it needs (${message}).`);
+    if (options.release) return 1;
+    return packLayoutInstead();
   }
   return 0;
 }

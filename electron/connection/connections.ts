@@ -40,6 +40,14 @@ const identity = (profile: ConnectionProfile): string => JSON.stringify(profile.
 export class Connections {
   private readonly options: ConnectionsOptions;
   private open: { key: string; connection: Promise<Connection> } | undefined;
+  /**
+   * The connection being closed, until it has let go of everything (its sync stopped, its
+   * mirror's owner thread ended, the file closed). The next connection opens only after it: two
+   * connections of one profile share the mirror file, and the file has one owner — a second
+   * beside a cancelled sync's would wait on its lock, record the resumed run as failed, and
+   * write under the first one's Collection index unseen.
+   */
+  private closing: Promise<void> = Promise.resolve();
 
   constructor(options: ConnectionsOptions) {
     this.options = options;
@@ -95,11 +103,18 @@ export class Connections {
     await new PartnerClient({ now, ...clientOptions, baseUrl, wsApi, credentials, fetch }).testConnection();
   }
 
-  private async closeOpen(): Promise<void> {
+  private closeOpen(): Promise<void> {
     const open = this.open;
     this.open = undefined;
-    const connection = await open?.connection.catch(() => undefined);
-    await connection?.close();
+    const previous = this.closing;
+    const closed = (async () => {
+      const connection = await open?.connection.catch(() => undefined);
+      await connection?.close();
+      await previous;
+    })();
+    // A close that failed has still ended; it is its caller's to report, not every later opening's.
+    this.closing = closed.catch(() => {});
+    return closed;
   }
 
   private async connect(profile: ConnectionProfile): Promise<Connection> {

@@ -24,6 +24,7 @@ import { pinProblem } from '../shared/pin-rules.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import { profileFingerprint, type ConnectionProfile, type DeskSettings, type Settings } from '../settings/index.ts';
+import { repeatEvery, type RepeatingTask } from './repeating-task.ts';
 import { emptySyncStatus, syncRequest } from './sync-request.ts';
 import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
 import { TitlePages } from './title-pages.ts';
@@ -70,6 +71,8 @@ export interface DeskServiceDeps {
   pinCost?: PinCost;
   now: () => number;
   version: string;
+  /** Windows: this copy is installed for all users (MSI or per-machine), so it never updates itself. */
+  installedForAllUsers?: boolean;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
   /** Where the catalog mirrors live and how they are written. */
   mirrors: ConnectionsOptions['mirrors'];
@@ -199,6 +202,7 @@ export class DeskService implements DeskHandlers {
       managed,
       signIn: await this.signInView(),
     };
+    if (this.deps.installedForAllUsers) info.installedForAllUsers = true;
     if (active) info.activeProfile = await this.view(active);
     // The demo patrons are training data, but a locked desk shows no patron at all.
     if (active?.kind === 'sandbox' && this.session) {
@@ -464,17 +468,13 @@ export class DeskService implements DeskHandlers {
   }
 
   /** Main checks every `everyMs` (15 seconds in the product). */
-  startIdleWatch(everyMs = 15_000): () => void {
+  startIdleWatch(everyMs = 15_000): RepeatingTask {
     return this.every(everyMs, () => this.enforceIdleLock(), 'session.idle-check-failed');
   }
 
-  /** Background work on a timer that never keeps the process alive; a failure is logged, not thrown. Returns the stop. */
-  private every(everyMs: number, work: () => Promise<unknown>, failedEvent: string): () => void {
-    const timer = setInterval(() => {
-      void work().catch((error: unknown) => this.deps.logger.warn(failedEvent, { error }));
-    }, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  /** Background work on a timer that never keeps the process alive; a failure is logged, not thrown (repeating-task.ts). */
+  private every(everyMs: number, work: () => Promise<unknown>, failedEvent: string, options: { now?: boolean } = {}): RepeatingTask {
+    return repeatEvery(everyMs, work, { ...options, onError: (error) => this.deps.logger.warn(failedEvent, { error }) });
   }
 
   async copyText(args: ParsedArgsOf<'copyText'>): Promise<null> {
@@ -602,6 +602,9 @@ export class DeskService implements DeskHandlers {
     const connection = await this.activeConnection();
     const entitlementsOnly = args.full && args.entitlementsOnly;
     this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
+    // A connection closed under the sync (a credential or address change, the app quitting)
+    // cancels it: DeskMirror refuses it as `sync.cancelled` (the desk's words: it resumes from its
+    // stored page on the next sync), and nothing is recorded as failed.
     const status = await connection.mirror.syncNow(syncRequest(connection, args.full, entitlementsOnly), (progress) => this.deps.emit('syncProgress', progress));
     if (entitlementsOnly) this.logFullPass(connection.profile.id, status.sources, 'staff');
     return this.statusView(status);
@@ -615,14 +618,8 @@ export class DeskService implements DeskHandlers {
    * The full entitlement pass when it is due (full-pass.ts): checked now and every `everyMs` (an
    * hour in the product), so a desk that is off at the due time runs it soon after it starts.
    */
-  startFullEntitlementPass(everyMs = 3_600_000): () => void {
-    const run = (): void => {
-      void this.runDueFullPass().catch((error: unknown) => this.deps.logger.warn('catalog.full-pass-failed', { error }));
-    };
-    run();
-    const timer = setInterval(run, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
+  startFullEntitlementPass(everyMs = 3_600_000): RepeatingTask {
+    return this.every(everyMs, () => this.runDueFullPass(), 'catalog.full-pass-failed', { now: true });
   }
 
   /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
@@ -640,7 +637,7 @@ export class DeskService implements DeskHandlers {
   }
 
   /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
-  startAvailabilityRefresh(everyMs = 600_000): () => void {
+  startAvailabilityRefresh(everyMs = 600_000): RepeatingTask {
     return this.every(everyMs, () => this.refreshChanged(), 'catalog.refresh-failed');
   }
 
@@ -801,23 +798,29 @@ export class DeskService implements DeskHandlers {
 
   /**
    * The retention period, applied now and at every local midnight after (the period is counted in
-   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. `timers` is
-   * for tests that move the clock themselves.
+   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. Stopping
+   * waits for a purge under way. `timers` is for tests that move the clock themselves.
    */
-  startActionLogRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): () => void {
+  startActionLogRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): RepeatingTask {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
-    const run = async (): Promise<void> => {
-      await this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error }));
-      if (stopped) return;
-      const now = this.deps.now();
-      timer = timers.setTimeout(() => void run(), nextRetentionRun(now) - now);
-      (timer as { unref?: () => void }).unref?.();
+    let current: Promise<void> | undefined;
+    const run = (): void => {
+      current = this.applyRetention().catch((error: unknown) => this.deps.logger.warn('action-log.purge-failed', { error })).then(() => {
+        current = undefined;
+        if (stopped) return;
+        const now = this.deps.now();
+        timer = timers.setTimeout(run, nextRetentionRun(now) - now);
+        (timer as { unref?: () => void }).unref?.();
+      });
     };
-    void run();
-    return () => {
-      stopped = true;
-      if (timer !== undefined) timers.clearTimeout(timer);
+    run();
+    return {
+      stop: async () => {
+        stopped = true;
+        if (timer !== undefined) timers.clearTimeout(timer);
+        await current;
+      },
     };
   }
 

@@ -1,5 +1,5 @@
 // DeskService as main assembles it: settings in electron-store, credentials in the keychain,
-// the action log and catalog mirrors in the user data folder, the network through Electron's
+// the action log in the user data folder, the catalog mirrors where main put them, the network through Electron's
 // net.fetch (the system proxy and certificate store), the built-in sandbox in-process, and the
 // system clipboard. The one place that knows DeskService's constructor, so a change to its
 // dependencies is made here and nowhere else in main.
@@ -18,6 +18,8 @@ import { readSettingsFile, Settings } from '../settings/index.ts';
 
 export interface DeskAssembly {
   userData: string;
+  /** The catalog mirrors' folder (on Windows in local app data: electron/connection/catalog-folder.ts). */
+  catalogDir: string;
   /** The bundled mirror worker (app-files.ts): the thread that owns the mirror. */
   mirrorWorker: string;
   /** A keychain service name of its own (a training desk, tests); the default otherwise. */
@@ -28,6 +30,7 @@ export interface DeskAssembly {
   clipboard: ClipboardPort;
   emit: DeskServiceDeps['emit'];
   version: string;
+  installedForAllUsers: boolean;
 }
 
 export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: Settings } {
@@ -50,9 +53,10 @@ export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: 
     }),
     // An earlier version's record: found, it only says the desk was set up (it is never read for a PIN).
     legacySignInFile: join(parts.userData, 'sign-in.json'),
-    mirrors: { dir: join(parts.userData, 'catalog'), workerUrl: parts.mirrorWorker },
+    mirrors: { dir: parts.catalogDir, workerUrl: parts.mirrorWorker },
     now: Date.now,
     version: parts.version,
+    installedForAllUsers: parts.installedForAllUsers,
     emit: parts.emit,
   });
   return { desk, settings };

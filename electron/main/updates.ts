@@ -8,7 +8,8 @@
 // is checked against the SHA-512 in latest.yml, the Windows installer's Authenticode signature
 // must name the publisher in app-update.yml (`verifyUpdateCodeSignature` is not replaced), and
 // on macOS Squirrel.Mac accepts only an app signed by the same team. Where that check cannot run
-// (an unsigned Windows build, any Linux package) the policy's `auto` was already refused
+// (an unsigned Windows or macOS build, a Linux package), and where the copy is installed for all
+// users (the MSI, per-machine NSIS: IT deploys versions), the policy's `auto` was already refused
 // (electron/policy/updates-eligibility.ts) and nothing is checked.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -12,7 +12,7 @@ import { looksLikeCredential, POLICY_SETTING_NAMES, policyIssue, policySchema, t
 import { policyProblem } from './problem.ts';
 import type { SourceRead } from './source.ts';
 import { autoUpdatesRefusal } from './updates-eligibility.ts';
-import { nativeRegistry } from './windows-registry.ts';
+import { windowsRegistry } from './windows-registry.ts';
 import { readWindowsPolicy, type RegistryReader } from './windows-source.ts';
 
 export interface MachinePolicy {
@@ -21,25 +21,34 @@ export interface MachinePolicy {
   problems: PolicyProblems;
   /** The file or registry key it came from, when there is one. */
   source?: string;
+  /** Windows: reg.exe read the registry, because native-reg could not load (and why). */
+  readByRegExe?: { because: string };
 }
 
 export interface LoadMachinePolicyOptions {
   platform?: NodeJS.Platform;
   /** Windows: app-update.yml names a verified publisher (electron/main/updates.ts finds out). */
   windowsPublisherVerified?: boolean;
-  /** Windows: the registry (native-reg's unless a test passes a stand-in). */
+  /** Windows: installed for all users (MSI or per-machine): never updates itself (electron/main/install-kind.ts). */
+  installedForAllUsers?: boolean;
+  /** macOS: signed with a Developer ID (electron/main/build-info.ts). */
+  macSigned?: boolean;
+  /** Windows: the registry (native-reg's, or reg.exe's when native-reg cannot load, unless a test passes a stand-in). */
   registry?: RegistryReader;
   mac?: MacSourceOptions;
   linux?: LinuxSourceOptions;
 }
 
 export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
-  const { platform = process.platform, windowsPublisherVerified = false } = options;
-  return checkedPolicy(readSource(platform, options), { platform, windowsPublisherVerified });
+  const { platform = process.platform, windowsPublisherVerified = false, installedForAllUsers = false, macSigned = false } = options;
+  let readByRegExe: MachinePolicy['readByRegExe'];
+  const registry = options.registry ?? windowsRegistry({ onChosen: (reader, why) => { if (reader === 'reg.exe') readByRegExe = { because: why ?? '' }; } });
+  const checked = checkedPolicy(readSource(platform, { ...options, registry }), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
+  return readByRegExe ? { ...checked, readByRegExe } : checked;
 }
 
-function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions): SourceRead {
-  if (platform === 'win32') return readWindowsPolicy(options.registry ?? nativeRegistry);
+function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions & { registry: RegistryReader }): SourceRead {
+  if (platform === 'win32') return readWindowsPolicy(options.registry);
   if (platform === 'darwin') return readMacPolicy(options.mac);
   return readLinuxPolicy(options.linux);
 }

@@ -7,6 +7,7 @@ import { ignoredLine, updatesRefusedLine } from './problem.ts';
 
 export function logMachinePolicy(machine: MachinePolicy, logger: Pick<Logger, 'info' | 'warn'>): void {
   const { problems, source } = machine;
+  if (machine.readByRegExe) logger.warn('policy.read-by-reg-exe', { because: machine.readByRegExe.because });
   if (problems.ignored) logger.warn('policy.ignored', { source, message: ignoredLine(problems.ignored) });
   else if (machine.policy) logger.info('policy.applied', { source });
   if (problems.updatesRefused) logger.warn('updates.refused', { message: updatesRefusedLine(problems.updatesRefused) });

@@ -143,6 +143,8 @@ export interface AppInfo {
   settingsProblem?: { reason: Reason; params?: ErrorParams };
   /** What the machine-wide policy file decides; shown as "set by your library's IT". */
   managed?: ManagedView;
+  /** Windows: installed for all users of the computer (MSI or per-machine): IT installs new versions, the desk never updates itself. */
+  installedForAllUsers?: boolean;
 }
 
 export interface ManagedView {

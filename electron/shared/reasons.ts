@@ -49,7 +49,9 @@ export const REASONS = {
   'policy.credential-field': '{source} holds a credential ({setting}); user names and passwords are entered on each computer and kept in its keychain.',
   'policy.invalid-value': 'In {source}, {setting} is not valid: {rule}',
   'updates.unverified-windows-build': 'this Windows build names no verified publisher (it was not signed), so the signature of an update could not be checked.',
-  'updates.linux-auto': 'on Linux the policy may set updates to "it-managed" or "off" only: AppImage and deb packages carry no signature the app could check.',
+  'updates.linux-auto': 'on Linux the policy may set updates to "it-managed" or "off" only: Linux packages carry no signature the app could check.',
+  'updates.installed-for-all-users': 'this copy is installed for all users of this computer (the MSI, or the installer’s per-machine choice), so it never updates itself.',
+  'updates.unsigned-mac-build': 'this macOS build is not signed with a Developer ID, so macOS would not install an update to it.',
 
   // ---- The contract's argument checks, cards, service addresses, settings and the keychain
   // (renderer/French helper, issue #12 item 6). {field} is a key of FIELD_NAMES

@@ -8,6 +8,29 @@ export const en = {
   reasons: REASONS as Record<Reason, string>,
   /** The contract's argument fields, as a refusal names them (shared/field-names.ts). */
   fields: FIELD_NAMES as Record<FieldName, string>,
+  /**
+   * Main's own pages, shown without the desk (electron/main/start-page.ts): a start that failed,
+   * and the catalog moved to this computer's local folder. Plain text (no vue-i18n syntax): the
+   * build puts this section of each language into main (electron/main/start-texts.ts).
+   */
+  start: {
+    failedTitle: 'Lending Desk could not start',
+    failedStep: 'What failed: {step}.',
+    details: 'Details for your library’s IT: {message}',
+    logAt: 'The log is at {path}. If this happens again, give it to your library’s IT.',
+    noLog: 'No log could be written in {path}.',
+    closeToQuit: 'Close this window to quit. Lending Desk starts as usual again once the cause is fixed.',
+    steps: {
+      log: 'opening the log',
+      policy: 'reading the policy set by your library’s IT',
+      desk: 'opening the settings, the keychain and the action log',
+      window: 'opening the desk window',
+      page: 'loading the desk',
+    },
+    movingTitle: 'Moving the catalog to this computer',
+    movingBody: 'Lending Desk keeps its copy of the catalog in this computer’s local folder ({to}) instead of the folder that follows you from computer to computer. It is moved once; the desk opens when it is done.',
+    movingProgress: '{done} MB of {total} MB moved',
+  },
   app: {
     name: 'Lending Desk',
     loading: 'Loading Lending Desk…',
@@ -556,6 +579,7 @@ export const en = {
   settings: {
     title: 'Settings',
     close: 'Close settings',
+    installedForAllUsers: "Lending Desk is installed for all users of this computer, so it never updates itself: your library's IT installs new versions.",
     preferences: 'Preferences',
     idleLock: 'Lock the desk after this many minutes without activity',
     idleLockHint: "From 1 to 30 (your library's IT may set more).",
@@ -595,5 +619,5 @@ export const en = {
 
 /** Another language's messages: the same keys, each text or a message function (see elision.ts). */
 type Localized<T> = { [K in keyof T]: T[K] extends string ? LocaleMessage : Localized<T[K]> };
-/** Main's reasons and field names stay plain text (main's English is the template for the log). */
-export type Messages = Omit<Localized<typeof en>, 'reasons' | 'fields'> & Pick<typeof en, 'reasons' | 'fields'>;
+/** Main's reasons, field names and start pages stay plain text (main's English is the template for the log; main fills its pages itself). */
+export type Messages = Omit<Localized<typeof en>, 'reasons' | 'fields' | 'start'> & Pick<typeof en, 'reasons' | 'fields' | 'start'>;

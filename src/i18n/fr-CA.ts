@@ -44,7 +44,9 @@ export const frCA: Messages = {
     'policy.credential-field': '{source} contient un identifiant ({setting}); les noms d’utilisateur et mots de passe sont saisis sur chaque ordinateur et gardés dans son trousseau.',
     'policy.invalid-value': 'Dans {source}, {setting} n’est pas valide : {rule}',
     'updates.unverified-windows-build': 'cette version Windows ne nomme aucun éditeur vérifié (elle n’a pas été signée), donc la signature d’une mise à jour ne pourrait pas être vérifiée.',
-    'updates.linux-auto': 'sous Linux, la politique ne peut régler les mises à jour qu’à « it-managed » ou « off » : les paquets AppImage et deb ne portent aucune signature que l’application pourrait vérifier.',
+    'updates.linux-auto': 'sous Linux, la politique ne peut régler les mises à jour qu’à « it-managed » ou « off » : les paquets Linux ne portent aucune signature que l’application pourrait vérifier.',
+    'updates.installed-for-all-users': 'cette copie est installée pour tous les utilisateurs de cet ordinateur (le MSI, ou le choix « par ordinateur » du programme d’installation) : elle ne se met donc jamais à jour d’elle-même.',
+    'updates.unsigned-mac-build': 'cette version macOS n’est pas signée avec un Developer ID : macOS n’installerait donc pas de mise à jour.',
 
     // ---- Vérification des arguments du contrat, cartes, adresses, paramètres et trousseau
     // (volet « français partout », billet 12, point 6). {field} est déjà traduit (section fields).
@@ -155,6 +157,24 @@ export const frCA: Messages = {
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
     'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
     'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
+  },
+  start: {
+    failedTitle: 'Lending Desk n’a pas pu démarrer',
+    failedStep: 'Étape en échec : {step}.',
+    details: 'Détails pour le service informatique de votre bibliothèque : {message}',
+    logAt: 'Le journal se trouve ici : {path}. Si cela se reproduit, remettez-le au service informatique de votre bibliothèque.',
+    noLog: 'Aucun journal n’a pu être écrit dans {path}.',
+    closeToQuit: 'Fermez cette fenêtre pour quitter. Lending Desk redémarrera normalement une fois la cause corrigée.',
+    steps: {
+      log: 'l’ouverture du journal',
+      policy: 'la lecture de la politique fixée par le service informatique de votre bibliothèque',
+      desk: 'l’ouverture des paramètres, du trousseau et du journal des actions',
+      window: 'l’ouverture de la fenêtre du comptoir',
+      page: 'le chargement du comptoir',
+    },
+    movingTitle: 'Déplacement du catalogue sur cet ordinateur',
+    movingBody: 'Lending Desk garde sa copie du catalogue dans le dossier local de cet ordinateur ({to}) plutôt que dans le dossier qui vous suit d’un ordinateur à l’autre. Elle est déplacée une seule fois ; le comptoir s’ouvre quand c’est terminé.',
+    movingProgress: '{done} Mo sur {total} Mo déplacés',
   },
   /** The contract's argument fields, as a refusal names them. */
   fields: {
@@ -712,6 +732,7 @@ export const frCA: Messages = {
   settings: {
     title: 'Paramètres',
     close: 'Fermer les paramètres',
+    installedForAllUsers: 'Lending Desk est installé pour tous les utilisateurs de cet ordinateur : il ne se met donc jamais à jour de lui-même. Le service informatique de votre bibliothèque installe les nouvelles versions.',
     preferences: 'Préférences',
     idleLock: 'Verrouiller le comptoir après ce nombre de minutes d’inactivité',
     idleLockHint: 'De 1 à 30 (le service informatique de la bibliothèque peut fixer davantage).',

@@ -78,28 +78,37 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
       error.value = result.error;
       return false;
     }
+    // The results show once each knows what it stands for (one read of the desk's own copy): a
+    // result on screen is one Alt+B can act on at once, never one still being looked up.
+    const contents = await contentsFor(request.libraryId, result.value.hits);
+    if (lastRequest !== request) return false; // another search went out meanwhile: its results show, not these
     page.value = result.value;
     shown.value = { libraryId: request.libraryId, q: request.q, offset: request.offset ?? 0 };
     availability.value = {};
-    resolved.value = {};
+    resolved.value = contents ?? {};
     lookedUp.value = {};
-    await resolve();
     await refreshAvailability();
     return true;
   }
 
-  /** What each result on the page stands for, from the desk's copy of the catalog (again after a sync). */
+  /** What each result on the page stands for, read again from the desk's copy of the catalog (after a sync). */
   async function resolve(): Promise<void> {
     if (!page.value || !shown.value) return;
-    const titleIds = [...new Set(page.value.hits.flatMap((h) => (h.titleId !== undefined && h.titleId > 0 ? [h.titleId] : [])))];
-    if (titleIds.length === 0) return;
-    const result = await requests.alongside('titleContents', { libraryId: shown.value.libraryId, titleIds });
-    if (!result) return;
+    const contents = await contentsFor(shown.value.libraryId, page.value.hits);
+    if (contents) resolved.value = contents;
+  }
+
+  /** The hits' contents by titleId, from the desk's copy; undefined when it could not be read (the error is shown). */
+  async function contentsFor(libraryId: number, hits: readonly SearchHit[]): Promise<Record<number, TitleContents> | undefined> {
+    const titleIds = [...new Set(hits.flatMap((h) => (h.titleId !== undefined && h.titleId > 0 ? [h.titleId] : [])))];
+    if (titleIds.length === 0) return {};
+    const result = await requests.alongside('titleContents', { libraryId, titleIds });
+    if (!result) return undefined;
     if (!result.ok) {
       availabilityError.value = result.error;
-      return;
+      return undefined;
     }
-    resolved.value = Object.fromEntries(result.value.map((r) => [r.titleId, r]));
+    return Object.fromEntries(result.value.map((r) => [r.titleId, r]));
   }
 
   function contentsOf(hit: SearchHit): HitContents {

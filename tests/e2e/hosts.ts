@@ -1,7 +1,7 @@
 // The `desk` fixture: one Lending Desk, on whichever host the project names, with a fresh
 // user data folder and a test-only keychain service, and a restart that keeps both.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
@@ -12,6 +12,8 @@ import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/action-log/log-key.ts';
 import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost, type DeskHostOptions } from './host/desk-host.ts';
+import { ELECTRON_HOST_ENV } from './global-setup.ts';
+import { installedElectron } from '../../scripts/electron-binary.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -26,14 +28,14 @@ export interface DeskApp {
   keychainService: string;
 }
 
-/** Where the Electron binary is not installed, the reason to skip; found without loading the `electron` package (it would download). */
+/**
+ * Why the Electron host cannot run, or undefined. global-setup.ts tried the electron package's
+ * own download once for the whole run and left the reason here; a run without it (a single spec
+ * started some other way) checks for a binary already downloaded, without loading the package.
+ */
 export function electronUnavailableReason(): string | undefined {
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return undefined;
-  const dir = join(ROOT, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return 'Electron host skipped: no Electron binary (node_modules/electron/path.txt is absent; the binary could not be downloaded on this machine). The same specs ran in the Chromium host.';
-  if (!existsSync(join(dir, 'dist', readFileSync(pathFile, 'utf8')))) return 'Electron host skipped: node_modules/electron/dist is incomplete.';
-  return undefined;
+  if (ELECTRON_HOST_ENV in process.env) return process.env[ELECTRON_HOST_ENV];
+  return installedElectron(ROOT, process.env) ? undefined : 'Electron host skipped: no Electron binary downloaded yet (run the whole suite: its global setup downloads it where it can).';
 }
 
 async function chromiumPage(browser: Browser, url: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
@@ -45,13 +47,15 @@ async function chromiumPage(browser: Browser, url: string, viewport = { width: 1
   return page;
 }
 
-export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none'; sandbox: DeskHostOptions['sandbox'] }, { browser: Browser }>({
+export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOptions | undefined; deskPin: 'test' | 'none'; sandbox: DeskHostOptions['sandbox']; installedForAllUsers: boolean }, { browser: Browser }>({
   /** Where the Chromium host reads the machine policy (a spec's own folder); the machine's own sources by default. */
   policy: [undefined, { option: true }],
   /** `none`: the Chromium host's desk has no desk PIN yet (the first run sets one). */
   deskPin: ['test', { option: true }],
   /** The Chromium host's sandbox in a strict mode (a project's `use`, or a spec's test.use). */
   sandbox: [undefined, { option: true }],
+  /** The Chromium host's desk as a Windows copy installed for all users (the MSI). */
+  installedForAllUsers: [false, { option: true }],
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -60,7 +64,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
-  desk: async ({ browser, policy, deskPin, sandbox }, use, testInfo) => {
+  desk: async ({ browser, policy, deskPin, sandbox, installedForAllUsers }, use, testInfo) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-'));
     const keychainService = `Lending Desk e2e ${randomUUID()}`;
     try {
@@ -89,11 +93,11 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
         await use(desk);
         await app?.close();
       } else {
-        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox });
+        let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox, installedForAllUsers });
         const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
           await desk.page.context().close();
           await host.close();
-          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox });
+          host = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox, installedForAllUsers });
           desk.page = await chromiumPage(browser, host.url);
           return desk.page;
         } };

@@ -133,3 +133,22 @@ test('a policy asking for automatic updates on Linux keeps the rest and says why
   await expect(page.getByText('Mises à jour automatiques refusées : sous Linux, la politique ne peut régler')).toBeVisible();
   await screenshots(page, 'settings-updates-refused-fr');
 });
+
+test.describe('a Windows copy installed for all users (the MSI)', () => {
+  test.use({ installedForAllUsers: true });
+
+  test('Settings says it never updates itself and IT installs new versions, in English and French', async ({ desk }) => {
+    const page = desk.page;
+    await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
+    await startShift(page, 'AL');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByText("Lending Desk is installed for all users of this computer, so it never updates itself: your library's IT installs new versions.")).toBeVisible();
+    await screenshots(page, 'settings-installed-for-all-users-en');
+    await switchToFrench(page);
+    await expect(page.getByText('Lending Desk est installé pour tous les utilisateurs de cet ordinateur : il ne se met donc jamais à jour de lui-même.')).toBeVisible();
+    await screenshots(page, 'settings-installed-for-all-users-fr');
+    // Keyboard only: Escape closes Settings.
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { name: 'Paramètres' })).toHaveCount(0);
+  });
+});

@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import type { DeskHostOptions } from './host/desk-host.ts';
 
-// The same specs on two hosts (DESIGN.md, Tests): the real Electron app where its binary is
-// present, and the built renderer in Debian's Chromium with the test host answering the
-// contract. Screenshots land in test-results/screenshots/ (ignored by git).
+// The same specs on two hosts (DESIGN.md, Tests): the real Electron app where its binary can be
+// had (global-setup.ts tries the electron package's own download once per run), and the built
+// renderer in Debian's Chromium with the test host answering the contract. Screenshots land in test-results/screenshots/ (ignored by git).
 export default defineConfig<{ sandbox: DeskHostOptions['sandbox'] }>({
   testDir: import.meta.dirname,
   testMatch: '**/*.spec.ts',
+  globalSetup: join(import.meta.dirname, 'global-setup.ts'),
   outputDir: join(import.meta.dirname, '..', '..', 'test-results', 'e2e'),
   workers: 1,
   timeout: 60_000,

@@ -463,11 +463,9 @@ export async function runBadInput(scale: Scale): Promise<Section> {
           thrown.push(`${method} threw out of dispatch: ${String(error).slice(0, 200)}`);
           continue;
         }
-        if (method === 'syncNow' && result.ok) {
-          syncs += 1;
-          // The sync ran in a worker and was awaited; a short settle lets its last requests be logged before they are read.
-          await new Promise((resolve) => setTimeout(resolve, 30));
-        }
+        if (method === 'syncNow' && result.ok) syncs += 1;
+        // Requests the call left on their way (a sync's page asked for ahead) reach the sandbox's log before it is read.
+        await rig.requestsSettled();
         tried += 1;
         tally.tried += 1;
         const code = result.ok ? 'ok' : result.error.code;
@@ -495,8 +493,10 @@ export async function runBadInput(scale: Scale): Promise<Section> {
         if (SIDE_EFFECTS.has(method)) restoringCalls += await restore(rig, fixture, method, result);
       }
     }
-    // Anything a call set going after it returned (a sync's worker, a timer) has had its chance to fail.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Anything a call set going after it returned (a sync's threads, a background request) has
+    // had its chance to fail once the desk has closed: closing waits for all of it.
+    await rig.requestsSettled();
+    await rig.desk.close();
 
     const crashes = thrown.length + rig.unexpected.length + processErrors.length;
     const notes: string[] = [];

@@ -69,6 +69,8 @@ export interface Rig {
   /** Contract calls whose handler threw something other than a PartnerError (logged as unexpected). */
   unexpected: { method: string; error: string }[];
   call(method: MethodName | string, args?: unknown): Promise<Result<unknown>>;
+  /** Resolves once no request the desk sent is still on its way (a sync's page asked for ahead, a guessed next page). */
+  requestsSettled(): Promise<void>;
   /** Moves simulated time forward only (parallel sleeps to the same moment move it once). */
   advanceTo(ms: number): void;
   random(): number;
@@ -94,7 +96,23 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     if (ahead > 0) clock.advance(ahead);
   };
 
+  let inFlight = 0;
+  let settledWaiters: Array<() => void> = [];
+  const requestsSettled = (): Promise<void> => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => settledWaiters.push(resolve)));
   const watchedFetch = async (input: string, init: RequestInit): Promise<Response> => {
+    inFlight += 1;
+    try {
+      return await sendWatched(input, init);
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0) {
+        const waiting = settledWaiters;
+        settledWaiters = [];
+        for (const resolve of waiting) resolve();
+      }
+    }
+  };
+  const sendWatched = async (input: string, init: RequestInit): Promise<Response> => {
     wire.requests += 1;
     if (clock.now() < wire.retryAfterUntil) wire.sentDuringRetryAfter += 1;
     const headers = new Headers(init.headers);
@@ -157,7 +175,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   };
 
   const rig: Rig = {
-    sandbox, admin, clock, desk, dir, wire, secrets, unexpected, call, advanceTo, random,
+    sandbox, admin, clock, desk, dir, wire, secrets, unexpected, call, requestsSettled, advanceTo, random,
     close: async () => {
       // Every token the service issued — the sync's too, which this side never saw —
       // then every file the desk wrote, before they go.

@@ -34,6 +34,8 @@ export interface DeskHostOptions {
   deskPin?: 'test' | 'none';
   /** The built-in sandbox's strict modes (its reading of content ids, how its deltas show removals). */
   sandbox?: Pick<SandboxOptions, 'ids' | 'removals'>;
+  /** As main finds for a Windows copy installed for all users (the MSI, per-machine NSIS). */
+  installedForAllUsers?: boolean;
 }
 
 export interface DeskHost {
@@ -70,10 +72,11 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     policy: policy.policy,
     policyProblem: policy.problems,
     version: '0.0.0-e2e',
+    ...(options.installedForAllUsers ? { installedForAllUsers: true } : {}),
     emit,
   });
 
-  const stopRetention = desk.startActionLogRetention();
+  const retention = desk.startActionLogRetention();
   const serveRenderer = createRendererHandler({ root: rendererDir, readFile: (file) => readFile(file) });
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -129,7 +132,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       for (const res of listeners) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      stopRetention();
+      await retention.stop();
       await desk.close();
       logger.close();
     },

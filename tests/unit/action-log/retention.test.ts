@@ -83,7 +83,7 @@ describe('retention', () => {
     await written(record(45), record(1.5), record(0.8), record(0.6), record(0.01));
     const started = await start();
     const manual = manualTimers();
-    const stop = started.startActionLogRetention(manual.timers);
+    const retention = started.startActionLogRetention(manual.timers);
     const midnight = await manual.next();
     expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.6 days ago', 'Title from 0.01 days ago']);
     expect(midnight.ms).toBe(new Date(2026, 10, 23).getTime() - clock.now()); // the next run at local midnight
@@ -97,12 +97,19 @@ describe('retention', () => {
     const after = await manual.next();
     expect(onDisk().map((e) => e.action)).toEqual(['log-read']);
     expect(after.ms).toBe(DAY); // and every local midnight after
-    stop();
+    await retention.stop();
     const purges = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').split('\n').filter((line) => line.includes('action-log.purged')).map((line) => JSON.parse(line));
     expect(purges).toEqual([
       expect.objectContaining({ retentionDays: 1, keepTitles: true, removed: 3, unreadable: 0 }),
       expect.objectContaining({ removed: 3 }), // today's two actions and the reading made before midnight
     ]);
+  });
+
+  it('stopping waits for the purge the start began (the app quits only once nothing is half written)', async () => {
+    await written(record(45), record(1.5), record(0.01));
+    const started = await start();
+    await started.startActionLogRetention(manualTimers().timers).stop();
+    expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.01 days ago']);
   });
 
   it('follows the policy: 7 days kept, and titles dropped from old and new entries when IT turns them off', async () => {

@@ -5,11 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createKeytarVault, type CredentialVault } from '../../../electron/credentials/index.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { DatabaseSync } from 'node:sqlite';
+import { Connection } from '../../../electron/connection/connection.ts';
+import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
+import type { SourceState } from '../../../electron/shared/collection.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { MethodName } from '../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../support/clock.ts';
@@ -195,7 +198,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     expect(sent.slice(from).filter((s) => s.at >= heldUntil).length).toBeGreaterThan(0);
   });
 
-  it('closing the connection mid-sync cancels the sync; the next connection resumes it to the end', async () => {
+  it('closing the connection mid-sync cancels the sync, never a failure; the next connection resumes it from the first page not stored', async () => {
     // Every request of the catalog after the first is held on the wire until it is aborted,
     // whatever the credential change that closes the connection takes; the desk's progress
     // events tell when the first page is stored.
@@ -203,6 +206,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     const stored = new Promise<void>((resolve) => { firstPageStored = resolve; });
     let catalogPages = 0;
     let catalogAnswers = 0;
+    const catalogAsked: URL[] = [];
     let holding = true;
     await desk.close();
     closeLog();
@@ -212,6 +216,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
         const url = new URL(input);
         sent.push({ origin: url.origin, path: url.pathname, authorization: new Headers(init.headers).get('authorization'), at: Date.now() });
         const catalog = url.pathname.endsWith('/global-contents');
+        if (catalog) catalogAsked.push(url);
         if (catalog && ++catalogPages > 1 && holding) {
           await new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }));
         }
@@ -229,16 +234,61 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     expect(await syncing).toMatchObject({ ok: false, error: { reason: 'sync.cancelled' } });
     expect(catalogAnswers).toBe(1); // the held pages were aborted, none came in after the close
     holding = false;
-    const global = (await ok('syncStatus')).sources.find((s: { source: string }) => s.source === 'global');
+    const global = (await ok('syncStatus')).sources.find((s: SourceState) => s.source === 'global') as SourceState;
     expect(global).toMatchObject({ inProgress: true });
+    expect(global.items).toBeGreaterThan(0);
     expect(global.nextToken).toBeDefined();
     expect(global.lastError).toBeUndefined(); // cancelled, not failed
+    expect(global.lastErrorCode).toBeUndefined();
+    const resumedFrom = catalogAsked.length;
     const status = await ok('syncNow', { full: false });
-    expect(status.sources.every((s: { inProgress: boolean; lastError?: string }) => !s.inProgress && s.lastError === undefined)).toBe(true);
+    expect(status.sources.every((s: SourceState) => !s.inProgress && s.lastError === undefined)).toBe(true);
+    // The resumed run asked first for the page after the last one stored, not the catalog's start.
+    expect(catalogAsked[resumedFrom]?.searchParams.get('startToken')).toBe(global.nextToken);
+    expect(status.counts.titles).toBeGreaterThan(global.items);
     const mirror = new DatabaseSync(join(dir, 'catalog', mirrorFiles()[0]!));
     expect(mirror.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     expect((mirror.prepare('SELECT COUNT(*) AS n FROM titles').get() as { n: number }).n).toBe(status.counts.titles);
     mirror.close();
+  });
+
+  it('a connection opened while the previous one is still closing waits for it: one mirror file, one owner', async () => {
+    await ok('savePartnerProfile', mainAt(serviceA));
+    await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
+    await ok('syncStatus'); // the connection is open
+    const events: string[] = [];
+    let began!: () => void;
+    const closingBegan = new Promise<void>((resolve) => { began = resolve; });
+    let finishClosing!: () => void;
+    const held = new Promise<void>((resolve) => { finishClosing = resolve; });
+    const close = Connection.prototype.close;
+    const closing = vi.spyOn(Connection.prototype, 'close').mockImplementation(async function (this: Connection) {
+      events.push('closing');
+      began();
+      await close.call(this);
+      await held; // the old connection has not let go yet (its mirror's owner still storing, say)
+      events.push('closed');
+    });
+    const status = DeskMirror.prototype.status;
+    const read = vi.spyOn(DeskMirror.prototype, 'status').mockImplementation(function (this: DeskMirror) {
+      events.push('status read');
+      return status.call(this);
+    });
+    try {
+      const replacing = ok('replaceCredentials', { profileId: 'main', username: serviceA.username, password: serviceA.password });
+      await closingBegan;
+      // A status asked for meanwhile (the Sync page, the 10-minute refresh) needs the profile's connection.
+      const answered = ok('syncStatus');
+      // Opening a connection takes no I/O the test would wait on: a few turns of the event loop are all it could need.
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      finishClosing();
+      await Promise.all([replacing, answered]);
+      expect(events).toEqual(['closing', 'closed', 'status read']);
+    } finally {
+      closing.mockRestore();
+      read.mockRestore();
+      finishClosing();
+    }
   });
 });
 

@@ -40,10 +40,20 @@ export interface StandInOptions {
   userData: string;
   version?: string;
   singleInstance?: boolean;
+  /** app.getLocale() (the OS's language). */
+  locale?: string;
+  /** app.getAppPath(): where the app's own package.json is. */
+  appPath?: string;
+  /** Failures to play: the app:// protocol's registration, the desk's window, its page, or every window. */
+  fail?: { protocol?: boolean; deskWindow?: boolean; deskPage?: boolean; everyWindow?: boolean };
 }
 
 export interface RecordedWindow {
   options: { webPreferences: Record<string, unknown> } & Record<string, unknown>;
+  /** Every URL loaded, in order (a page main re-renders is loaded again). */
+  loads: string[];
+  destroyed: boolean;
+  progress?: number;
   webContents: { sent: Array<{ channel: string; payload: unknown }> };
   /** The webContents object main holds (the IPC sender of this window's frames). */
   contents: object;
@@ -55,7 +65,14 @@ export interface RecordedWindow {
 
 export function createElectronStandIn(options: StandInOptions) {
   const calls: string[] = [];
-  const record = (call: string): void => { calls.push(call); };
+  const callWaiters: Array<{ prefix: string; resolve: () => void }> = [];
+  const record = (call: string): void => {
+    calls.push(call);
+    for (const waiter of callWaiters.filter((w) => call.startsWith(w.prefix))) {
+      callWaiters.splice(callWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   let isReady = false;
   let becomeReady!: () => void;
   const ready = new Promise<void>((resolve) => { becomeReady = resolve; });
@@ -76,12 +93,13 @@ export function createElectronStandIn(options: StandInOptions) {
   const headerHooks: Array<{ filter: { urls: string[] }; listener: HeadersListener }> = [];
   const errorBoxes: Array<{ title: string; content: string }> = [];
   const openedExternally: string[] = [];
-  /** The system clipboard's text (Electron 45's clipboard is promise-based). */
-  const clipboard = { text: '' };
+  /** The system clipboard's text (Electron 45's clipboard is promise-based), and who waits for its next write. */
+  const clipboard = { text: '', waiting: [] as Array<(text: string) => void> };
   const windows: RecordedWindow[] = [];
   const menus: { built: MenuItemConstructorOptions[][]; applied: unknown[] } = { built: [], applied: [] };
   const permissions: { request?: (...args: unknown[]) => void; check?: (...args: unknown[]) => boolean } = {};
   let exitCode: number | undefined;
+  const quitWaiting: Array<() => void> = [];
 
   const switches = new Set((options.args ?? []).flatMap((arg) => {
     const match = /^--?([^=]+)/.exec(arg);
@@ -100,7 +118,13 @@ export function createElectronStandIn(options: StandInOptions) {
     getVersion: () => options.version ?? '0.1.0',
     requestSingleInstanceLock() { record('app.requestSingleInstanceLock'); return options.singleInstance ?? true; },
     on(event: string, listener: Listener) { record(`app.on ${event}`); appEvents.add(event, listener); return app; },
-    quit() { record('app.quit'); },
+    quit() {
+      record('app.quit');
+      for (const resolve of quitWaiting.splice(0)) resolve();
+    },
+    getLocale: () => options.locale ?? 'en-US',
+    getAppPath: () => options.appPath ?? '/nonexistent/app',
+    releaseSingleInstanceLock() { record('app.releaseSingleInstanceLock'); },
     exit(code = 0) { record(`app.exit ${code}`); exitCode = code; },
     whenReady() { record('app.whenReady'); return ready; },
   });
@@ -119,19 +143,34 @@ export function createElectronStandIn(options: StandInOptions) {
 
     constructor(windowOptions: RecordedWindow['options']) {
       requireReady('new BrowserWindow');
-      record('new BrowserWindow');
+      const desk = windowOptions.webPreferences.preload !== undefined;
+      if (options.fail?.everyWindow || (desk && options.fail?.deskWindow)) throw new Error('Electron stand-in: the window could not be created');
+      record(desk ? 'new BrowserWindow' : 'new BrowserWindow (main\'s page)');
       const events = new Emitter();
       const sent: RecordedWindow['webContents']['sent'] = [];
       const contentEvents = new Emitter();
-      const recorded: RecordedWindow = { options: windowOptions, webContents: { sent }, contents: {}, events, bounds: { x: 10, y: 20, width: 1280, height: 800 }, maximized: false };
+      const recorded: RecordedWindow = {
+        options: windowOptions, webContents: { sent }, contents: {}, events, bounds: { x: 10, y: 20, width: 1280, height: 800 }, maximized: false, loads: [], destroyed: false,
+      };
       this.recorded = recorded;
       windows.push(recorded);
       this.webContents = strict('webContents', {
         session: defaultSession,
         on(event: string, listener: Listener) { contentEvents.add(event, listener); },
         setWindowOpenHandler(handler: (details: { url: string }) => unknown) { contentEvents.add('window-open-handler', handler as Listener); },
-        send(channel: string, payload: unknown) { sent.push({ channel, payload }); },
-        loadURL(url: string) { record(`webContents.loadURL ${url}`); recorded.loadedUrl = url; signalLoaded(url); return Promise.resolve(); },
+        send(channel: string, payload: unknown) {
+          if (recorded.destroyed) throw new Error('Electron stand-in: Object has been destroyed (a send to a closed window)');
+          sent.push({ channel, payload });
+        },
+        isDestroyed: () => recorded.destroyed,
+        loadURL(url: string) {
+          record(`webContents.loadURL ${url.startsWith('data:') ? 'data:…' : url}`);
+          recorded.loadedUrl = url;
+          recorded.loads.push(url);
+          if (desk && options.fail?.deskPage) return Promise.reject(new Error('ERR_FILE_NOT_FOUND (-6) loading the desk'));
+          signalLoaded(url);
+          return Promise.resolve();
+        },
         contentEvents,
       });
       recorded.contents = this.webContents;
@@ -139,6 +178,20 @@ export function createElectronStandIn(options: StandInOptions) {
     }
 
     maximize() { this.recorded.maximized = true; }
+    isDestroyed() { return this.recorded.destroyed; }
+    /** Closes now, without 'close' (as Electron's destroy). */
+    destroy() {
+      record('BrowserWindow.destroy');
+      this.recorded.destroyed = true;
+      this.recorded.events.emit('closed');
+    }
+    close() {
+      record('BrowserWindow.close');
+      this.recorded.events.emit('close');
+      this.recorded.destroyed = true;
+      this.recorded.events.emit('closed');
+    }
+    setProgressBar(progress: number) { this.recorded.progress = progress; }
     isMaximized() { return this.recorded.maximized; }
     isMinimized() { return false; }
     restore() {}
@@ -189,7 +242,12 @@ export function createElectronStandIn(options: StandInOptions) {
         record('protocol.registerSchemesAsPrivileged');
         privileged.push(...schemes);
       },
-      handle(scheme: string, handler: ProtocolHandler) { requireReady('protocol.handle'); record(`protocol.handle ${scheme}`); protocolHandlers.set(scheme, handler); },
+      handle(scheme: string, handler: ProtocolHandler) {
+        requireReady('protocol.handle');
+        if (options.fail?.protocol) throw new Error(`Electron stand-in: the scheme "${scheme}" could not be handled`);
+        record(`protocol.handle ${scheme}`);
+        protocolHandlers.set(scheme, handler);
+      },
     }),
     session: strict('session', {
       get defaultSession() { requireReady('session.defaultSession'); return defaultSession; },
@@ -199,7 +257,11 @@ export function createElectronStandIn(options: StandInOptions) {
     }),
     clipboard: strict('clipboard', {
       async readText() { return clipboard.text; },
-      async writeText(text: string) { record('clipboard.writeText'); clipboard.text = text; },
+      async writeText(text: string) {
+        record('clipboard.writeText');
+        clipboard.text = text;
+        for (const resolve of clipboard.waiting.splice(0)) resolve(text);
+      },
     }),
   };
 
@@ -222,6 +284,12 @@ export function createElectronStandIn(options: StandInOptions) {
     systemIdle,
     paths,
     get exitCode() { return exitCode; },
+    /** Resolves when main next makes a call starting with `prefix` (as `calls` records it). */
+    whenCalled(prefix: string): Promise<void> { return new Promise((resolve) => callWaiters.push({ prefix, resolve })); },
+    /** Resolves at the next app.quit(). */
+    nextQuit(): Promise<void> { return new Promise((resolve) => quitWaiting.push(resolve)); },
+    /** The text of the clipboard's next write. */
+    nextClipboardWrite(): Promise<string> { return new Promise((resolve) => clipboard.waiting.push(resolve)); },
     /** Fires `ready` and resolves once main has loaded its page. */
     async startUp(): Promise<string> {
       record('ready');

@@ -4,7 +4,7 @@
 // Main runs from its source, as if from its build folder: app-files.ts is asked about out/main,
 // so the preload, mirror worker and renderer it names are the built ones.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,9 @@ import { APP_ORIGIN } from '../../../electron/main/app-protocol.ts';
 import { appFiles } from '../../../electron/main/app-files.ts';
 import { contentSecurityPolicy } from '../../../electron/main/security.ts';
 import type { DeskService } from '../../../electron/desk/desk-service.ts';
-import { createElectronStandIn, type ElectronStandIn } from './electron-stand-in.ts';
+import { en } from '../../../src/i18n/en.ts';
+import { frCA } from '../../../src/i18n/fr-CA.ts';
+import { createElectronStandIn, type ElectronStandIn, type StandInOptions } from './electron-stand-in.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const SOURCE_MAIN = join(ROOT, 'electron', 'main');
@@ -26,6 +28,10 @@ const holder = vi.hoisted(() => ({
   policyPlatform: 'darwin' as NodeJS.Platform,
   sourceMain: '' as string,
   builtMain: '' as string,
+  /** The start-up step made to throw (start-texts.ts START_STEPS). */
+  failAt: undefined as string | undefined,
+  /** Where the catalog is moved from and to, standing for Windows' roaming and local app data. */
+  catalog: undefined as { dir: string; previous: string } | undefined,
 }));
 
 // Vitest builds a mocked module once; each export forwards to the stand-in of the current run.
@@ -65,16 +71,46 @@ vi.mock('../../../electron/policy/index.ts', async (importOriginal) => {
   const { readLinuxPolicy } = await import('../../../electron/policy/linux-source.ts');
   return {
     ...real,
-    loadMachinePolicy: () => real.checkedPolicy(
-      readLinuxPolicy({ path: holder.machinePolicy, trustRoot: dirname(holder.machinePolicy), ownerUid: process.getuid?.() ?? 0 }),
-      { platform: holder.policyPlatform, windowsPublisherVerified: false },
-    ),
+    loadMachinePolicy: (options: { macSigned?: boolean; installedForAllUsers?: boolean } = {}) => {
+      if (holder.failAt === 'policy') throw new Error('The policy could not be read (played by the test)');
+      return real.checkedPolicy(
+        readLinuxPolicy({ path: holder.machinePolicy, trustRoot: dirname(holder.machinePolicy), ownerUid: process.getuid?.() ?? 0 }),
+        { platform: holder.policyPlatform, windowsPublisherVerified: false, macSigned: options.macSigned ?? false, installedForAllUsers: options.installedForAllUsers ?? false },
+      );
+    },
+  };
+});
+vi.mock('../../../electron/logging/logger.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../electron/logging/logger.ts')>();
+  return {
+    ...real,
+    createFileLogger: (options: Parameters<typeof real.createFileLogger>[0]) => {
+      if (holder.failAt === 'log') throw Object.assign(new Error(`EACCES: permission denied, mkdir '${options.dir}'`), { code: 'EACCES' });
+      return real.createFileLogger(options);
+    },
+  };
+});
+// Windows keeps the catalog in local app data (catalog-folder.ts); here two folders stand for it,
+// and the move is played as across volumes (a redirected %APPDATA%), so it is a copy with progress.
+vi.mock('../../../electron/connection/catalog-folder.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../electron/connection/catalog-folder.ts')>();
+  return {
+    ...real,
+    catalogFolder: (input: Parameters<typeof real.catalogFolder>[0]) => holder.catalog ?? real.catalogFolder(input),
+    moveCatalogFolder: (from: string, to: string, options: Parameters<typeof real.moveCatalogFolder>[2]) => real.moveCatalogFolder(from, to, {
+      ...options, renameFolder: () => { throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' }); },
+    }),
   };
 });
 // Recorded, and otherwise the real assembly.
 vi.mock('../../../electron/main/desk-assembly.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../electron/main/desk-assembly.ts')>();
-  return { createDesk: vi.fn(real.createDesk) };
+  return {
+    createDesk: vi.fn((parts: Parameters<typeof real.createDesk>[0]) => {
+      if (holder.failAt === 'desk') throw new Error('The settings could not be opened (played by the test)');
+      return real.createDesk(parts);
+    }),
+  };
 });
 
 interface Run {
@@ -95,6 +131,13 @@ function folder(prefix: string): string {
   return dir;
 }
 
+/** An app folder whose package.json says how the build was signed (electron-builder.config.ts writes it). */
+function builtApp(build: { macSigned: boolean }): string {
+  const dir = folder('lending-desk-app-');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'lending-desk', version: '0.1.0', lendingDeskBuild: build }));
+  return dir;
+}
+
 function policyFile(url: string): string {
   const path = join(folder('lending-desk-policy-'), 'policy.json');
   writeFileSync(path, JSON.stringify({ version: 1, updates: { mode: 'auto', url } }));
@@ -109,14 +152,25 @@ interface Launch {
   /** The platform the policy is judged for (default macOS, where `auto` updates are allowed). */
   policyPlatform?: NodeJS.Platform;
   userData?: string;
+  locale?: string;
+  /** Where the app's package.json is (the build's signing is read from it). */
+  appPath?: string;
+  fail?: StandInOptions['fail'];
+  failAt?: string;
+  catalog?: { dir: string; previous: string };
 }
 
 /** Imports main afresh under a new stand-in; it runs up to waiting for `ready`. */
 async function launch(options: Launch): Promise<Run> {
   vi.resetModules();
   const userData = options.userData ?? folder('lending-desk-main-');
-  const electron = createElectronStandIn({ packaged: options.packaged, args: options.args ?? [], userData: join(userData, 'default-location') });
+  const electron = createElectronStandIn({
+    packaged: options.packaged, args: options.args ?? [], userData: join(userData, 'default-location'),
+    ...(options.locale ? { locale: options.locale } : {}), ...(options.appPath ? { appPath: options.appPath } : {}), ...(options.fail ? { fail: options.fail } : {}),
+  });
   holder.electron = electron;
+  holder.failAt = options.failAt;
+  holder.catalog = options.catalog;
   holder.machinePolicy = options.machinePolicy ?? join(folder('lending-desk-no-policy-'), 'policy.json');
   holder.policyPlatform = options.policyPlatform ?? 'darwin';
   holder.sourceMain = SOURCE_MAIN;
@@ -146,9 +200,13 @@ async function startUp(run: Run): Promise<Run> {
   return run;
 }
 
-async function quit(run: Run): Promise<void> {
-  run.electron.appEvents.emit('will-quit');
-  await run.desk?.close();
+/** Quits as Electron does: `will-quit`, which main may hold (preventDefault) until it has closed everything and quits again. */
+async function quit(run: Run): Promise<{ held: boolean }> {
+  let held = false;
+  const quitAgain = run.electron.nextQuit();
+  run.electron.appEvents.emit('will-quit', { preventDefault: () => { held = true; } });
+  if (held) await quitAgain;
+  return { held };
 }
 
 afterEach(async () => {
@@ -248,8 +306,10 @@ describe('a packaged start', () => {
     await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { staffName: 'JD' } } });
     await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
     expect(run.electron.clipboard.text).toBe('Loans of ••••0002: due 1 December');
+    const cleared = run.electron.nextClipboardWrite();
     run.electron.powerEvents.emit('lock-screen');
-    await vi.waitFor(() => expect(run.electron.clipboard.text).toBe(''));
+    expect(await cleared).toBe('');
+    expect(run.electron.clipboard.text).toBe('');
     const info = await call('appInfo') as { value: Record<string, unknown> };
     expect(info.value.session).toBeUndefined();
     expect(run.electron.windows[0]!.webContents.sent).toContainEqual({ channel: channelOf('sessionLocked'), payload: { reason: 'system' } });
@@ -313,16 +373,24 @@ describe('a packaged start', () => {
     await quit(none);
     runs.splice(runs.indexOf(none), 1);
 
-    const managed = await startUp(await launch({ packaged: true, machinePolicy: policyFile('https://updates.library.example/lending-desk/'), env: { LENDING_DESK_POLICY_FILE: attacker } }));
+    // A macOS build signed with a Developer ID (the build wrote so into its package.json).
+    const managed = await startUp(await launch({ packaged: true, appPath: builtApp({ macSigned: true }), machinePolicy: policyFile('https://updates.library.example/lending-desk/'), env: { LENDING_DESK_POLICY_FILE: attacker } }));
     expect(managed.electron.autoUpdater).toMatchObject({
       feeds: [{ provider: 'generic', url: 'https://updates.library.example/lending-desk/' }], checks: 1, allowDowngrade: false, autoInstallOnAppQuit: true,
     });
     await quit(managed);
     runs.splice(runs.indexOf(managed), 1);
 
-    // The same policy on Linux: AppImage and deb carry no signature to check, so `auto` is refused.
+    // The same policy on Linux: the packages carry no signature to check, so `auto` is refused.
     const linux = await startUp(await launch({ packaged: true, policyPlatform: 'linux', machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
     expect(linux.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+  });
+
+  it('refuses automatic updates for a macOS build not signed with a Developer ID, and says why in Settings', async () => {
+    const run = await startUp(await launch({ packaged: true, appPath: builtApp({ macSigned: false }), machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
+    expect(run.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+    const info = await run.electron.ipcHandlers.get(channelOf('appInfo'))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: run.electron.windows[0]!.contents }, undefined);
+    expect(info).toMatchObject({ ok: true, value: { managed: { updateMode: 'off', updatesRefused: { reason: 'updates.unsigned-mac-build', params: {} } } } });
   });
 
   it('ignores the dev server URL', async () => {
@@ -419,12 +487,155 @@ describe('an unpackaged start (npm start, Playwright\'s Electron host)', () => {
   });
 
   it('never checks for updates, even when the machine policy allows them', async () => {
-    const run = await startUp(await launch({ packaged: false, machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
+    const run = await startUp(await launch({ packaged: false, appPath: builtApp({ macSigned: true }), machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
     const info = await run.electron.ipcHandlers.get(channelOf('appInfo'))!(
       { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: run.electron.windows[0]!.contents }, undefined,
     );
     expect(info).toMatchObject({ ok: true, value: { managed: { updateMode: 'auto' } } }); // the policy file was read
     expect(run.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
     expect(run.electron.calls.filter((call) => call.startsWith('autoUpdater'))).toEqual([]);
+  });
+});
+
+// ---- a start that fails, and quitting ----
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const LOG_FILE = (userData: string): string => join(userData, 'logs', 'lending-desk.log');
+const pageOf = (window: { loadedUrl?: string } | undefined): string => decodeURIComponent((window?.loadedUrl ?? '').replace(/^data:text\/html;charset=utf-8,/, ''));
+const mainsPages = (run: Run) => run.electron.windows.filter((w) => w.options.webPreferences.preload === undefined);
+
+describe('a start that fails at any step', () => {
+  it.each([
+    ['log', { failAt: 'log' }],
+    ['policy', { failAt: 'policy' }],
+    ['desk', { failAt: 'desk' }],
+    ['window', { fail: { protocol: true } }],
+    ['window', { fail: { deskWindow: true } }],
+    ['page', { fail: { deskPage: true } }],
+  ] as const)('at %s (%o): shows what failed and where the log is, in both languages, and quits cleanly when closed', async (step, failure) => {
+    const run = await launch({ packaged: true, locale: 'fr-CA', ...failure });
+    await run.electron.startUp(); // main's own page is the one loaded
+    const [page] = mainsPages(run);
+    expect(page?.options.webPreferences).toMatchObject({ javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(page?.loadedUrl).toMatch(/^data:text\/html/);
+    const html = pageOf(page);
+    // The OS's language first, the other after it; every sentence from the locale files.
+    expect(html.indexOf(frCA.start.failedTitle)).toBeGreaterThan(0);
+    expect(html.indexOf(frCA.start.failedTitle)).toBeLessThan(html.indexOf(en.start.failedTitle));
+    for (const texts of [en.start, frCA.start]) {
+      expect(html).toContain(escapeHtml(texts.failedStep.replace('{step}', texts.steps[step])));
+      expect(html).toContain(escapeHtml(texts.closeToQuit));
+    }
+    if (step === 'log') {
+      expect(html).toContain(escapeHtml(en.start.noLog.split('{path}')[0]!));
+      expect(html).toContain(join(run.userData, 'logs'));
+    } else {
+      expect(html).toContain(`<code>${LOG_FILE(run.userData)}</code>`);
+      expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(new RegExp(`"event":"app\\.start-failed".*"step":"${step}"`));
+    }
+    // No desk window is left behind it, and nothing is ever sent to one.
+    expect(run.electron.windows.filter((w) => !w.destroyed)).toEqual([page]);
+
+    // Closing the page quits: the single-instance lock goes first, so the next launch is not swallowed.
+    const quitting = run.electron.nextQuit();
+    page!.events.emit('closed');
+    await quitting;
+    const { calls } = run.electron;
+    expect(calls.indexOf('app.releaseSingleInstanceLock')).toBeGreaterThan(-1);
+    expect(calls.indexOf('app.releaseSingleInstanceLock')).toBeLessThan(calls.lastIndexOf('app.quit'));
+    // The quit closes what the start had opened (a logger from the first step on), then quits again.
+    expect((await quit(run)).held).toBe(step !== 'log');
+    if (step !== 'log') expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toContain('"event":"app.quit-closed"');
+
+    // The next launch on the same folders starts as usual.
+    const next = await startUp(await launch({ packaged: true, userData: run.userData }));
+    expect(next.electron.windows[0]!.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+  });
+
+  it('says it in a dialog, in both languages, when not even its own page can open, and quits', async () => {
+    const run = await launch({ packaged: true, fail: { everyWindow: true } });
+    const told = run.electron.whenCalled('dialog.showErrorBox');
+    const quitting = run.electron.nextQuit();
+    void run.electron.startUp();
+    await told;
+    await quitting;
+    const [box] = run.electron.errorBoxes;
+    for (const texts of [en.start, frCA.start]) {
+      expect(box?.content).toContain(texts.failedTitle);
+      expect(box?.content).toContain(texts.failedStep.replace('{step}', texts.steps.window));
+      expect(box?.content).toContain(texts.logAt.replace('{path}', LOG_FILE(run.userData)));
+    }
+    expect(run.electron.calls).toContain('app.releaseSingleInstanceLock');
+  });
+});
+
+describe('quitting', () => {
+  it('holds the quit until the desk has closed its connection, its threads and its mirror, then quits again', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('useSandbox')).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    // The sandbox connection is open, with its catalog mirror (and WAL) on disk.
+    await expect(call('syncStatus')).resolves.toMatchObject({ ok: true, value: { available: true } });
+    const catalog = join(run.userData, 'catalog');
+    expect(readdirSync(catalog).some((name) => name.endsWith('.db-wal'))).toBe(true);
+
+    const before = run.electron.calls.length;
+    expect((await quit(run)).held).toBe(true);
+    expect(run.electron.calls.slice(before)).toEqual(['app.quit']);
+    // The last connection to the mirror closed: SQLite folded the WAL back into the file.
+    expect(readdirSync(catalog).filter((name) => name.endsWith('.db-wal'))).toEqual([]);
+    const log = readFileSync(LOG_FILE(run.userData), 'utf8');
+    expect(log).toContain('"event":"app.quit-closed"');
+    // A second quit (Electron's own, after main's) passes straight through.
+    expect((await quit(run)).held).toBe(false);
+  });
+
+  it('never sends to a window that is gone', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await call('setDeskPin', { pin: 'desk-pin-1' });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('copyText', { text: 'Loans of ••••0002', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    run.electron.windows[0]!.events.emit('close');
+    run.electron.windows[0]!.destroyed = true; // closed, as at quit; the OS locks the screen meanwhile
+    const cleared = run.electron.nextClipboardWrite();
+    run.electron.powerEvents.emit('lock-screen');
+    expect(await cleared).toBe(''); // the lock ran to its end: its event to the page was dropped, not thrown
+    expect(run.electron.windows[0]!.webContents.sent.filter((m) => m.channel === channelOf('sessionLocked'))).toEqual([]);
+  });
+});
+
+describe('the catalog moved to local app data (Windows: out of a roaming profile)', () => {
+  it('copies it across volumes with its progress on main\'s own page, then opens the desk on it', async () => {
+    const root = folder('lending-desk-move-');
+    const previous = join(root, 'Roaming', 'Lending Desk', 'catalog');
+    const dir = join(root, 'Local', 'Lending Desk', 'catalog');
+    mkdirSync(previous, { recursive: true });
+    writeFileSync(join(previous, 'catalog-main-0123456789ab.db'), Buffer.alloc(3 * 1024 * 1024, 7));
+    writeFileSync(join(previous, 'catalog-main-0123456789ab.db-wal'), Buffer.alloc(512 * 1024, 8));
+    const run = await launch({ packaged: true, catalog: { dir, previous } });
+    const deskLoaded = run.electron.whenCalled(`webContents.loadURL ${APP_ORIGIN}`);
+    void run.electron.startUp();
+    await deskLoaded;
+    const [page] = mainsPages(run);
+    // Shown while copying, its progress moving to the end (3.5 MiB, shown as 4 MB), in both languages.
+    expect(page?.loads.length).toBeGreaterThanOrEqual(3);
+    const last = decodeURIComponent(page!.loads.at(-1)!.replace(/^data:text\/html;charset=utf-8,/, ''));
+    expect(last).toContain(escapeHtml(en.start.movingProgress.replace('{done}', '4').replace('{total}', '4')));
+    expect(last).toContain(escapeHtml(frCA.start.movingProgress.replace('{done}', '4').replace('{total}', '4')));
+    expect(page?.progress).toBe(-1);
+    // It gave way to the desk's window once that existed (never no window: that would quit).
+    const { calls } = run.electron;
+    expect(calls.indexOf('BrowserWindow.close')).toBeGreaterThan(calls.indexOf('new BrowserWindow'));
+    expect(page?.destroyed).toBe(true);
+    const { createDesk } = await import('../../../electron/main/desk-assembly.ts');
+    expect(vi.mocked(createDesk).mock.calls.at(-1)?.[0].catalogDir).toBe(dir);
+    expect(readdirSync(dir).sort()).toEqual(['catalog-main-0123456789ab.db', 'catalog-main-0123456789ab.db-wal']);
+    expect(existsSync(previous)).toBe(false);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"catalog\.moved".*"kind":"copied"/);
   });
 });

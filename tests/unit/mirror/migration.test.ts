@@ -137,7 +137,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect(searchIndexMatchesWords(a)).toBe(true);
     a.close();
     b.close();
-  }, 60_000);
+  }, 240_000);
 
   it('a sync the old version left half done resumes from its page token and ends equal to the service', async () => {
     const client = clientOf(sandbox);
@@ -175,7 +175,7 @@ describe('a mirror written by the previous version (schema 1)', () => {
     expect(searchIndexMatchesWords(mirror)).toBe(true);
     fresh.close();
     mirror.close();
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('a mirror this desk\'s last version wrote (schema 5: every record as the service sent it)', () => {
@@ -226,6 +226,6 @@ describe('a mirror this desk\'s last version wrote (schema 5: every record as th
       a.close();
       b.close();
       expect(statSync(path).size).toBeLessThan(sizeBefore / 2); // compacted once converted
-    }, 60_000);
+    }, 240_000);
   }
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import type { AfterPackContext, Configuration } from 'electron-builder';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APP_ID, createBuilderConfig, fuseConfig, fusesHook, type BuilderOptions } from '../../../electron-builder.config.ts';
+import { APP_ID, createBuilderConfig, fuseConfig, fusesHook, MSI_UPGRADE_CODE, type BuilderOptions } from '../../../electron-builder.config.ts';
 import { writeStandInElectronDist } from '../../../scripts/dist.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -20,6 +20,16 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
   validateConfiguration(config: Configuration, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
 };
 
+/** The configuration exactly as `electron-builder --config electron-builder.config.ts` resolves it. */
+async function loaded(): Promise<Configuration> {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    return (await getConfig({ packageKey: 'build', configFilename: 'electron-builder', projectDir: ROOT }, 'electron-builder.config.ts')).result;
+  } finally {
+    log.mockRestore();
+  }
+}
+
 const CERTIFICATE = { CSC_LINK: '/secure/lending-desk.p12', CSC_KEY_PASSWORD: 'not-a-real-password' };
 const AZURE = {
   AZURE_TENANT_ID: 'tenant', AZURE_CLIENT_ID: 'client', AZURE_CLIENT_SECRET: 'secret',
@@ -30,28 +40,34 @@ const APPLE = { CSC_NAME: 'Developer ID Application: City Library (TEAM123456)',
 
 function configWith(options: Partial<BuilderOptions> = {}): { config: Configuration; lines: string[] } {
   const lines: string[] = [];
-  const config = createBuilderConfig({ env: {}, platforms: ['win', 'mac', 'linux'], release: false, variant: 'production', log: (line) => lines.push(line), ...options });
+  const config = createBuilderConfig({ env: {}, platforms: ['win', 'mac', 'linux'], release: false, log: (line) => lines.push(line), ...options });
   return { config, lines };
 }
 
 describe('the config file as electron-builder loads it', () => {
   it('loads through electron-builder\'s own loader (jiti) and passes its schema', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { result } = await getConfig({ packageKey: 'build', configFilename: 'electron-builder', projectDir: ROOT }, 'electron-builder.config.ts');
-    log.mockRestore();
+    const result = await loaded();
     expect(result.appId).toBe(APP_ID);
     expect(typeof result.afterPack).toBe('function');
     await expect(validateConfiguration(result, { isEnabled: false, add: () => {} })).resolves.toBeUndefined();
+  });
+
+  it('as loaded: the MSI (per-machine, its fixed upgrade code) beside NSIS for Windows, the deb alone for Linux', async () => {
+    const result = await loaded();
+    expect(result.win?.target).toEqual([{ target: 'nsis', arch: ['x64'] }, { target: 'msi', arch: ['x64'] }]);
+    expect(result.msi).toMatchObject({ perMachine: true, upgradeCode: '6FE731F0-8A2C-4F19-8598-B9E3EC1B5C29', runAfterFinish: false });
+    expect(result.nsis).toMatchObject({ oneClick: false, perMachine: false, allowElevation: true });
+    expect(result.linux?.target).toEqual([{ target: 'deb', arch: ['x64'] }]);
+    expect(result.appImage).toBeUndefined();
   });
 
   it('keeps the configuration out of package.json, where electron-builder would prefer it', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).build).toBeUndefined();
   });
 
-  it('passes the schema for every variant and signing set-up', async () => {
+  it('passes the schema for every signing set-up', async () => {
     for (const config of [
       configWith().config,
-      configWith({ variant: 'e2e' }).config,
       configWith({ env: { ...CERTIFICATE, ...APPLE }, release: true }).config,
       configWith({ env: { ...AZURE, ...APPLE }, platforms: ['win', 'mac'] }).config,
     ]) await expect(validateConfiguration(config, { isEnabled: false, add: () => {} })).resolves.toBeUndefined();
@@ -78,10 +94,22 @@ describe('targets', () => {
     expect(config.fileAssociations).toEqual([]);
   });
 
-  it('builds a per-machine NSIS installer for Windows (silent with /S)', () => {
-    expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64'] }]);
-    expect(config.nsis).toMatchObject({ oneClick: false, perMachine: true });
+  it('builds an MSI for all users and an NSIS installer that asks (silent: /S, /S /allusers) for Windows', () => {
+    expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64'] }, { target: 'msi', arch: ['x64'] }]);
+    expect(config.nsis).toMatchObject({ oneClick: false, perMachine: false });
+    expect(config.msi).toMatchObject({ perMachine: true, upgradeCode: MSI_UPGRADE_CODE });
     expect(config.win?.icon).toBe('resources/icon.ico');
+  });
+
+  it('keeps the MSI upgrade code written down, never to change: in the config and in IT\'s deployment page', () => {
+    expect(MSI_UPGRADE_CODE).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(readFileSync(join(ROOT, 'electron-builder.config.ts'), 'utf8')).toMatch(/NEVER CHANGE IT/);
+    expect(readFileSync(join(ROOT, 'docs', 'it-deployment.md'), 'utf8')).toContain(MSI_UPGRADE_CODE);
+  });
+
+  it('writes into the packaged package.json whether the macOS build is signed (read at start: unsigned builds refuse auto updates)', () => {
+    expect(configWith().config.extraMetadata).toEqual({ lendingDeskBuild: { macSigned: false } });
+    expect(configWith({ env: { ...APPLE } }).config.extraMetadata).toEqual({ lendingDeskBuild: { macSigned: true } });
   });
 
   it('builds a dmg and a zip for macOS with the hardened runtime and our entitlements', () => {
@@ -94,9 +122,9 @@ describe('targets', () => {
     expect(entitlements).not.toContain('disable-library-validation');
   });
 
-  it('builds an AppImage and a deb for Linux', () => {
+  it('builds the deb for Linux, and no AppImage (it aborts at start under Ubuntu 24.04\'s AppArmor rules)', () => {
     const targets = (config.linux?.target as Array<{ target: string }>).map((target) => target.target);
-    expect(targets).toEqual(['AppImage', 'deb']);
+    expect(targets).toEqual(['deb']);
     expect(config.linux?.icon).toBe('resources/icons');
   });
 
@@ -122,7 +150,7 @@ describe('targets', () => {
 
 describe('fuses', () => {
   it('turns off every way to run other code as the app in the release build', () => {
-    const fuses = fuseConfig('production');
+    const fuses = fuseConfig();
     expect(fuses[FuseV1Options.RunAsNode]).toBe(false);
     expect(fuses[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(false);
     expect(fuses[FuseV1Options.EnableNodeCliInspectArguments]).toBe(false);
@@ -132,14 +160,6 @@ describe('fuses', () => {
     expect(fuses[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(false);
   });
 
-  it('keeps only the inspector on in the e2e variant', () => {
-    const production = fuseConfig('production');
-    const e2e = fuseConfig('e2e');
-    expect(e2e[FuseV1Options.EnableNodeCliInspectArguments]).toBe(true);
-    expect({ ...e2e, [FuseV1Options.EnableNodeCliInspectArguments]: false }).toEqual(production);
-    expect(configWith({ variant: 'e2e' }).config.appId).toBe(`${APP_ID}.e2e`);
-  });
-
   it('flips them from the afterPack hook, on the packaged executable', async () => {
     const flip = vi.fn(async () => 0);
     const context = (platform: string, dir: string) => ({
@@ -147,12 +167,12 @@ describe('fuses', () => {
       electronPlatformName: platform,
       packager: { appInfo: { productFilename: 'Lending Desk' }, executableName: 'lending-desk' },
     }) as unknown as AfterPackContext;
-    const hook = fusesHook('production', flip);
+    const hook = fusesHook(flip);
     await hook(context('win32', 'C'));
     await hook(context('darwin', 'M'));
     await hook(context('linux', 'L'));
     expect(flip.mock.calls.map((call) => (call as unknown[])[0])).toEqual([join('C', 'Lending Desk.exe'), join('M', 'Lending Desk.app'), join('L', 'lending-desk')]);
-    expect((flip.mock.calls[0] as unknown[])[1]).toEqual({ ...fuseConfig('production'), resetAdHocDarwinSignature: false });
+    expect((flip.mock.calls[0] as unknown[])[1]).toEqual({ ...fuseConfig(), resetAdHocDarwinSignature: false });
     expect((flip.mock.calls[1] as unknown[])[1]).toMatchObject({ resetAdHocDarwinSignature: true });
     expect(configWith().config.afterPack).toBeTypeOf('function');
   });
@@ -168,7 +188,7 @@ describe('fuses', () => {
       renameSync(join(dir, 'app', 'electron'), join(dir, 'app', 'lending-desk'));
       expect((await getCurrentFuseWire(join(dir, 'app', 'lending-desk')))[FuseV1Options.RunAsNode]).toBe(FuseState.ENABLE);
       const context = { appOutDir: join(dir, 'app'), electronPlatformName: 'linux', packager: { appInfo: { productFilename: 'Lending Desk' }, executableName: 'lending-desk' } } as unknown as AfterPackContext;
-      await fusesHook('production')(context);
+      await fusesHook()(context);
       const wire = await getCurrentFuseWire(join(dir, 'app', 'lending-desk'));
       expect(wire[FuseV1Options.RunAsNode]).toBe(FuseState.DISABLE);
       expect(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(FuseState.DISABLE);

@@ -50,7 +50,7 @@ function recordedPlutil(answers: Map<string, ProcessResult> = new Map()): RunPro
 }
 
 function load(run: RunProcess = recordedPlutil()) {
-  return loadMachinePolicy({ platform: 'darwin', mac: { path: file, trustRoot: root, toJson: plutilToJson(run) } });
+  return loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path: file, trustRoot: root, toJson: plutilToJson(run) } });
 }
 
 describe('macOS managed preferences', () => {
@@ -113,8 +113,11 @@ describe('macOS managed preferences', () => {
     expect(load(unknown).problems).toEqual({ unknownSettings: ['IdleLockMinutes'] });
   });
 
-  it('may turn on auto updates (Squirrel.Mac checks the team signature)', () => {
+  it('may turn on auto updates in a build signed with a Developer ID (Squirrel.Mac checks the team signature), never in an unsigned one', () => {
     expect(load().policy?.updates).toEqual({ mode: 'auto', url: 'https://updates.example.org/desk/' });
     expect(load().problems.updatesRefused).toBeUndefined();
+    const unsigned = loadMachinePolicy({ platform: 'darwin', mac: { path: file, trustRoot: root, toJson: plutilToJson(recordedPlutil()) } });
+    expect(unsigned.policy?.updates).toEqual({ mode: 'auto', url: 'https://updates.example.org/desk/' });
+    expect(unsigned.problems.updatesRefused).toEqual({ reason: 'updates.unsigned-mac-build', params: {} });
   });
 });

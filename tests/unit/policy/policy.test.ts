@@ -14,7 +14,8 @@ const EXAMPLE = {
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
 };
 const SOURCE = '/etc/lending-desk/policy.json';
-const MAC = { platform: 'darwin', windowsPublisherVerified: false } as const;
+/** A macOS build signed with a Developer ID: the one build that follows every field of a policy as written. */
+const MAC = { platform: 'darwin', windowsPublisherVerified: false, macSigned: true } as const;
 
 function check(raw: unknown) {
   return checkedPolicy({ kind: 'found', source: SOURCE, raw }, MAC);

@@ -198,7 +198,7 @@ describe('the sample configuration profile', () => {
     chmodSync(path, 0o644);
     // plutil's part: the payload's keys, Payload bookkeeping included, as JSON.
     const toJson = () => ({ ok: true as const, json: Buffer.from(JSON.stringify(payloads[0])) });
-    expect(loadMachinePolicy({ platform: 'darwin', mac: { path, trustRoot: root, toJson } })).toEqual({ policy: EXPECTED, problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: EXPECTED, problems: {}, source: path });
   });
 });
 

@@ -62,11 +62,15 @@ describe('configureUpdates', () => {
 
   it('follows the policy as loaded for each OS: auto only where updates verify', () => {
     const found = { kind: 'found', source: 'policy', raw: { updates: { mode: 'auto', url: URL_ } } } as const;
-    const decide = (platform: NodeJS.Platform, windowsPublisherVerified: boolean) => configureUpdates(standIn(), checkedPolicy(found, { platform, windowsPublisherVerified }), log());
-    expect(decide('win32', true)).toEqual({ enabled: true, url: URL_ });
-    expect(decide('win32', false)).toEqual({ enabled: false, reason: 'refused-for-this-build' });
-    expect(decide('darwin', false)).toEqual({ enabled: true, url: URL_ });
-    expect(decide('linux', true)).toEqual({ enabled: false, reason: 'refused-for-this-build' });
+    const decide = (platform: NodeJS.Platform, build: { windowsPublisherVerified?: boolean; installedForAllUsers?: boolean; macSigned?: boolean }) =>
+      configureUpdates(standIn(), checkedPolicy(found, { platform, windowsPublisherVerified: false, ...build }), log());
+    expect(decide('win32', { windowsPublisherVerified: true })).toEqual({ enabled: true, url: URL_ });
+    expect(decide('win32', { windowsPublisherVerified: false })).toEqual({ enabled: false, reason: 'refused-for-this-build' });
+    // The MSI or a per-machine install: IT deploys the versions, whatever the signature.
+    expect(decide('win32', { windowsPublisherVerified: true, installedForAllUsers: true })).toEqual({ enabled: false, reason: 'refused-for-this-build' });
+    expect(decide('darwin', { macSigned: true })).toEqual({ enabled: true, url: URL_ });
+    expect(decide('darwin', { macSigned: false })).toEqual({ enabled: false, reason: 'refused-for-this-build' });
+    expect(decide('linux', { windowsPublisherVerified: true })).toEqual({ enabled: false, reason: 'refused-for-this-build' });
   });
 });
 
@@ -113,7 +117,9 @@ describe('scheduleUpdateChecks', () => {
     const setInterval = vi.fn((callback: () => void) => { tick = callback; return 1 as unknown as ReturnType<typeof globalThis.setInterval>; });
     const clearInterval = vi.fn();
     const schedule = scheduleUpdateChecks(updater, { enabled: true, url: URL_ }, events, { everyMs: 1000, setInterval: setInterval as unknown as typeof globalThis.setInterval, clearInterval });
-    await vi.waitFor(() => expect(events.warn).toHaveBeenCalledWith('updates.check-failed', { error: 'getaddrinfo ENOTFOUND' }));
+    // The failed check's own promise: the schedule's handler was attached first, so it has run once this settles.
+    await (updater.checkForUpdates.mock.results[0]?.value as Promise<unknown>).catch(() => {});
+    expect(events.warn).toHaveBeenCalledWith('updates.check-failed', { error: 'getaddrinfo ENOTFOUND' });
     tick?.();
     expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
     schedule.stop();

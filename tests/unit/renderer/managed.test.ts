@@ -43,3 +43,31 @@ describe('a managed desk', () => {
     expect(desk.updatePreferences).toHaveBeenCalledWith({ language: 'en' });
   });
 });
+
+describe('updates on a copy installed for all users (the MSI, or a per-machine install)', () => {
+  it('Settings says the desk never updates itself and IT installs new versions, in English and French', async () => {
+    for (const [language, sentence] of [
+      ['en', "Lending Desk is installed for all users of this computer, so it never updates itself: your library's IT installs new versions."],
+      ['fr-CA', 'Lending Desk est installé pour tous les utilisateurs de cet ordinateur : il ne se met donc jamais à jour de lui-même.'],
+    ] as const) {
+      const info: AppInfo = { ...partnerInfo(), installedForAllUsers: true, preferences: { idleLockMinutes: 3, language } };
+      const { wrapper, desk } = await mountApp(info);
+      desk.listProfiles.mockResolvedValue(ok([PARTNER_PROFILE]));
+      await buttonNamed(wrapper, language === 'en' ? 'Settings' : 'Paramètres').trigger('click');
+      await flushPromises();
+      expect(wrapper.text()).toContain(sentence);
+      wrapper.unmount();
+    }
+  });
+
+  it('says it once: a policy asking for automatic updates there shows the refusal with its reason instead', async () => {
+    const updatesRefused = { reason: 'updates.installed-for-all-users', params: {} } as const;
+    const info: AppInfo = { ...partnerInfo(), installedForAllUsers: true, managed: { ...MANAGED, updateMode: 'off', updatesRefused } };
+    const { wrapper, desk } = await mountApp(info);
+    desk.listProfiles.mockResolvedValue(ok([PARTNER_PROFILE]));
+    await buttonNamed(wrapper, 'Settings').trigger('click');
+    await flushPromises();
+    expect(wrapper.text()).toContain('Automatic updates refused: this copy is installed for all users of this computer (the MSI, or the installer’s per-machine choice), so it never updates itself.');
+    expect(wrapper.text()).not.toContain('so it never updates itself: your library');
+  });
+});
