@@ -5,26 +5,19 @@
 // call). The pull is the desk's own (PartnerClient.bulkPages, partner/pull.ts): the client
 // fetches each page's bytes (one page asked for ahead, the signal reaching the request on the
 // wire) and hands them to the store as they came; the store reads them and answers with the
-// page's next token. Kept thin and in this one module: once the store implements the desk's
-// PageStore (electron/mirror/mirror-interface.ts), the service runs the desk's sync engine
-// (electron/mirror/sync.ts) instead and this module goes.
+// page's next token. Sources are named and deltas paced as the desk's sync does it (its
+// constants: sync.ts and mirror-interface.ts hold no database). Kept thin and in this one
+// module: once the store implements the desk's PageStore (electron/mirror/mirror-interface.ts),
+// the service runs the desk's sync engine (electron/mirror/sync.ts) instead and this module goes.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../logging/index.ts';
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
-import type { Country, PurchaseModel } from '../shared/model.ts';
+import { sourceName } from '../mirror/mirror-interface.ts';
+import { DELTA_MARGIN_MS, MODELS } from '../mirror/sync.ts';
+import type { Country } from '../shared/model.ts';
 import type { LibraryMirrorStore, PageKind, StoredPage } from './store.ts';
-
-// As the desk's sync (electron/mirror/sync.ts) names and paces them; they go with this module.
-// (Imported, they would bring the desk's whole SQLite mirror into the service.)
-const DELTA_MARGIN_MS = 120_000;
-const MODELS: readonly PurchaseModel[] = ['INSTANT', 'FLEX'];
-export const sourceNames = {
-  global: 'global',
-  entitlements: (libraryId: number, model: PurchaseModel) => `entitlements:${libraryId}:${model}`,
-  availability: (libraryId: number) => `availability:${libraryId}`,
-};
 
 export interface LibraryServed { libraryId: number; countries: Country[] }
 
@@ -98,11 +91,11 @@ async function syncSource(ctx: PartnerSyncContext, source: string, kind: PageKin
 export async function syncCatalog(ctx: PartnerSyncContext, libraries: readonly LibraryServed[]): Promise<void> {
   const { pageSize } = ctx;
   const countries = [...new Set(libraries.flatMap((l) => l.countries))];
-  await syncSource(ctx, sourceNames.global, { kind: 'global' },
+  await syncSource(ctx, sourceName({ kind: 'global' }), { kind: 'global' },
     (startToken, since) => ({ kind: 'global', countries, limit: pageSize, startToken, since }));
   for (const { libraryId } of libraries) {
     for (const model of MODELS) {
-      await syncSource(ctx, sourceNames.entitlements(libraryId, model), { kind: 'entitlements', libraryId, model },
+      await syncSource(ctx, sourceName({ kind: 'entitlements', libraryId, model }), { kind: 'entitlements', libraryId, model },
         (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit: pageSize, startToken, since }));
     }
   }
@@ -115,9 +108,9 @@ export async function syncCatalog(ctx: PartnerSyncContext, libraries: readonly L
  */
 export async function refreshAvailability(ctx: PartnerSyncContext, libraryId: number): Promise<number> {
   const { client, store } = ctx;
-  const baseline = (await store.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
+  const baseline = (await store.state(sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))).lastSuccessAt;
   if (baseline === undefined) return 0; // nothing to refresh before the library's first entitlements run
-  const answers = await syncSource(ctx, sourceNames.availability(libraryId), { kind: 'entitlements', libraryId, model: 'FLEX' },
+  const answers = await syncSource(ctx, sourceName({ kind: 'availability-refresh', libraryId }), { kind: 'entitlements', libraryId, model: 'FLEX' },
     (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     baseline);
   const changed = [...new Set(answers.flatMap((a) => a.contentIds ?? []))];
