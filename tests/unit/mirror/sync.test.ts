@@ -167,6 +167,26 @@ describe('catalog mirror', () => {
     await catalog.close();
   });
 
+  it('keeps what it read of a title\'s availability when the service leaves the title out of its answer, asked twice', async () => {
+    const catalog = service('unknown-availability');
+    await catalog.syncNow(request());
+    const { libraryId } = sandbox.libraries[0]!;
+    const ids = (await catalog.browse({ libraryId, model: 'FLEX', active: true, offset: 0, limit: 4 })).rows.map((r) => r.contentId);
+    const before = await catalog.refreshAvailability(libraryId, ids);
+    expect(before.every((r) => r.availability?.status !== undefined)).toBe(true);
+    // Each answer leaves out every second id: the second and fourth, then of those the fourth again, which the client calls unknown.
+    sandbox.control.addFault({ route: 'contentInfo', kind: 'drop-ids', times: 2 });
+    try {
+      const after = await catalog.refreshAvailability(libraryId, ids);
+      expect(after.map((r) => r.contentId)).toEqual(ids);
+      expect(after.slice(0, 3).every((r, i) => r.availability!.readAt >= before[i]!.availability!.readAt && r.availability!.status !== undefined)).toBe(true);
+      expect(after[3]?.availability).toEqual(before[3]?.availability); // kept as read before, not overwritten with nothing
+    } finally {
+      sandbox.control.clearFaults();
+    }
+    await catalog.close();
+  });
+
   it('mirrors from the library content endpoint instead, in both schema generations, TV folded into one title', async () => {
     const catalog = service('library-content');
     const libraries = [101, 303]; // 101 answers in the later schema, 303 in the earlier one
