@@ -111,6 +111,9 @@ describe('the mirror protocol, followed message by message', () => {
       delete only.metadata.nextStartToken;
       expect((await owner.send('storePage', [again.run, 1, bytes(JSON.stringify(only))])).map((r) => r.kind)).toEqual(['head', 'answer']);
       expect(await owner.answer('finishRun', again.run)).toEqual({ removed: { titles: titles - 200, entitlements: 0 } });
+      // …and the source's state keeps when its last full run succeeded and what that run removed.
+      expect((await owner.answer<{ source: string }[]>('states')).find((s) => s.source === 'global'))
+        .toMatchObject({ lastSuccessAt: 3_000, lastFullAt: 3_000, lastFullRemoved: titles - 200 });
 
       // A library's entitlements, a failed run, availability and the Collection's reads.
       const entitlements = await servicePages('libraries/101/entitlements?purchaseModel=Instant', 500);
@@ -132,6 +135,33 @@ describe('the mirror protocol, followed message by message', () => {
       })]);
       expect(await owner.answer('title', 101, one!.contentId)).toMatchObject({ contentId: one!.contentId, record: { id: one!.contentId } });
       expect(await owner.answer('title', 101, 999_999)).toBeUndefined();
+
+      // Titles named by content id, a string one (an episode's, in the published schema) as well as
+      // whole numbers; the service's warnings come back with the page's head; a title id is resolved
+      // to its contents; an availability answer the service left out stores nothing.
+      const TITLE_ID = 987_654;
+      const delta = await owner.answer<Run>('openRun', { source: { kind: 'global' }, since: 3_000, startedAt: 8_000 });
+      const episodes = bytes(JSON.stringify({ metadata: { warnings: ['Some titles are being re-licensed.'] }, data: { contents: [2, 1].map((n) => ({
+        id: `ep/${TITLE_ID}/${n}`, titleId: TITLE_ID, format: 'TELEVISION', title: `Episode ${n}`, seasonNumber: 1, episodeNumber: n, duration: '30m',
+      })) } }));
+      expect((await owner.send('storePage', [delta.run, 1, episodes]))[0]).toMatchObject({ kind: 'head', head: { items: 2, warnings: ['Some titles are being re-licensed.'] } });
+      await owner.answer('finishRun', delta.run);
+      const lent = await owner.answer<Run>('openRun', { source: { kind: 'entitlements', libraryId: 101, model: 'FLEX' }, since: 3_000, startedAt: 9_000 });
+      await owner.send('storePage', [lent.run, 1, bytes(JSON.stringify({ metadata: {}, entitlements: [1, 2].map((n) => ({ contentId: `ep/${TITLE_ID}/${n}`, active: true })) }))]);
+      await owner.answer('finishRun', lent.run);
+      const episode = `ep/${TITLE_ID}/2`;
+      await owner.answer('storeAvailability', 101, [{ contentId: episode, status: 'HOLD', availableCopies: 0, totalCopies: 1 }], 10_000);
+      await owner.answer('storeAvailability', 101, [{ contentId: episode, unknown: true }], 11_000);
+      expect(await owner.answer('rows', 101, [episode, 999_999])).toEqual([expect.objectContaining({
+        contentId: episode, title: 'Episode 2', purchaseModel: 'FLEX', availability: { status: 'HOLD', availableCopies: 0, totalCopies: 1, readAt: 10_000 },
+      })]);
+      expect(await owner.answer('title', 101, episode)).toMatchObject({ contentId: episode, record: { id: episode, titleId: TITLE_ID, episode: 2 } });
+      expect(await owner.answer('titleContents', 101, [TITLE_ID, 999_999])).toEqual([
+        { titleId: TITLE_ID, contents: [1, 2].map((n) => ({ contentId: `ep/${TITLE_ID}/${n}`, title: `Episode ${n}`, season: 1, episode: n, seconds: 1800, purchaseModel: 'FLEX', active: true })) },
+        { titleId: 999_999, unresolved: 'not-in-mirror' },
+      ]);
+      const browsed = await owner.answer<{ rows: { contentId: unknown }[] }>('browse', { libraryId: 101, text: 'episode', offset: 0, limit: 10 });
+      expect(browsed.rows.map((r) => r.contentId)).toEqual([`ep/${TITLE_ID}/1`, episode]);
 
       // Rule 1: after close, nothing.
       await owner.answer('close');
