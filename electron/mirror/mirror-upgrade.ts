@@ -63,7 +63,8 @@ export class MirrorUpgrade {
       for (const t of titles) {
         const record = t.record === null ? fromColumns(t) : recordOf(t.record, t.wire ?? 0, t.id);
         const words = t.words ?? wordsOf(record);
-        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, t.id);
+        // The title id as a fresh sync files it (the migration's reading of the earlier record takes only a JSON integer).
+        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, t.id);
         if (t.words === null) {
           s.index.run(t.id, words);
           s.copy.run(words, t.id);
@@ -96,7 +97,7 @@ export class MirrorUpgrade {
       cursor: db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'"),
       chunk: db.prepare(`SELECT t.id, t.title, t.series, t.artist, t.format, t.year, t.isbn, t.upc, t.for_children, t.cover, t.countries, t.words, r.record, r.wire
         FROM titles t LEFT JOIN title_records r ON r.id = t.id WHERE t.id > ? AND t.record IS NULL ORDER BY t.id LIMIT ?`),
-      store: db.prepare("UPDATE titles SET record = ?, words = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
+      store: db.prepare("UPDATE titles SET record = ?, words = ?, title_id = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
       index: db.prepare('INSERT INTO title_words (rowid, words) VALUES (?, ?)'),
       copy: db.prepare('UPDATE entitlements SET words = ? WHERE content_id = ?'),
       drop: db.prepare('DELETE FROM title_records WHERE id = ?'),
