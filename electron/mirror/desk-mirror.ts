@@ -99,7 +99,7 @@ export class DeskMirror {
     return (await this.mirror.title(libraryId, contentId)) ?? null;
   }
 
-  /** What each search hit's title id stands for in this copy of the catalog (title-contents.ts). */
+  /** What each search hit's title id stands for in the mirror (title-contents.ts). */
   titleContents(libraryId: number, titleIds: number[]): Promise<TitleContents[]> {
     return this.mirror.titleContents(libraryId, titleIds);
   }

@@ -177,7 +177,7 @@ export interface CollectionCalls {
   /**
    * What each search hit's title id stands for: the contents filed under it (a title's own, or
    * a series' episodes) with the library's entitlement where it has one — or why not (no run of
-   * titles has succeeded yet; the title is not in the copy). A title id is never a content id.
+   * titles has succeeded yet; the title is not in the mirror). A title id is never a content id.
    */
   titleContents: Call<[libraryId: number, titleIds: number[]], TitleContents[]>;
   status: Call<[], MirrorStatus>;

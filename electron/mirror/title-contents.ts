@@ -42,12 +42,12 @@ function contentsOf(mirror: MirrorDatabase, libraryId: number, titleId: number):
   }).sort((a, b) => (a.season ?? 0) - (b.season ?? 0) || (a.episode ?? 0) - (b.episode ?? 0) || String(a.contentId).localeCompare(String(b.contentId)));
 }
 
-/** A source that files titles has succeeded once: a title id it does not hold is not in the catalog copy, rather than not synced yet. */
+/** A source that files titles has succeeded once: a title id the mirror does not hold is not in it, rather than not synced yet. */
 const titlesSynced = (states: readonly SourceState[]): boolean =>
   states.some((s) => (s.source === sourceName({ kind: 'global' }) || s.source.startsWith('library-content:')) && s.lastSuccessAt !== undefined);
 
 /**
- * What each search hit's titleId stands for in this copy of the catalog: its contents, or
+ * What each search hit's titleId stands for in the mirror: its contents, or
  * `no-mirror` until a run of titles (the global catalog or a library's content) has succeeded
  * once, `not-in-mirror` after.
  */
