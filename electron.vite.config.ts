@@ -11,8 +11,8 @@ export default defineConfig({
     define: startTextsDefine(),
     build: {
       outDir: 'out/main',
-      // The catalog sync runs on a worker thread, from a file of its own.
-      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'sync-worker': resolve('electron/mirror/sync-worker.ts') } },
+      // The mirror's owner runs on a worker thread, from a file of its own (mirror-worker.ts).
+      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'mirror-worker': resolve('electron/mirror/mirror-worker.ts') } },
     },
   },
   preload: {

@@ -6,7 +6,6 @@
 import { changesSince } from '../electron/library-mirror/changes.ts';
 import { openSession } from '../electron/library-mirror/database.ts';
 import { tryLead } from '../electron/library-mirror/leadership.ts';
-import { keepBytes } from '../electron/library-mirror/partner-sync.ts';
 import { grantDeskRole, migrate, SCHEMA } from '../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
@@ -34,13 +33,16 @@ try {
   const storeMs: number[] = [];
   let page = 0;
   let records = 0;
-  for await (const read of client.globalContentPagesReadBy(keepBytes, { limit: PAGE })) {
-    const bytes = await read.items;
+  // As the service's sync pulls (partner-sync.ts): each page's bytes to the store, whose answer names the next page.
+  const take = async (bytes: ArrayBuffer) => {
     const t = performance.now();
-    records += (await store.storePage('global', run, { kind: 'global' }, bytes, ++page)).count;
+    const stored = await store.storePage('global', run, { kind: 'global' }, bytes, ++page);
     storeMs.push(performance.now() - t);
+    records += stored.count;
     if (page % 200 === 0) process.stdout.write(`  ${records} titles stored (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-  }
+    return stored;
+  };
+  for await (const _stored of client.bulkPages({ kind: 'global', limit: PAGE }, take)) { /* stored in `take` */ }
   const finish = performance.now();
   await store.finishRun('global', run, { full: true });
   const finishMs = performance.now() - finish;

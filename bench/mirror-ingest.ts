@@ -2,23 +2,30 @@
 // same run against the same sandbox:
 // - the HTTP limit: the partner client's bare paged extraction of the global catalog (every
 //   page fetched and parsed, nothing stored);
-// - the full ingest: the same pages through the real sync path (CatalogService.syncNow of a
-//   connection: pages fetched in this process, read on the page reader thread, stored by the writer thread), the search index
-//   built at the end;
-// - the bulk limit: a sample of the same pages, read from disk, parsed (each record's columns
-//   read, the record kept as sent, as the mirror keeps it) and inserted with plain statements
-//   into a fresh database with no triggers, its FTS5 index built once afterwards;
-// - the insert path: the same sample through the mirror's own write path (bulk mode, the run's
-//   end building its index), also from disk.
-import { packWireChanges } from '../electron/mirror/title-row.ts';
+// - the full ingest: the same pages through the real sync path (a connection's mirror, syncNow:
+//   pages fetched in this process, read and stored by the mirror's owner thread), the search
+//   index built at the end;
+// - the bulk limit: a sample of the same pages, read from disk, parsed and each record made into
+//   what the mirror keeps of it (the client's normalised record in the compact form of
+//   title-record.ts, its columns and search words), inserted with plain statements into a fresh
+//   database with no triggers, its FTS5 index built once afterwards. (Before the mirror's
+//   schema 6 the mirror kept each record as sent, and so did this limit: it then only sliced
+//   each record's text out of the page. Keeping less costs the normalising and encoding, here
+//   as in the mirror.)
+// - the insert path: the same sample, also from disk, through the owner's own code for a page
+//   (MirrorOwner.serve, driven in this thread: each page read and stored, the run's end
+//   building its index).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { CatalogMirror } from '../electron/mirror/mirror.ts';
-import { CatalogService } from '../electron/mirror/catalog-service.ts';
+import type { DeskMirror } from '../electron/mirror/desk-mirror.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorRequest } from '../electron/mirror/mirror-interface.ts';
+import { MirrorOwner } from '../electron/mirror/mirror-owner.ts';
 import type { SyncRequest } from '../electron/mirror/sync.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
-import { catalogColumns, pageMetadata, readGlobalContentPage } from '../electron/partner/normalize.ts';
+import { pageMetadata, parseGlobalContentPage } from '../electron/partner/normalize.ts';
+import { encodeRecord, type Vocabulary } from '../electron/mirror/title-record.ts';
+import { wordsOf } from '../electron/mirror/title-row.ts';
 import type { Country } from '../electron/shared/model.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 
@@ -71,61 +78,69 @@ async function savePages(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'pas
   return files;
 }
 
-/** A saved page read as the page reader reads it: each record's own text kept beside it. */
-const readPage = (file: string) => {
-  const text = readFileSync(file, 'utf8');
-  return readGlobalContentPage(JSON.parse(text), text);
-};
+/** Words kept in memory only: the least a vocabulary could cost. */
+function memoryVocabulary(): Vocabulary {
+  const ids = new Map<string, number>();
+  const texts = [''];
+  return {
+    idOf: (text) => ids.get(text) ?? (ids.set(text, texts.length), texts.push(text) - 1),
+    textOf: (id) => texts[id] as string,
+  };
+}
 
-/** Plain inserts, no triggers, the full-text index built once at the end: the least a mirror could do. */
+/** Plain inserts, no triggers, the full-text index built once at the end: the least a mirror keeping what this one keeps could do. */
 function bulkLimit(files: string[], path: string): number {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
-  db.exec(`CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT, series TEXT, artist TEXT, format TEXT, year INTEGER, isbn TEXT, upc TEXT,
-    for_children INTEGER NOT NULL DEFAULT 0, cover TEXT, countries TEXT NOT NULL DEFAULT '', seen_run INTEGER NOT NULL)`);
-  db.exec('CREATE TABLE title_records (id INTEGER PRIMARY KEY, record TEXT NOT NULL)');
-  const title = db.prepare('INSERT INTO titles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)');
-  const record = db.prepare('INSERT INTO title_records VALUES (?, ?)');
+  db.exec(`CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT, artist TEXT, format TEXT, year INTEGER,
+    for_children INTEGER NOT NULL DEFAULT 0, seen_run INTEGER NOT NULL, words TEXT, record BLOB)`);
+  const title = db.prepare('INSERT INTO titles VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)');
+  const vocabulary = memoryVocabulary();
   let records = 0;
   const started = performance.now();
   for (const file of files) {
-    const page = readPage(file);
+    const page = parseGlobalContentPage(JSON.parse(readFileSync(file, 'utf8')));
     db.exec('BEGIN');
     for (const change of page.items) {
       if (change.kind !== 'upsert') continue;
-      const c = catalogColumns(change.wire);
-      title.run(change.id, c.title ?? null, c.series ?? null, c.artist ?? null, c.format ?? null, c.year ?? null,
-        c.isbn ?? null, c.upc ?? null, c.forChildren ? 1 : 0, c.coverImageUrl ?? null, c.countries.join(','));
-      record.run(change.id, change.text ?? JSON.stringify(change.wire));
+      const r = change.record;
+      title.run(r.id, r.title ?? null, r.artist ?? r.artists[0]?.name ?? null, r.format ?? null, r.year ?? null, r.forChildren ? 1 : 0,
+        wordsOf(r), encodeRecord(r, vocabulary));
       records++;
     }
     db.exec('COMMIT');
   }
-  db.exec(`CREATE VIRTUAL TABLE titles_fts USING fts5(title, series, artist, isbn, upc, content='titles', content_rowid='id',
-    tokenize='unicode61 remove_diacritics 2', prefix='3 4', detail=none, columnsize=0)`); // the prefix lengths and options of the mirror's own index
-  db.exec("INSERT INTO titles_fts (titles_fts) VALUES ('rebuild')");
+  // The mirror's own index: its tokenizer, prefix lengths and options.
+  db.exec(`CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='3 4', detail=none, columnsize=0)`);
+  db.exec("INSERT INTO title_words (title_words) VALUES ('rebuild')");
   const seconds = (performance.now() - started) / 1000;
   db.close();
   return records / seconds;
 }
 
-/** The mirror's own write path over the same pages: a full run in bulk, its end building the index. */
+/** The owner's own code over the same pages: a full run of the global catalog, its end building the index. */
 function insertPath(files: string[], path: string): number {
-  const mirror = new CatalogMirror(path);
+  const owner = new MirrorOwner({ databasePath: path });
+  let id = 0;
+  const ask = <K extends MirrorCall>(call: K, ...args: ArgsOf<K>): AnswerOf<K> => {
+    let answer: AnswerOf<K> | undefined;
+    owner.serve({ id: ++id, call, args } as MirrorRequest, (reply) => {
+      if (reply.kind === 'refused') throw new Error(reply.error.message);
+      if (reply.kind === 'answer') answer = reply.answer as AnswerOf<K>;
+    });
+    return answer as AnswerOf<K>;
+  };
   let records = 0;
   const started = performance.now();
-  mirror.beginRun('global', undefined, 1, true);
-  for (const file of files) {
-    const page = readPage(file);
-    mirror.applyGlobalPage('global', 1, packWireChanges(page.items), page.next);
-    records += page.items.length;
+  const { run } = ask('openRun', { source: { kind: 'global' }, startedAt: 1 });
+  for (const [i, file] of files.entries()) {
+    const bytes = readFileSync(file);
+    records += ask('storePage', run, i + 1, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer).items;
   }
-  mirror.transaction(() => mirror.sweepTitles(1));
-  mirror.finishRun('global');
-  mirror.finishBulk(['global']);
+  ask('finishRun', run);
   const seconds = (performance.now() - started) / 1000;
-  mirror.close();
+  ask('close');
   return records / seconds;
 }
 
@@ -143,8 +158,8 @@ export async function writeLimits(sandbox: Pick<SandboxProcess, 'url' | 'usernam
   return { bulkLimitPerSecond: Math.max(...bulk), insertPathPerSecond: Math.max(...insert), sampleRecords: files.length * PAGE };
 }
 
-/** The full ingest of the global catalog through the sync as the desk runs it (worker thread). */
-export async function fullIngest(catalog: CatalogService, country: Country): Promise<{ records: number; seconds: number }> {
+/** The full ingest of the global catalog through the sync as the desk runs it (the owner's thread). */
+export async function fullIngest(catalog: DeskMirror, country: Country): Promise<{ records: number; seconds: number }> {
   const request: SyncRequest = { countries: [country], libraries: [], source: 'global+entitlements', pageSize: PAGE, full: true };
   const started = performance.now();
   const status = await catalog.syncNow(request);

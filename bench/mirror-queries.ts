@@ -1,7 +1,7 @@
 // The Collection browser's latencies on one library of the mirrored million, through the code
-// CatalogService.browse runs when the desk's main process answers collectionBrowse (queries.ts
-// browse over the mirror's in-memory index, the page's rows read from SQLite included), on a
-// connection of its own. Each figure asks what staff ask:
+// the mirror's owner runs when the desk asks its Collection (queries.ts browse over the
+// in-memory index, the page's rows read from SQLite included), here in this thread on a
+// connection of its own (the round trip to the owner's thread is in the window's figure). Each figure asks what staff ask:
 // - filter: a new model + format + active combination, sorted by title, count and first page;
 //   the filtered view is forgotten before each, so every one is computed afresh;
 // - search while typing: 1–3 words from real titles, typed as prefixes, half of them with
@@ -10,8 +10,10 @@
 //   off the typing path;
 // - scroll: pages of 100 at random positions of a filtered set, the last page included;
 // - sort: the first page for every sort column in both directions, the view computed afresh.
-import { CatalogMirror } from '../electron/mirror/mirror.ts';
-import { browse, detail, type BrowseQuery, type CatalogPage, type TitleDetail } from '../electron/mirror/queries.ts';
+import type { BrowseQuery } from '../electron/mirror/mirror-interface.ts';
+import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
+import { browse, detail } from '../electron/mirror/queries.ts';
+import type { CatalogPage, TitleDetail } from '../electron/shared/collection.ts';
 import { ShelfCache, type Shelf } from '../electron/mirror/shelf-cache.ts';
 import { queryWords } from '../electron/mirror/search-text.ts';
 import { Rng } from '../electron/sandbox/random.ts';
@@ -33,22 +35,22 @@ export interface QueryFigures {
   searches: string[];
 }
 
-/** The desk's read side of a mirror: what CatalogService.browse and detail run. */
+/** The owner's Collection over a mirror: what its `browse` and `title` answers run. */
 export class MirrorReader {
-  private readonly mirror: CatalogMirror;
+  private readonly mirror: MirrorDatabase;
   private readonly shelves: ShelfCache;
 
   constructor(path: string) {
-    this.mirror = new CatalogMirror(path);
+    this.mirror = new MirrorDatabase(path);
     this.shelves = new ShelfCache(this.mirror);
   }
 
   browse(query: BrowseQuery): CatalogPage {
-    return browse(this.mirror.db, this.shelves, query);
+    return browse(this.mirror, this.shelves, query);
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
-    return detail(this.mirror.db, libraryId, contentId);
+    return detail(this.mirror, libraryId, contentId);
   }
 
   shelf(libraryId: number): Shelf {

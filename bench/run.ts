@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark of the project, figures and ratios printed beside their
-// goals, nothing asserted; the last line is BENCH-JSON with the figures of issue #15.
+// goals, nothing asserted; the last line is BENCH-JSON with the figures of issues #15 and #23.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import type { MirrorBenchFigures } from './catalog-mirror.ts';
 import { benchRefreshBudget } from './connection-budget.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 import { benchClientOverhead, benchLibraryContentExtraction } from './partner-client.ts';
+import { benchMainStall } from './main-stall.ts';
 import { benchPatronLookup } from './patron-lookup.ts';
 
 const started = performance.now();
@@ -18,9 +19,14 @@ await benchLibraryContentExtraction();
 console.log();
 await benchPatronLookup();
 console.log();
-// The 10-minute refresh through the connection's request budget, on the same 1,000,000-title sandbox.
+// On one 1,000,000-title sandbox: the 10-minute refresh through the connection's request budget,
+// then main's event loop and a patron lookup while the desk syncs the whole catalog.
 const sandbox = await startSandboxProcess(['--catalog-size', '1000000']);
-const refresh = await benchRefreshBudget(sandbox).finally(() => sandbox.stop());
+const { refresh, stall } = await (async () => {
+  const refreshFigures = await benchRefreshBudget(sandbox);
+  console.log();
+  return { refresh: refreshFigures, stall: await benchMainStall(sandbox) };
+})().finally(() => sandbox.stop());
 console.log();
 // In a process of its own: its peak RSS is the mirror's, not this process's after the benchmarks above.
 const dir = mkdtempSync(join(tmpdir(), 'bench-figures-'));
@@ -29,8 +35,9 @@ if (ran.status !== 0) throw new Error(`the catalog mirror benchmark failed (exit
 const mirror = JSON.parse(readFileSync(join(dir, 'mirror.json'), 'utf8')) as MirrorBenchFigures;
 rmSync(dir, { recursive: true, force: true });
 console.log(`\nThe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} minutes.`);
-const { filterP95Ms, searchP95Ms, scrollP95Ms, sortP95Ms, ingestVsHttp, insertVsBulkLimit, bulkLimitPerSec, mirrorPeakRssMiB, deltaSeconds, uiKeyToRowsP95Ms } = mirror;
+const { filterP95Ms, searchP95Ms, scrollP95Ms, sortP95Ms, ingestVsHttp, insertVsBulkLimit, bulkLimitPerSec, mirrorPeakRssMiB, deltaSeconds, uiKeyToRowsP95Ms, mirrorBytesPerEntitledTitle } = mirror;
 console.log(`BENCH-JSON ${JSON.stringify({
   filterP95Ms, searchP95Ms, scrollP95Ms, sortP95Ms, ingestVsHttp, insertVsBulkLimit, bulkLimitPerSec, mirrorPeakRssMiB, deltaSeconds,
-  refreshVsFloor: Number(refresh.refreshVsFloor.toFixed(3)), uiKeyToRowsP95Ms,
+  refreshVsFloor: Number(refresh.refreshVsFloor.toFixed(3)), uiKeyToRowsP95Ms, mirrorBytesPerEntitledTitle,
+  mainStallMaxMs: stall.mainStallMaxMs, lookupDuringSyncVsIdle: stall.lookupDuringSyncVsIdle,
 })}`);

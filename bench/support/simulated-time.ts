@@ -1,13 +1,18 @@
 // Simulated time for a bench that must wait minutes for a rate limit without taking them:
 // `sleep` registers a wake-up, and `run` moves the clock to the next wake-up only once nothing
-// else is under way — no fetch waiting for its answer, no promise ready to run. Fetches to a
-// sandbox in another process are real I/O; the tracked fetch counts them while they are out.
+// else is under way — no fetch waiting for its answer, no other party at work (the mirror's
+// owner thread answering a request), no promise ready to run. Fetches to a sandbox in another
+// process are real I/O; the tracked fetch counts them while they are out.
+
+/** Work the clock must not run past: another thread's, say. */
+export interface Busy { readonly busy: boolean; idle(): Promise<void> }
 
 export class SimulatedTime {
   private current: number;
   private readonly timers: { at: number; wake: () => void }[] = [];
   private outstanding = 0;
   private idle: (() => void) | undefined;
+  private readonly others: Busy[] = [];
 
   constructor(start = Date.now()) {
     this.current = start;
@@ -36,6 +41,11 @@ export class SimulatedTime {
     };
   }
 
+  /** The clock also waits for this party to be idle before it moves. */
+  waitFor(other: Busy): void {
+    this.others.push(other);
+  }
+
   /** Runs simulated time until `work` settles. */
   async run<T>(work: Promise<T>): Promise<T> {
     let done = false;
@@ -62,6 +72,12 @@ export class SimulatedTime {
           this.idle = resolve;
         });
         this.idle = undefined;
+        calm = 0;
+        continue;
+      }
+      const busy = this.others.find((other) => other.busy);
+      if (busy) {
+        await busy.idle();
         calm = 0;
         continue;
       }

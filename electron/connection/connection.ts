@@ -2,9 +2,9 @@
 // profile. It owns everything that talks to that service: the transport (Electron's net.fetch
 // in the product, which follows the OS proxy and certificate store; the sandbox's own fetch for
 // the built-in sandbox), one token, one Retry-After gate and one request budget shared by desk
-// work, sync and refresh, and the catalog mirror. Nothing else builds a PartnerClient for
+// work, sync and refresh, and the mirror. Nothing else builds a PartnerClient for
 // stored credentials. Closing it cancels a sync under way and stops the sandbox it owns.
-import { CatalogService } from '../mirror/catalog-service.ts';
+import { DeskMirror } from '../mirror/desk-mirror.ts';
 import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
 import type { Credentials } from '../partner/token.ts';
 import type { FetchFn } from '../partner/transport.ts';
@@ -12,6 +12,12 @@ import type { Country } from '../shared/model.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import { RequestBudget } from './request-budget.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
+
+/** How the connection's mirror is kept: its owner thread's entry (main's bundled one), and for tests the disk space it leaves. */
+export interface MirrorPlace {
+  workerUrl?: URL | string;
+  diskSpaceKeptFree?: number;
+}
 
 export interface ConnectionSpec {
   profile: ConnectionProfile;
@@ -23,7 +29,7 @@ export interface ConnectionSpec {
   libraries: { libraryId: number; country: Country }[];
   /** The service's rate limit, shared by everything this connection sends. */
   ratePerMinute: number;
-  mirror: { databasePath: string; writer?: 'worker' | 'in-thread'; workerUrl?: URL | string };
+  mirror: MirrorPlace & { databasePath: string };
   now: () => number;
   /** Timeouts and a simulated clock for tests and the reliability runs. */
   clientOptions?: Partial<PartnerClientOptions>;
@@ -42,7 +48,7 @@ export class Connection {
   /** Sync and the 10-minute refresh: what is left of the budget, one request at a time. */
   readonly background: PartnerClient;
   readonly budget: RequestBudget;
-  readonly mirror: CatalogService;
+  readonly mirror: DeskMirror;
   readonly sandbox: SandboxEndpoint | undefined;
   private closing: Promise<void> | undefined;
 
@@ -62,9 +68,8 @@ export class Connection {
       baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate,
     });
     this.background = this.desk.withPriority('background');
-    this.mirror = new CatalogService({
-      databasePath: spec.mirror.databasePath, desk: this.desk, background: this.background, now: spec.now,
-      ...(spec.mirror.writer ? { writer: spec.mirror.writer } : {}), ...(spec.mirror.workerUrl ? { workerUrl: spec.mirror.workerUrl } : {}),
+    this.mirror = new DeskMirror({
+      ...spec.mirror, desk: this.desk, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
     });
   }

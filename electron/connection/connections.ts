@@ -11,7 +11,7 @@ import type { Credentials } from '../partner/token.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { Country } from '../shared/model.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
-import { Connection } from './connection.ts';
+import { Connection, type ConnectionSpec, type MirrorPlace } from './connection.ts';
 import { prepareMirror, removeMirrors } from './mirror-files.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
 
@@ -21,7 +21,7 @@ export interface ConnectionsOptions {
   vault: CredentialVault;
   /** Starts the built-in sandbox for its connection. */
   sandbox: () => Promise<SandboxEndpoint>;
-  mirrors: { dir: string; writer?: 'worker' | 'in-thread'; workerUrl?: URL | string };
+  mirrors: MirrorPlace & { dir: string };
   /** The service's rate limit (about 100 a minute). */
   ratePerMinute?: number;
   now: () => number;
@@ -42,9 +42,10 @@ export class Connections {
   private open: { key: string; connection: Promise<Connection> } | undefined;
   /**
    * The connection being closed, until it has let go of everything (its sync stopped, its
-   * writer thread ended, its mirror file closed). The next connection opens only after it: two
-   * connections of one profile share the mirror file, and a second writer beside a cancelled
-   * sync's would wait on its lock and record the resumed run as failed.
+   * mirror's owner thread ended, the file closed). The next connection opens only after it: two
+   * connections of one profile share the mirror file, and the file has one owner — a second
+   * beside a cancelled sync's would wait on its lock, record the resumed run as failed, and
+   * write under the first one's Collection index unseen.
    */
   private closing: Promise<void> = Promise.resolve();
 
@@ -131,7 +132,7 @@ export class Connections {
         ...common, sandbox, baseUrl: sandbox.baseUrl, fetch: sandbox.fetch ?? options.fetch,
         credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
         libraries: sandbox.libraries.map((l) => ({ libraryId: l.libraryId, country: l.country as Country })),
-        mirror: { ...options.mirrors, databasePath: prepareMirror(options.mirrors.dir, profile.id, origin) },
+        mirror: this.mirrorOf(profile.id, origin),
       });
     }
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
@@ -141,8 +142,13 @@ export class Connections {
       ...common, baseUrl, fetch: options.fetch,
       credentials: () => this.savedCredentials(profile, origin),
       libraries: profile.libraries.map((l) => ({ libraryId: l.libraryId, country: profile.country })),
-      mirror: { ...options.mirrors, databasePath: prepareMirror(options.mirrors.dir, profile.id, origin) },
+      mirror: this.mirrorOf(profile.id, origin),
     });
+  }
+
+  private mirrorOf(profileId: string, origin: string): ConnectionSpec['mirror'] {
+    const { dir, ...place } = this.options.mirrors;
+    return { ...place, databasePath: prepareMirror(dir, profileId, origin) };
   }
 
   /**

@@ -583,7 +583,7 @@ export class DeskService implements DeskHandlers {
   }
 
   async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
-    const detail = (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId) ?? null;
+    const detail = await (await this.connectionForWork(args.libraryId)).mirror.detail(args.libraryId, args.contentId);
     this.titlePages.note([detail?.record?.url]);
     return detail;
   }
@@ -594,7 +594,7 @@ export class DeskService implements DeskHandlers {
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.activeConnectionIfAny();
-    return connection ? this.statusView(connection.mirror.status()) : emptySyncStatus(this.fullPass);
+    return connection ? this.statusView(await connection.mirror.status()) : emptySyncStatus(this.fullPass);
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
@@ -602,21 +602,15 @@ export class DeskService implements DeskHandlers {
     const connection = await this.activeConnection();
     const entitlementsOnly = args.full && args.entitlementsOnly;
     this.deps.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
-    try {
-      const status = await connection.mirror.syncNow(syncRequest(connection, args.full, entitlementsOnly), (progress) => this.deps.emit('syncProgress', progress));
-      if (entitlementsOnly) this.logFullPass(connection.profile.id, status.sources, 'staff');
-      return this.statusView(status);
-    } catch (error) {
-      // Its connection closed under it (a credential or address change, the app quitting): the
-      // run was cancelled, not failed. It resumes from its stored page on the next sync, and
-      // staff see the state it stopped in, not an error.
-      if (!connection.closed) throw error;
-      this.deps.logger.info('catalog.sync-cancelled', { profileId: connection.profile.id });
-      return this.syncStatus();
-    }
+    // A connection closed under the sync (a credential or address change, the app quitting)
+    // cancels it: DeskMirror refuses it as `sync.cancelled` (the desk's words: it resumes from its
+    // stored page on the next sync), and nothing is recorded as failed.
+    const status = await connection.mirror.syncNow(syncRequest(connection, args.full, entitlementsOnly), (progress) => this.deps.emit('syncProgress', progress));
+    if (entitlementsOnly) this.logFullPass(connection.profile.id, status.sources, 'staff');
+    return this.statusView(status);
   }
 
-  private statusView(status: ReturnType<Connection['mirror']['status']>): Awaited<ReturnType<DeskHandlers['syncStatus']>> {
+  private statusView(status: Awaited<ReturnType<Connection['mirror']['status']>>): Awaited<ReturnType<DeskHandlers['syncStatus']>> {
     return { available: true, ...status, fullPass: fullPassView(status.sources, this.fullPass) };
   }
 
@@ -631,7 +625,7 @@ export class DeskService implements DeskHandlers {
   /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
   async runDueFullPass(): Promise<boolean> {
     const connection = await this.activeConnectionIfAny();
-    if (!connection || !fullPassDue(connection.mirror.status().sources, this.fullPass, this.deps.now())) return false;
+    if (!connection || !fullPassDue((await connection.mirror.status()).sources, this.fullPass, this.deps.now())) return false;
     const status = await connection.mirror.syncNow(syncRequest(connection, true, true), (progress) => this.deps.emit('syncProgress', progress));
     this.logFullPass(connection.profile.id, status.sources, 'schedule');
     return true;
@@ -651,7 +645,7 @@ export class DeskService implements DeskHandlers {
   async refreshChanged(): Promise<boolean> {
     const connection = await this.activeConnectionIfAny();
     if (!connection) return false;
-    const mirrored = connection.mirror.status().sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
+    const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
     if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
     return mirrored;
   }

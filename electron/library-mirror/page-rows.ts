@@ -2,9 +2,7 @@
 // (electron/partner/normalize.ts) into the rows the library mirror stores: the same checks of
 // every record the desk's sync makes, so both mirrors hold the same records.
 import { TextDecoder } from 'node:util';
-import { PartnerError } from '../partner/errors.ts';
-import { catalogColumns, parseEntitlementPage, parseLibraryContentPage, readGlobalContentPage } from '../partner/normalize.ts';
-import { NOT_JSON } from '../partner/transport.ts';
+import { parseBulkPage, parseEntitlementPage, parseLibraryContentPage, readGlobalContentPage, recordCountries } from '../partner/normalize.ts';
 import type { CatalogRecord, ContentId, PurchaseModel } from '../shared/model.ts';
 
 /** What a source's pages hold. */
@@ -35,15 +33,6 @@ export interface PageRows {
 
 const decoder = new TextDecoder();
 
-/** A page's JSON; a garbled one is the client's bad-response (a GET worth sending again). */
-export function pageBody(bytes: ArrayBuffer | Uint8Array): { text: string; body: unknown } {
-  const text = decoder.decode(bytes);
-  try {
-    return { text, body: JSON.parse(text) as unknown };
-  } catch {
-    throw new PartnerError('bad-response', NOT_JSON);
-  }
-}
 
 /** A titleId as the client's normalising reads a whole number (a number, or a string of digits). */
 function wholeNumber(v: unknown): number | null {
@@ -61,7 +50,8 @@ function lastOfEach<T>(items: readonly T[], idOf: (item: T) => ContentId, warnin
 }
 
 export function readPageRows(kind: PageKind, bytes: ArrayBuffer | Uint8Array): PageRows {
-  const { text, body } = pageBody(bytes);
+  // A garbled page is the client's bad-response (a GET worth sending again), thrown before anything is stored.
+  const body = parseBulkPage(decoder.decode(bytes));
   const warnings: string[] = [];
   const rows: PageRows = { count: 0, titles: [], libraryTitles: [], removedTitles: [], entitlements: [], removedEntitlements: [], warnings };
   const withHead = (page: { next?: string; totalCount?: number }, count: number): PageRows => ({
@@ -69,15 +59,15 @@ export function readPageRows(kind: PageKind, bytes: ArrayBuffer | Uint8Array): P
   });
   switch (kind.kind) {
     case 'global': {
-      const page = readGlobalContentPage(body, text);
+      const page = readGlobalContentPage(body);
       for (const change of lastOfEach(page.items, (c) => c.id, warnings, 'a title')) {
         if (change.kind === 'removed') {
           rows.removedTitles.push(change.id);
           continue;
         }
         rows.titles.push({
-          id: change.id, titleId: wholeNumber(change.wire.titleId), countries: catalogColumns(change.wire).countries,
-          record: change.text ?? JSON.stringify(change.wire), wire: true,
+          // The record as the service sent it (its own JSON, written out again: the same text for a service that sends it compact).
+          id: change.id, titleId: wholeNumber(change.wire.titleId), countries: recordCountries(change.wire), record: JSON.stringify(change.wire), wire: true,
         });
       }
       return withHead(page, page.items.length);

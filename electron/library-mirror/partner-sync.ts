@@ -2,26 +2,22 @@
 // mirror's store, on the desk's own recipe (electron/mirror/sync.ts: the global catalog and each
 // library's entitlements, full once and then deltas reaching back past the last success; every
 // 10 minutes, Flex entitlements changed since the last refresh, their availability 50 ids a
-// call). Kept thin and in this one module: once the desk's sync engine drives any store (issue
-// #23), the service runs that engine instead and this module goes.
+// call). The pull is the desk's own (PartnerClient.bulkPages, partner/pull.ts): the client
+// fetches each page's bytes (one page asked for ahead, the signal reaching the request on the
+// wire) and hands them to the store as they came; the store reads them and answers with the
+// page's next token. Sources are named and deltas paced as the desk's sync does it (its
+// constants: sync.ts and mirror-interface.ts hold no database). Kept thin and in this one
+// module: once the store implements the desk's PageStore (electron/mirror/mirror-interface.ts),
+// the service runs the desk's sync engine (electron/mirror/sync.ts) instead and this module goes.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../logging/index.ts';
-import { BATCH_LIMIT, CONTENT_INFO_BATCH, type PartnerClient, type ReadPage } from '../partner/client.ts';
+import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
-import { pageMetadata } from '../partner/normalize.ts';
-import type { Country, PurchaseModel } from '../shared/model.ts';
-import { pageBody } from './page-rows.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
+import { sourceName } from '../mirror/mirror-interface.ts';
+import { DELTA_MARGIN_MS, MODELS } from '../mirror/sync.ts';
+import type { Country } from '../shared/model.ts';
 import type { LibraryMirrorStore, PageKind, StoredPage } from './store.ts';
-
-// As the desk's sync (electron/mirror/sync.ts) names and paces them; they go with this module.
-// (Imported, they would bring the desk's whole SQLite mirror into the service.)
-const DELTA_MARGIN_MS = 120_000;
-const MODELS: readonly PurchaseModel[] = ['INSTANT', 'FLEX'];
-export const sourceNames = {
-  global: 'global',
-  entitlements: (libraryId: number, model: PurchaseModel) => `entitlements:${libraryId}:${model}`,
-  availability: (libraryId: number) => `availability:${libraryId}`,
-};
 
 export interface LibraryServed { libraryId: number; countries: Country[] }
 
@@ -36,16 +32,8 @@ export interface PartnerSyncContext {
   pageSize: number;
 }
 
-/**
- * A bulk page's bytes kept for the store (which reads its records), with its token and total
- * read here so the client can ask for the next page: the page is parsed twice, which costs
- * milliseconds against the seconds the budget spaces pages by.
- */
-export async function keepBytes(bytes: ArrayBuffer): Promise<ReadPage<ArrayBuffer>> {
-  return { ...pageMetadata(pageBody(bytes).body), items: Promise.resolve(bytes) };
-}
-
-type Pull = (startToken: string | undefined, since: number | undefined) => AsyncGenerator<ReadPage<ArrayBuffer>>;
+/** What a source's pull asks for, from a stored cursor (`startToken`) and a delta's base (`since`). */
+type Pull = (startToken: string | undefined, since: number | undefined) => BulkPull;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -69,15 +57,21 @@ async function syncSource(ctx: PartnerSyncContext, source: string, kind: PageKin
   const run = state.runStartedAt as number;
   const answers: StoredPage[] = [];
   let page = state.pages;
+  /** A page's bytes to the store, as page `page + 1` of the run; its answer (with the next token) steers the pull. */
+  const take = async (bytes: ArrayBuffer): Promise<StoredPage> => {
+    signal.throwIfAborted();
+    // A page that is not a page (bad-response) is refused before anything is written: the pull asks for it again, as the same page.
+    const stored = await store.storePage(source, run, kind, bytes, page + 1);
+    page++;
+    answers.push(stored);
+    log.info('page-stored', { source, page, count: stored.count, last: stored.next === undefined });
+    for (const warning of stored.warnings ?? []) log.warn('page-warning', { source, page, warning });
+    return stored;
+  };
   try {
     // A run whose last page is stored (its cursor ends) only has its end left to do.
-    const pages = page > 0 && state.nextToken === undefined ? [] : pull(state.nextToken, state.runSince);
-    for await (const read of pages) {
-      signal.throwIfAborted();
-      const stored = await store.storePage(source, run, kind, await read.items, ++page);
-      answers.push(stored);
-      log.info('page-stored', { source, page, count: stored.count, last: stored.next === undefined });
-      for (const warning of stored.warnings ?? []) log.warn('page-warning', { source, page, warning });
+    if (page === 0 || state.nextToken !== undefined) {
+      for await (const _stored of ctx.client.bulkPages(pull(state.nextToken, state.runSince), take, signal)) { /* each page is stored in `take` */ }
     }
     signal.throwIfAborted();
     const removed = await store.finishRun(source, run, { full: state.runSince === undefined });
@@ -95,14 +89,14 @@ async function syncSource(ctx: PartnerSyncContext, source: string, kind: PageKin
 
 /** The global catalog for the countries served, then each library's Instant and Flex entitlements. */
 export async function syncCatalog(ctx: PartnerSyncContext, libraries: readonly LibraryServed[]): Promise<void> {
-  const { client, pageSize } = ctx;
+  const { pageSize } = ctx;
   const countries = [...new Set(libraries.flatMap((l) => l.countries))];
-  await syncSource(ctx, sourceNames.global, { kind: 'global' },
-    (startToken, since) => client.globalContentPagesReadBy(keepBytes, { countries, limit: pageSize, startToken, since }));
+  await syncSource(ctx, sourceName({ kind: 'global' }), { kind: 'global' },
+    (startToken, since) => ({ kind: 'global', countries, limit: pageSize, startToken, since }));
   for (const { libraryId } of libraries) {
     for (const model of MODELS) {
-      await syncSource(ctx, sourceNames.entitlements(libraryId, model), { kind: 'entitlements', libraryId, model },
-        (startToken, since) => client.entitlementPagesReadBy(keepBytes, libraryId, { purchaseModel: model, limit: pageSize, startToken, since }));
+      await syncSource(ctx, sourceName({ kind: 'entitlements', libraryId, model }), { kind: 'entitlements', libraryId, model },
+        (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit: pageSize, startToken, since }));
     }
   }
 }
@@ -114,16 +108,16 @@ export async function syncCatalog(ctx: PartnerSyncContext, libraries: readonly L
  */
 export async function refreshAvailability(ctx: PartnerSyncContext, libraryId: number): Promise<number> {
   const { client, store } = ctx;
-  const baseline = (await store.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
+  const baseline = (await store.state(sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))).lastSuccessAt;
   if (baseline === undefined) return 0; // nothing to refresh before the library's first entitlements run
-  const answers = await syncSource(ctx, sourceNames.availability(libraryId), { kind: 'entitlements', libraryId, model: 'FLEX' },
-    (startToken, since) => client.entitlementPagesReadBy(keepBytes, libraryId, { purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
+  const answers = await syncSource(ctx, sourceName({ kind: 'availability-refresh', libraryId }), { kind: 'entitlements', libraryId, model: 'FLEX' },
+    (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     baseline);
   const changed = [...new Set(answers.flatMap((a) => a.contentIds ?? []))];
   for (let i = 0; i < changed.length; i += CONTENT_INFO_BATCH) {
     ctx.signal.throwIfAborted();
     const batch = changed.slice(i, i + CONTENT_INFO_BATCH);
-    await store.storeAvailability(libraryId, await client.contentInfo(libraryId, batch), ctx.now());
+    await store.storeAvailability(libraryId, await client.contentInfo(libraryId, batch, ctx.signal), ctx.now());
   }
   ctx.log.info('availability-refreshed', { libraryId, contentIds: changed.length });
   return changed.length;

@@ -197,9 +197,12 @@ export class LibraryMirrorStore {
     });
   }
 
-  /** Content info's answers for a library, read at `readAt`: a reading that differs from the stored one takes a new change sequence. */
+  /**
+   * Content info's answers for a library, read at `readAt`: a reading that differs from the stored one takes a new change
+   * sequence. An id the service left out of its answer (`unknown`: the client asked twice) says nothing, so nothing is stored.
+   */
   storeAvailability(libraryId: number, items: readonly Availability[], readAt: number): Promise<void> {
-    const latest = [...new Map(items.map((a) => [a.contentId, a])).values()];
+    const latest = [...new Map(items.filter((a) => !a.unknown).map((a) => [a.contentId, a])).values()];
     return this.write(async (db) => {
       await db.query(`INSERT INTO ${T.availability} AS a (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at, change_seq)
         SELECT $1, i.content_id, i.status, i.available_copies, i.total_copies, i.holds_queue_size, $7, nextval('${T.seq}')

@@ -6,8 +6,8 @@ import { APP_INDEX_URL, APP_ORIGIN } from './app-protocol.ts';
 export interface AppFiles {
   /** The sandboxed preload, one CommonJS file (electron.vite.config.ts). */
   preload: string;
-  /** The catalog sync's worker thread. */
-  syncWorker: string;
+  /** The thread that owns the mirror (mirror-worker.ts). */
+  mirrorWorker: string;
   /** The folder index.html is in, served as app://desk/. */
   renderer: string;
 }
@@ -15,7 +15,7 @@ export interface AppFiles {
 export function appFiles(mainDir: string): AppFiles {
   return {
     preload: join(mainDir, '..', 'preload', 'index.cjs'),
-    syncWorker: join(mainDir, 'sync-worker.js'),
+    mirrorWorker: join(mainDir, 'mirror-worker.js'),
     renderer: join(mainDir, '..', 'renderer'),
   };
 }

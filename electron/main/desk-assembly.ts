@@ -20,8 +20,8 @@ export interface DeskAssembly {
   userData: string;
   /** The catalog mirrors' folder (on Windows in local app data: electron/connection/catalog-folder.ts). */
   catalogDir: string;
-  /** The bundled sync worker (app-files.ts): the mirror's writer thread. */
-  syncWorker: string;
+  /** The bundled mirror worker (app-files.ts): the thread that owns the mirror. */
+  mirrorWorker: string;
   /** A keychain service name of its own (a training desk, tests); the default otherwise. */
   keychainService: string | undefined;
   policy: MachinePolicy;
@@ -53,7 +53,7 @@ export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: 
     }),
     // An earlier version's record: found, it only says the desk was set up (it is never read for a PIN).
     legacySignInFile: join(parts.userData, 'sign-in.json'),
-    mirrors: { dir: parts.catalogDir, workerUrl: parts.syncWorker },
+    mirrors: { dir: parts.catalogDir, workerUrl: parts.mirrorWorker },
     now: Date.now,
     version: parts.version,
     installedForAllUsers: parts.installedForAllUsers,

@@ -79,7 +79,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   const { desk, settings } = createDesk({
     userData,
     catalogDir,
-    syncWorker: files.syncWorker,
+    mirrorWorker: files.mirrorWorker,
     // A separate keychain entry name, for end-to-end tests and for IT staff who run a second,
     // isolated copy (e.g. a training desk).
     keychainService: process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined,

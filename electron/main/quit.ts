@@ -1,5 +1,5 @@
-// Quitting waits for the desk to let go: its connections closed, its sync and page-reader threads
-// stopped, the catalog mirror closed (SQLite checkpoints its WAL into the file when the last
+// Quitting waits for the desk to let go: its connections closed, their syncs stopped, each
+// mirror's owner thread closing its file (SQLite checkpoints its WAL into the file when the last
 // connection closes), the action log's purge finished, the log closed. Electron does not wait
 // for a promise in `will-quit`, so the first quit is held (preventDefault), the closing runs, and
 // the app quits again once it is done, or once QUIT_WAIT_MS have passed: a desk that cannot

@@ -102,22 +102,37 @@ const MIGRATIONS: string[][] = [
        detail=none, columnsize=0)`,
     'INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL',
   ],
-  // 6 (issue #24): a content id that is a string (a series' episode in the published schema) gets
-  //    an integer key of its own (content-keys.ts); each title files the titleId a search result
-  //    names (title-contents.ts), indexed only where it is not the title's own key — where a title
-  //    id is its content id, the primary key answers, and a bulk run writes no index entry for it
-  //    (an index over every record's JSON cost a full ingest 15-35% here); each source keeps when
-  //    its last full run succeeded and how many rows that run's sweep removed (the scheduled full
-  //    entitlement pass, which finds removals no delta marks). The titles already stored get their
-  //    title id from their records, once, here.
+  // 6: a title's record is kept as the client's normalised record in a compact form
+  //    (title-record.ts: no field names, numbers as varints, repeating strings named by number
+  //    in `vocabulary`) in titles.record, and titles keep as columns only what SQL reads (the
+  //    Collection's copies, the search words and the title id): about a fifth of the record as
+  //    sent. The titles stored before are converted a chunk at a time by the owner
+  //    (mirror-upgrade.ts), from `mirror_state`'s `records_after`; title_records goes once they
+  //    all are. A failed run keeps the reason staff read (shared/reasons.ts) and its parameters
+  //    beside its code.
+  //    Issue #24 in the same step (no desk was released with either half): a content id that is
+  //    a string (a series' episode in the published schema) gets an integer key of its own
+  //    (content-keys.ts); each title files the titleId a search result names (title-contents.ts),
+  //    indexed only where it is not the title's own key — where a title id is its content id,
+  //    the primary key answers, and a bulk run writes no index entry for it (an index over every
+  //    record cost a full ingest 15-35% here); each source keeps when its last full run
+  //    succeeded and how many rows that run's sweep removed (the scheduled full entitlement pass,
+  //    which finds removals no delta marks). The titles already stored get their title id from
+  //    their earlier records, once, here, so search results resolve at once (before the records'
+  //    conversion reaches them).
   [
+    'ALTER TABLE sync_state ADD COLUMN last_error_reason TEXT',
+    'ALTER TABLE sync_state ADD COLUMN last_error_params TEXT', // JSON
+    'ALTER TABLE sync_state ADD COLUMN full_success_at INTEGER',
+    'ALTER TABLE sync_state ADD COLUMN full_removed INTEGER',
+    'CREATE TABLE vocabulary (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)',
     'CREATE TABLE content_keys (id TEXT PRIMARY KEY, rowid_key INTEGER NOT NULL UNIQUE) WITHOUT ROWID',
+    'ALTER TABLE titles ADD COLUMN record BLOB', // NULL until converted
     'ALTER TABLE titles ADD COLUMN title_id INTEGER',
     `UPDATE titles SET title_id = (SELECT CASE WHEN json_type(r.record, '$.titleId') = 'integer' THEN json_extract(r.record, '$.titleId') END
        FROM title_records r WHERE r.id = titles.id)`,
     'CREATE INDEX titles_by_title_id ON titles (title_id) WHERE title_id != id',
-    'ALTER TABLE sync_state ADD COLUMN full_success_at INTEGER',
-    'ALTER TABLE sync_state ADD COLUMN full_removed INTEGER',
+    "INSERT INTO mirror_state (key, value) SELECT 'records_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
   ],
 ];
 

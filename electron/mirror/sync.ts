@@ -1,23 +1,29 @@
 // The sync engine: pulls the global catalog, each library's entitlements (Instant and Flex)
-// or its library content, and availability, into the mirror. Every source resumes from its
-// stored page token; a full run sweeps what it did not see, a delta applies exactly what
-// changed (the service's own removals and deactivations included). A failure keeps the last
-// good data and records what went wrong and when.
-import type { PageRead, PartnerClient, ReadPage } from '../partner/client.ts';
+// or its library content, and availability, into a page store (mirror-interface.ts: the desk's
+// mirror, or a library system's shared one). It runs where the partner client is — main, on
+// the connection's background client (one token, one request budget, one Retry-After gate) —
+// and only fetches: each page's bytes go to the store as they came, and the store reads them
+// once and answers with the page's next token (its head), then once the page is stored.
+//
+// Every source resumes from its stored page token; a full run removes what it did not see, a
+// delta applies exactly what changed (the service's own removals and deactivations included).
+// A failure keeps the last good data and records what went wrong and when. A cancelled sync
+// (its signal aborted: the connection closed) records nothing, whatever it was doing: the
+// request on the wire is aborted, and the run stays under way to resume from its last stored
+// page. Which of the two it was is decided in one place (`settle`), from the signal alone.
+import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
-import type { ContentId, Country, Page, PurchaseModel } from '../shared/model.ts';
-import type { MirrorWriter } from './mirror-writer.ts';
-import { readAhead } from './read-ahead.ts';
-import { inThreadPageReader, readingAs, type PageKind, type PageReader, type ReadItems } from './page-reader.ts';
+import { SEARCH_INDEX_STEP, type SyncProgress } from '../shared/collection.ts';
+import type { ContentId, Country, PurchaseModel } from '../shared/model.ts';
+import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from './mirror-interface.ts';
+
+export type { SyncProgress };
 
 /** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
 export const DELTA_MARGIN_MS = 120_000;
-export { CONTENT_INFO_BATCH };
-/** Pages a run may have sent to the writer before waiting for the oldest to be stored. */
-const PAGES_BEFORE_THE_WRITER = 3;
-/** The refresh reads the entitlements delta in the largest pages the service allows, so the ids cost few calls. */
-export const REFRESH_PAGE_SIZE = BATCH_LIMIT;
+/** Pages handed to the store and not yet stored, at most: the store reads and writes while the next page is fetched. */
+const PAGES_AHEAD_OF_THE_STORE = 3;
 
 export interface SyncRequest {
   countries: Country[];
@@ -30,218 +36,72 @@ export interface SyncRequest {
    * lists when no delta marked the removal. The global catalog is left as it is.
    */
   entitlementsOnly?: boolean;
+  /** Records per page (BATCH_LIMIT, the most the service allows, unless a test asks for smaller pages). */
   pageSize?: number;
 }
 
-export type { SyncProgress } from '../shared/collection.ts';
-import { SEARCH_INDEX_STEP, type SyncProgress } from '../shared/collection.ts';
-
-/**
- * `client` is the connection's background client: its requests pass the connection's request
- * budget (the service's rate limit, desk first), its token and its Retry-After gate. `mirror`
- * is the writer (a worker thread in the product): every call is awaited.
- */
 export interface SyncContext {
+  /** The connection's background client: its requests pass the connection's request budget. */
   client: PartnerClient;
-  mirror: MirrorWriter;
+  store: PageStore;
   now: () => number;
   onProgress?: (progress: SyncProgress) => void;
-  signal?: AbortSignal;
-  /** Reads the pages of bulk pulls (a thread of their own in the product); this thread when absent. */
-  readPages?: PageReader['read'];
-  /** What the service says beside a page (`metadata.warnings`): shown on the Sync page and written to the log. */
+  /** Aborted: the sync is cancelled, not failed. */
+  signal: AbortSignal;
+  /** What the service said beside a page (`metadata.warnings`, read with the page's head): for the Sync view and the log. */
   onWarnings?: (source: string, warnings: string[]) => void;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
-export const sourceNames = {
-  global: 'global',
-  entitlements: (libraryId: number, model: PurchaseModel) => `entitlements:${libraryId}:${model}`,
-  libraryContent: (libraryId: number) => `library-content:${libraryId}`,
-  availability: (libraryId: number) => `availability:${libraryId}`,
-};
+
+/** Errors of the store itself (it could not keep a page): every other source would meet them too. */
+const storeRefusals = new WeakSet<object>();
 
 export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<void> {
-  const failures: string[] = [];
-  const attempt = async (work: () => Promise<void>): Promise<void> => {
+  const failures: unknown[] = [];
+  const attempt = async (work: () => Promise<unknown>): Promise<void> => {
     try {
       await work();
     } catch (error) {
-      if (ctx.signal?.aborted) throw error;
-      failures.push(error instanceof Error ? error.message : String(error));
+      if (ctx.signal.aborted || storeRefusals.has(error as object)) throw error;
+      failures.push(error);
     }
   };
-  // A run that ended between its last page and building the index (a crash) builds it now; a
-  // mirror from schema 1 gets its titles' search words first, if the desk has not done it yet.
-  if (await ctx.mirror.inBulk()) await ctx.mirror.finishBulk(await titleSources(ctx.mirror));
-  await completeSearchUpgrade(ctx);
+  const limit = request.pageSize ?? BATCH_LIMIT;
   if (request.source === 'global+entitlements') {
-    if (!request.entitlementsOnly) await attempt(() => syncGlobal(ctx, request));
+    if (!request.entitlementsOnly) {
+      await attempt(() => syncSource(ctx, { kind: 'global' }, request.full, undefined,
+        (startToken, since) => ({ kind: 'global', countries: request.countries, limit, startToken, since })));
+    }
     for (const libraryId of request.libraries) {
-      for (const model of MODELS) await attempt(() => syncEntitlements(ctx, request, libraryId, model));
+      for (const model of MODELS) {
+        await attempt(() => syncSource(ctx, { kind: 'entitlements', libraryId, model }, request.full, undefined,
+          (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit, startToken, since })));
+      }
     }
   } else {
-    for (const libraryId of request.libraries) await attempt(() => syncLibraryContent(ctx, request, libraryId));
-  }
-  if (failures.length > 0) throw new PartnerError('server', `The sync did not complete: ${failures.join(' ')}`);
-}
-
-/**
- * A page as it waits for the writer: its items already in the form the writer takes (the
- * catalog's titles packed in one string), so no parsed page waits across scavenges to be
- * promoted into main's old space.
- */
-interface PreparedPage<P> { items: P; count: number; next?: string; totalCount?: number; warnings?: string[] }
-
-const preparedPage = <P>(items: P, count: number, { next, totalCount, warnings }: Omit<PreparedPage<unknown>, 'items' | 'count'>): PreparedPage<P> =>
-  ({ items, count, ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }), ...(warnings?.length ? { warnings } : {}) });
-
-/** A page of records as the client parsed them (entitlements, library content): stored as they came. */
-async function* asTheyCame<T>(pages: AsyncGenerator<Page<T>>): AsyncGenerator<PreparedPage<T[]>> {
-  for await (const page of pages) {
-    yield preparedPage(page.items, page.items.length, page);
-  }
-}
-
-/** Pages read elsewhere (page-reader.ts), each once its records are ready, in order. */
-async function* whenRead<K extends PageKind>(pages: AsyncGenerator<ReadPage<ReadItems<K>>>): AsyncGenerator<PreparedPage<ReadItems<K>['items']>> {
-  for await (const page of pages) {
-    const { items, count } = await page.items;
-    yield preparedPage(items, count, page);
-  }
-}
-
-/**
- * One source, resumable. `pages(startToken, since)` pulls, each page's items ready for the
- * writer as they arrive (asTheyCame, whenRead); `apply` stores them and the next token in one transaction; `sweep`
- * removes what a full run did not see. A source of titles (`titles`) writes a full run in bulk:
- * the search index is built once at its end.
- */
-async function syncSource<P>(
-  ctx: SyncContext, source: string, full: boolean | undefined, firstSince: number | undefined,
-  pages: (startToken: string | undefined, since: number | undefined) => AsyncGenerator<PreparedPage<P>>,
-  apply: (run: number, items: P, next: string | undefined) => unknown,
-  sweep: (run: number) => unknown,
-  titles = false,
-): Promise<void> {
-  const { mirror, now } = ctx;
-  let state = await mirror.state(source);
-  if (!state.inProgress) {
-    const base = state.lastSuccessAt ?? firstSince;
-    const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
-    await mirror.beginRun(source, since, now(), titles);
-    state = await mirror.state(source);
-  }
-  const run = state.runStartedAt as number;
-  const started = now();
-  let done = state.items;
-  let total: number | undefined;
-  // Pages sent to the writer and not yet stored. The service, the network, this thread (parsing,
-  // preparing rows) and the writer thread all work at once; the writer stores pages in the order
-  // sent, and refuses the rest of a run after a page it could not store (mirror-writer.ts).
-  const writing: { stored: Promise<unknown>; items: number }[] = [];
-  const oldestStored = async (): Promise<void> => {
-    const page = writing.shift() as (typeof writing)[number];
-    await page.stored;
-    done += page.items;
-    const seconds = (now() - started) / 1000;
-    const rate = seconds > 0 ? (done - state.items) / seconds : undefined;
-    ctx.onProgress?.({
-      source, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
-      ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
-    });
-  };
-  try {
-    // The next page is on its way while the pages before it are prepared and stored. (The
-    // connection's budget paces each request.)
-    for await (const page of readAhead(pages(state.nextToken, state.runSince), (page) => page.next !== undefined, async () => {})) {
-      ctx.signal?.throwIfAborted();
-      const stored = Promise.resolve().then(() => apply(run, page.items, page.next));
-      stored.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
-      writing.push({ stored, items: page.count });
-      total ??= page.totalCount;
-      if (page.warnings) ctx.onWarnings?.(source, page.warnings);
-      while (writing.length >= PAGES_BEFORE_THE_WRITER) await oldestStored();
+    for (const libraryId of request.libraries) {
+      await attempt(() => syncSource(ctx, { kind: 'library-content', libraryId }, request.full, undefined,
+        (startToken, since) => ({ kind: 'library-content', libraryId, limit, startToken, since })));
     }
-    while (writing.length > 0) await oldestStored();
-    const removed = state.runSince === undefined ? await sweep(run) : undefined;
-    await mirror.finishRun(source, typeof removed === 'number' ? removed : undefined);
-    if (titles && (await mirror.inBulk())) {
-      ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done }); // the titles the index is being built from
-      await mirror.finishBulk(await titleSources(mirror));
-    }
-  } catch (error) {
-    await Promise.allSettled(writing.map((page) => page.stored));
-    // A cancelled run (the connection closed) is no failure: it resumes from its stored token.
-    if (!ctx.signal?.aborted) await mirror.failRun(source, error instanceof Error ? error.message : String(error), now(), error instanceof PartnerError ? error.code : 'server');
-    throw error;
   }
-}
-
-/** A mirror from schema 1 gets its titles' search words, a chunk per writer call, before the sync goes on. */
-async function completeSearchUpgrade(ctx: SyncContext): Promise<void> {
-  for (;;) {
-    ctx.signal?.throwIfAborted();
-    const step = await ctx.mirror.upgradeSearchWords();
-    if (!step.pending) return;
-    ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done: Math.round((step.progress ?? 1) * 100), total: 100 });
-  }
-}
-
-/** Pages of `kind` read by the context's reader, or in this thread. */
-const reading = <K extends PageKind>(ctx: SyncContext, kind: K): PageRead<ReadItems<K>> => readingAs(ctx.readPages ?? inThreadPageReader().read, kind);
-
-/** Sources that write titles: bulk ends when none of them has a run left under way. */
-async function titleSources(mirror: MirrorWriter): Promise<string[]> {
-  return (await mirror.allStates()).map((s) => s.source).filter((s) => s === sourceNames.global || s.startsWith('library-content:'));
-}
-
-function syncGlobal(ctx: SyncContext, request: SyncRequest): Promise<void> {
-  const source = sourceNames.global;
-  return syncSource(ctx, source, request.full, undefined,
-    // Fetched here, read and packed by the page reader (which hands the titles to a writer thread); the writer adds the search words (title-row.ts).
-    (startToken, since) => whenRead(ctx.client.globalContentPagesReadBy(reading(ctx, 'global'),
-      { countries: request.countries, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
-    (run, titles, next) => ctx.mirror.applyGlobalPage(source, run, titles, next),
-    (run) => ctx.mirror.sweepTitles(run), true);
-}
-
-function syncEntitlements(ctx: SyncContext, request: SyncRequest, libraryId: number, model: PurchaseModel): Promise<void> {
-  const source = sourceNames.entitlements(libraryId, model);
-  return syncSource(ctx, source, request.full, undefined,
-    // Read by the page reader too: main only fetches (and, with a writer thread, never holds the records).
-    (startToken, since) => whenRead(ctx.client.entitlementPagesReadBy(reading(ctx, 'entitlements'), libraryId,
-      { purchaseModel: model, limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
-    (run, items, next) => ctx.mirror.applyEntitlementPage(source, run, libraryId, model, items, next),
-    (run) => ctx.mirror.sweepEntitlements(libraryId, model, run));
-}
-
-function syncLibraryContent(ctx: SyncContext, request: SyncRequest, libraryId: number): Promise<void> {
-  const source = sourceNames.libraryContent(libraryId);
-  return syncSource(ctx, source, request.full, undefined,
-    (startToken, since) => asTheyCame(ctx.client.libraryContentPages(libraryId, { limit: request.pageSize ?? BATCH_LIMIT, startToken, since })),
-    (run, items, next) => ctx.mirror.applyLibraryContentPage(source, run, libraryId, items, next),
-    (run) => ctx.mirror.sweepEntitlements(libraryId, undefined, run), true);
+  if (failures.length > 0) throw allOf(failures);
 }
 
 /**
- * The spec's 10-minute recipe: the entitlements delta since the last successful refresh
- * (Flex only; Instant titles are always available while active), its content ids to content
- * info 50 a call, the answers stored with the time they were read.
+ * The spec's 10-minute recipe: the Flex entitlements delta since the last successful refresh
+ * (Instant titles are always available while active), its content ids to content info 50 a
+ * call, the answers stored with the time they were read.
  */
 export async function refreshChangedAvailability(ctx: SyncContext, libraryId: number): Promise<number> {
-  const source = sourceNames.availability(libraryId);
   const changed = new Set<ContentId>();
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
-  const baseline = (await ctx.mirror.state(sourceNames.entitlements(libraryId, 'FLEX'))).lastSuccessAt;
-  await syncSource(ctx, source, false, baseline,
-    (startToken, since) => asTheyCame(ctx.client.entitlementPages(libraryId, { purchaseModel: 'FLEX', startToken, since, limit: REFRESH_PAGE_SIZE })),
-    (run, items, next) => {
-      for (const e of items) if (!e.removed) changed.add(e.contentId);
-      return ctx.mirror.applyEntitlementPage(source, run, libraryId, 'FLEX', items, next);
-    },
-    () => {});
+  const baseline = (await ctx.store.states()).find((s) => s.source === sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))?.lastSuccessAt;
+  await syncSource(ctx, { kind: 'availability-refresh', libraryId }, false, baseline,
+    // In the largest pages the service allows, so the changed ids cost few calls.
+    (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
+    (head) => { for (const id of head.changedContentIds ?? []) changed.add(id); });
   await readAvailability(ctx, libraryId, [...changed]);
   return changed.size;
 }
@@ -249,9 +109,110 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
-    ctx.signal?.throwIfAborted();
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
-    await ctx.mirror.storeAvailability(libraryId, await ctx.client.contentInfo(libraryId, batch), ctx.now());
-    ctx.onProgress?.({ source: sourceNames.availability(libraryId), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
+    const items = await ctx.client.contentInfo(libraryId, batch, ctx.signal);
+    ctx.signal.throwIfAborted();
+    await ctx.store.storeAvailability(libraryId, items, ctx.now());
+    ctx.onProgress?.({ source: sourceName({ kind: 'availability-refresh', libraryId }), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
   }
+}
+
+/**
+ * One source, resumable: its run opened (or resumed) in the store, its pages pulled from the
+ * run's token and handed to the store in order, at most PAGES_AHEAD_OF_THE_STORE of them not
+ * yet stored, then the run finished — or failed, or (cancelled) left to resume.
+ */
+async function syncSource(
+  ctx: SyncContext, source: SyncSource, full: boolean | undefined, firstSince: number | undefined,
+  pull: (startToken: string | undefined, since: number | undefined) => BulkPull,
+  onHead?: (head: PageHead) => void,
+): Promise<RunEnd> {
+  const { store, now, signal } = ctx;
+  const name = sourceName(source);
+  const state = (await store.states()).find((s) => s.source === name);
+  const base = state?.lastSuccessAt ?? firstSince;
+  const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
+  signal.throwIfAborted();
+  const run = await store.openRun({ source, ...(since === undefined ? {} : { since }), startedAt: now() });
+  const started = now();
+  let done = run.itemsBefore;
+  let total: number | undefined;
+  let page = 0;
+  const storing: Promise<PageStored>[] = [];
+  /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
+  const report = (stored: PageStored): void => {
+    done += stored.items;
+    const seconds = (now() - started) / 1000;
+    const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
+    ctx.onProgress?.({
+      source: name, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
+      ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
+    });
+  };
+  /** The oldest page handed over, stored; a refusal there is the store's own (a page refused at its head never waits here). */
+  const oldestStored = async (): Promise<void> => {
+    try {
+      await storing.shift();
+    } catch (error) {
+      storeRefusals.add(error as object);
+      throw error;
+    }
+  };
+  const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
+    while (storing.length >= PAGES_AHEAD_OF_THE_STORE) await oldestStored();
+    const handed = store.storePage(run.run, page + 1, bytes);
+    const stored = handed.stored.then((answer) => {
+      report(answer);
+      return answer;
+    });
+    stored.catch(() => {}); // awaited in order; not an unhandled rejection meanwhile
+    const head = await handed.head; // a garbled page is refused here: the pull asks for it again, as the same page
+    page++;
+    storing.push(stored);
+    total ??= head.totalCount;
+    if (head.warnings) ctx.onWarnings?.(name, head.warnings);
+    onHead?.(head);
+    return head;
+  };
+  try {
+    for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal)) { /* each page is handed on in `take` */ }
+    while (storing.length > 0) await oldestStored();
+    if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
+    return await store.finishRun(run.run);
+  } catch (error) {
+    // A page the store refused to keep stops the run before any page after it (which the store
+    // refuses for that reason): that refusal is what went wrong.
+    const earlier = (await Promise.allSettled(storing)).find((s) => s.status === 'rejected');
+    if (earlier) storeRefusals.add(earlier.reason as object);
+    const cause: unknown = earlier ? earlier.reason : error;
+    await settle(ctx, run.run, cause);
+    throw cause;
+  }
+}
+
+/**
+ * The one place a stopped run is judged: cancelled (the signal is aborted) records nothing and
+ * throws the cancellation; anything else is recorded as the run's failure. Nothing is awaited
+ * between the look at the signal and the request that records, so a cancellation that comes
+ * after that look finds the failure already decided, and one that comes before is never
+ * recorded.
+ */
+async function settle(ctx: SyncContext, run: number, error: unknown): Promise<void> {
+  ctx.signal.throwIfAborted();
+  await ctx.store.failRun(run, failureOf(error), ctx.now());
+}
+
+function failureOf(error: unknown): RunFailure {
+  if (error instanceof PartnerError) {
+    const { reason, params } = error.detail;
+    return { code: error.code, message: error.message, ...(reason ? { reason, ...(params ? { params } : {}) } : {}) };
+  }
+  return { code: 'server', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The sources' failures as one: the first one's code and reason (what staff read), every message (the log). */
+function allOf(failures: unknown[]): PartnerError {
+  const first = failures[0];
+  const message = `The sync did not complete: ${failures.map((f) => (f instanceof Error ? f.message : String(f))).join(' ')}`;
+  return first instanceof PartnerError ? new PartnerError(first.code, message, first.status, first.detail) : new PartnerError('server', message);
 }

@@ -11,10 +11,11 @@ import type {
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
 import type { ContentId } from '../shared/content-id.ts';
 import {
-  asSentence, guessNextToken, nextPageToken, parseAvailabilityList, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  asSentence, parseAvailabilityList, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
+import { pullPages, type PullStep } from './pull.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { errorForStatus, type Operation } from './status-codes.ts';
@@ -45,6 +46,8 @@ interface ClientCore {
   transport: Transport;
   tokens: TokenSource;
   contentInfoConcurrency: number;
+  /** Reads of a bulk page that came garbled, the first included, before the pull gives up. */
+  garbledPageAttempts: number;
 }
 
 /** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
@@ -88,16 +91,11 @@ function isAmbiguous(error: unknown): error is PartnerError {
   return error instanceof PartnerError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
 }
 
-/** A bulk page read elsewhere (PageRead): its token and total first, its records when they are ready. */
-export interface ReadPage<P> {
-  next?: string;
-  totalCount?: number;
-  warnings?: string[];
-  items: Promise<P>;
-}
-
-/** Reads a bulk page's bytes; throws PartnerError('bad-response') for an answer that is not a page (sent again). */
-export type PageRead<P> = (bytes: ArrayBuffer) => Promise<ReadPage<P>>;
+/** One bulk pull: which list, and its options (a delta's base, the page size, a stored token to resume from). */
+export type BulkPull =
+  | ({ kind: 'global' } & GlobalContentOptions)
+  | ({ kind: 'entitlements'; libraryId: number } & EntitlementOptions)
+  | ({ kind: 'library-content'; libraryId: number } & LibraryContentOptions);
 
 export class PartnerClient {
   private readonly core: ClientCore;
@@ -129,6 +127,7 @@ export class PartnerClient {
       transport,
       tokens: new TokenSource(transport, typeof credentials === 'function' ? credentials : async () => credentials, now),
       contentInfoConcurrency: Math.max(1, options.contentInfoConcurrency ?? 3),
+      garbledPageAttempts: Math.max(1, options.retry?.attempts ?? DEFAULT_RETRY.attempts),
     };
   }
 
@@ -225,13 +224,13 @@ export class PartnerClient {
    * Availability for any number of titles: 50 ids a call, a few calls at a time. Answers are
    * matched to the ids asked: one per id, in the order asked, an answer for an id not asked
    * dropped; ids the service left out are asked once more, and those still missing come back
-   * `unknown` (Aspen does the same).
+   * `unknown` (Aspen does the same). `signal` cancels every call.
    */
-  async contentInfo(libraryId: number, contentIds: readonly ContentId[]): Promise<Availability[]> {
+  async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal): Promise<Availability[]> {
     const ids = [...new Set(contentIds.map(checkContentId))];
-    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids));
+    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal));
     const missing = ids.filter((id) => !first.has(id));
-    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing));
+    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal));
     return ids.map((contentId) => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
   }
 
@@ -243,7 +242,7 @@ export class PartnerClient {
   }
 
   /** One pass over the ids: 50 a call, a few calls at a time. */
-  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[]): Promise<Availability[]> {
+  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[], signal: AbortSignal | undefined): Promise<Availability[]> {
     const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
     const batches: ContentId[][] = [];
     for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
@@ -253,7 +252,7 @@ export class PartnerClient {
       while (nextBatch < batches.length) {
         const index = nextBatch++;
         const batch = batches[index] as ContentId[];
-        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }));
+        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }, undefined, signal));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.core.contentInfoConcurrency, batches.length) }, worker));
@@ -261,33 +260,34 @@ export class PartnerClient {
   }
 
   globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
-    return this.pages(GLOBAL_CONTENTS, globalContentsQuery(options), options.startToken, parseGlobalContentPage);
-  }
-
-  /**
-   * The same pull, each page's bytes handed to `read` instead of parsed here: the sync reads the
-   * catalog's pages on a thread of their own (mirror/page-reader.ts), so this thread only
-   * fetches. `read` answers with the page's token as soon as it has it; the records follow.
-   */
-  globalContentPagesReadBy<P>(read: PageRead<P>, options: GlobalContentOptions = {}): AsyncGenerator<ReadPage<P>> {
-    return this.pagesReadBy(read, GLOBAL_CONTENTS, globalContentsQuery(options), options.startToken);
+    return this.parsedPages({ kind: 'global', ...options }, parseGlobalContentPage);
   }
 
   entitlementPages(libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<Page<Entitlement>> {
-    return this.pages(entitlementsPath(libraryId), entitlementsQuery(options), options.startToken, parseEntitlementPage);
-  }
-
-  /** The same pull, read by `read` (as globalContentPagesReadBy): a library's entitlements, in a sync. */
-  entitlementPagesReadBy<P>(read: PageRead<P>, libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<ReadPage<P>> {
-    return this.pagesReadBy(read, entitlementsPath(libraryId), entitlementsQuery(options), options.startToken);
+    return this.parsedPages({ kind: 'entitlements', libraryId, ...options }, parseEntitlementPage);
   }
 
   libraryContentPages(libraryId: number, options: LibraryContentOptions = {}): AsyncGenerator<Page<LibraryContentChange>> {
-    return this.pages(apiPath('libraries', checkLibraryId(libraryId), 'content'), {
-      limit: checkLimit(options.limit),
-      startTime: options.since === undefined ? undefined : isoSeconds(options.since),
-      purchaseModel: options.purchaseModel === undefined ? 'ALL' : checkModel(options.purchaseModel),
-    }, options.startToken ?? '0', parseLibraryContentPage);
+    return this.parsedPages({ kind: 'library-content', libraryId, ...options }, parseLibraryContentPage);
+  }
+
+  /**
+   * A bulk pull, each page's bytes given to `take` as they came (the sync hands them to the
+   * mirror, which reads them). `take` answers with what the page says of the pull (its next
+   * token, read from the page); each answer is yielded. The next page is asked for as soon as
+   * its token is known (pullPages); `signal` cancels the pull and the request on the wire.
+   */
+  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: ArrayBuffer) => Promise<R>, signal?: AbortSignal): AsyncGenerator<R> {
+    const { path, query, firstToken } = bulkRequest(pull);
+    const fetchPage = (token: string | undefined, cancel: AbortSignal): Promise<ArrayBuffer> =>
+      this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, bytes: true, signal: cancel }) as Promise<ArrayBuffer>;
+    return pullPages({ fetchPage, take, startToken: pull.startToken ?? firstToken, attempts: this.core.garbledPageAttempts, ...(signal ? { signal } : {}) });
+  }
+
+  /** A bulk pull read here: each page parsed in this thread (tests, the benchmark's HTTP limit). */
+  private parsedPages<T>(pull: BulkPull, parse: (body: unknown) => Page<T>): AsyncGenerator<Page<T>> {
+    const decoder = new TextDecoder();
+    return this.bulkPages(pull, async (bytes) => parse(parseBulkPage(decoder.decode(bytes))));
   }
 
   // ---- plumbing ----
@@ -312,8 +312,8 @@ export class PartnerClient {
     return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
   }
 
-  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>): Promise<unknown> {
-    return this.authorized(op, { method: 'GET', path, query, headers, retry: true });
+  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+    return this.authorized(op, { method: 'GET', path, query, headers, retry: true, ...(signal ? { signal } : {}) });
   }
 
   /** One transparent renewal when the service refuses the token; then the status's meaning for `op`. */
@@ -360,80 +360,28 @@ export class PartnerClient {
       }
     }
   }
-
-  /**
-   * The pages of a bulk pull. The next page is asked for as soon as this one's token is known
-   * (pull), before this one is parsed: the service prepares it while this process parses,
-   * instead of each waiting for the other.
-   */
-  private pages<T>(
-    path: string, query: RequestSpec['query'], startToken: string | undefined, parse: (body: unknown) => Page<T>,
-  ): AsyncGenerator<Page<T>> {
-    return this.pull(startToken, (token, glimpse) => this.bulkPage(path, query, token, glimpse), nextPageToken, parse);
-  }
-
-  /** A bulk pull whose pages' bytes go to `read`; a garbled page it refuses (bad-response) is sent for again. */
-  private pagesReadBy<P>(read: PageRead<P>, path: string, query: RequestSpec['query'], startToken: string | undefined): AsyncGenerator<ReadPage<P>> {
-    return this.pull(startToken, (token, glimpse) => this.bulkPage(path, query, token, glimpse, read) as Promise<ReadPage<P>>,
-      (page) => page.next, (page) => page);
-  }
-
-  /** One page of a bulk pull: its first characters shown to `glimpse`, its bytes to `read` when there is one. */
-  private bulkPage(path: string, query: RequestSpec['query'], token: string | undefined, glimpse: (start: string) => void, read?: RequestSpec['read']): Promise<unknown> {
-    return this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, glimpse, ...(read ? { read } : {}) });
-  }
-
-  /**
-   * A pull: `get(token, glimpse)` for each page. The next page is asked for as soon as its token
-   * is known, before this page is parsed, so the service prepares it meanwhile: `tokenOf` reads
-   * the token from the page, but a page's first characters (`glimpse`) usually show it sooner,
-   * and the next page is asked for on that guess. The parsed page has the last word: on a wrong
-   * guess the answer is dropped and the right page asked for. A page read on another thread
-   * (pagesReadBy) would otherwise wait out that thread's parse of the whole page before the next
-   * request left, a third of each page's time in a sync.
-   */
-  private async *pull<B, R>(
-    startToken: string | undefined, get: (token: string | undefined, glimpse: (start: string) => void) => Promise<B>,
-    tokenOf: (body: B) => string | undefined, finish: (body: B) => R,
-  ): AsyncGenerator<R> {
-    interface Asked { token: string | undefined; answer: Promise<B>; guess?: string }
-    let current: Asked | undefined;
-    /** The page after `current`, asked for on its guessed token. */
-    let ahead: Asked | undefined;
-    const askAhead = (asked: Asked): void => {
-      if (asked === current && !ahead && asked.guess !== undefined && asked.guess !== asked.token) ahead = ask(asked.guess);
-    };
-    const ask = (token: string | undefined): Asked => {
-      const asked: Asked = { token, answer: undefined as unknown as Promise<B> };
-      asked.answer = get(token, (start) => {
-        asked.guess ??= guessNextToken(start);
-        askAhead(asked);
-      });
-      asked.answer.catch(() => {}); // awaited below, or dropped (a wrong guess; the caller stopping early)
-      return asked;
-    };
-    current = ask(startToken);
-    while (current) {
-      const token: string | undefined = current.token;
-      const body = await current.answer;
-      const next = tokenOf(body);
-      if (next !== undefined && next === token) {
-        throw new PartnerError('bad-response', 'The service returned the same page token twice; paging stopped to avoid a loop.');
-      }
-      const guessed = ahead;
-      ahead = undefined;
-      current = next === undefined ? undefined : guessed?.token === next ? guessed : ask(next);
-      if (current) askAhead(current); // its first characters may have come while it was the page ahead
-      yield finish(body);
-    }
-  }
 }
 
 const GLOBAL_CONTENTS = apiPath('global-contents');
 
-const entitlementsPath = (libraryId: number): string => apiPath('libraries', checkLibraryId(libraryId), 'entitlements');
+/** A pull's path and checked query, and the token of its first page where the list wants one. */
+function bulkRequest(pull: BulkPull): { path: string; query: RequestSpec['query']; firstToken?: string } {
+  switch (pull.kind) {
+    case 'global': return { path: GLOBAL_CONTENTS, query: globalContentsQuery(pull) };
+    case 'entitlements': return { path: apiPath('libraries', checkLibraryId(pull.libraryId), 'entitlements'), query: entitlementsQuery(pull) };
+    case 'library-content': return {
+      path: apiPath('libraries', checkLibraryId(pull.libraryId), 'content'),
+      query: {
+        limit: checkLimit(pull.limit),
+        startTime: pull.since === undefined ? undefined : isoSeconds(pull.since),
+        purchaseModel: pull.purchaseModel === undefined ? 'ALL' : checkModel(pull.purchaseModel),
+      },
+      firstToken: '0',
+    };
+  }
+}
 
-/** A library's entitlements pull's query, checked: the same whether its pages are parsed here or elsewhere. */
+/** A library's entitlements pull's query, checked. */
 function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
   const status = options.status ?? 'all';
   if (!['active', 'inactive', 'all'].includes(status)) {
@@ -447,7 +395,7 @@ function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
   };
 }
 
-/** The global catalog pull's query, checked: the same whether its pages are parsed here or elsewhere. */
+/** The global catalog pull's query, checked. */
 function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'] {
   const countries = options.countries?.map((c) => checkCountry(c));
   return { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };

@@ -14,7 +14,6 @@ import { COUNTRIES } from '../shared/model.ts';
 import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 import { durationSeconds } from '../shared/duration.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
-import { listElements } from './json-spans.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -83,30 +82,44 @@ function segments(v: unknown): Segment[] {
 
 /** Artists may repeat in search results: keep the first of each name and role. */
 function artists(v: unknown): Artist[] {
-  const seen = new Set<string>();
   const out: Artist[] = [];
-  for (const a of objects(v)) {
+  for (const a of list(v)) {
+    if (!isObject(a)) continue;
     const name = str(a.name);
     if (!name) continue;
     const role = str(a.relationship);
-    const key = `${name}\u0000${role ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // A record has a handful of artists: a look along them costs less than a set of keys.
+    if (out.some((kept) => kept.name === name && kept.role === role)) continue;
     out.push({ name, role, formalName: str(a.artistFormal) });
   }
   return out;
 }
 
 function strings(v: unknown): string[] {
-  return list(v).map((g) => (isObject(g) ? str(g.name) : str(g))).filter((g): g is string => g !== undefined);
+  const out: string[] = [];
+  for (const g of list(v)) {
+    const text = isObject(g) ? str(g.name) : str(g);
+    if (text !== undefined) out.push(text);
+  }
+  return out;
 }
 
 function countries(v: unknown): Country[] {
-  return strings(v).map((c) => c.toUpperCase()).filter((c): c is Country => (COUNTRIES as readonly string[]).includes(c));
+  const out: Country[] = [];
+  for (const c of strings(v)) {
+    const code = c.toUpperCase();
+    if ((COUNTRIES as readonly string[]).includes(code)) out.push(code as Country);
+  }
+  return out;
 }
 
 function uniqueModels(values: unknown[]): PurchaseModel[] {
-  return [...new Set(values.map(normalizePurchaseModel).filter((m): m is PurchaseModel => m !== undefined))];
+  const out: PurchaseModel[] = [];
+  for (const value of values) {
+    const model = normalizePurchaseModel(value);
+    if (model !== undefined && !out.includes(model)) out.push(model);
+  }
+  return out;
 }
 
 export function parseLoan(v: unknown): Loan {
@@ -167,9 +180,7 @@ function episodeOf(v: Json): Episode[] {
   return season === undefined && episode === undefined ? [] : [{ titleId: int(v.titleId), season, episode, title: str(v.title), ...(seconds === undefined ? {} : { seconds }) }];
 }
 
-// The fields the catalog mirror files a title by, each read one way for both readers of a
-// record: parseCatalogRecord (the whole record, normalised) and catalogColumns (only these,
-// from a record the mirror stores as the service sent it).
+// Fields read under either spelling of a record.
 const formatOf = (v: Json): Format | undefined => normalizeFormat(v.format ?? v.kind);
 const seriesOf = (v: Json): string | undefined => str(v.seriesName ?? v.series);
 const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
@@ -203,53 +214,29 @@ export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
   };
 }
 
-/** What the catalog mirror files a title by: as parseCatalogRecord reads it, the artist being the record's `artist` or else its first named one. */
-export interface CatalogColumns {
-  /** The title the record belongs to (a series' episodes share it): what a search result names. */
-  titleId: number | undefined;
-  title: string | undefined; series: string | undefined; artist: string | undefined; format: Format | undefined; year: number | undefined;
-  isbn: string | undefined; upc: string | undefined; forChildren: boolean | undefined; coverImageUrl: string | undefined; countries: Country[];
-}
-
-/** The first artist `artists` keeps (one with a name). */
-function firstArtistName(v: unknown): string | undefined {
-  for (const a of list(v)) {
-    const name = isObject(a) ? str(a.name) : undefined;
-    if (name) return name;
-  }
-  return undefined;
-}
-
-/** Only the mirror's columns of a record, without normalising the rest of it (which is read when the title is shown). */
-export function catalogColumns(v: Json): CatalogColumns {
-  return {
-    titleId: int(v.titleId),
-    title: str(v.title), series: seriesOf(v), artist: str(v.artist) ?? firstArtistName(v.artists), format: formatOf(v), year: yearOf(v),
-    isbn: str(v.isbn), upc: str(v.upc), forChildren: forChildrenOf(v), coverImageUrl: str(v.coverImageUrl), countries: countries(v.countryCodes),
-  };
-}
+/** The checks every global content record passes: an object with a content id, a whole number or a string (its id; undefined: skipped). */
+const acceptedId = (v: unknown): ContentId | undefined => (isObject(v) ? contentIdOf(v.id) : undefined);
 
 /**
  * A global content record as the service sent it, once the checks every record passes have
- * passed (an object with a whole-number id); `text` is its JSON text as it was in the page,
- * when the page's text was at hand and its records one list (parsePage).
+ * passed: what the library mirror keeps (electron/library-mirror/page-rows.ts), so that a desk
+ * reads it as it would a partner page. The desk's own mirror keeps parseGlobalChange's record.
  */
-export type WireCatalogChange = { kind: 'removed'; id: ContentId } | { kind: 'upsert'; id: ContentId; wire: Json; text?: string };
+export type WireCatalogChange = { kind: 'removed'; id: ContentId } | { kind: 'upsert'; id: ContentId; wire: Json };
 
-/** The checks every global content record passes: an object with a content id, a whole number or a string (its id; undefined: skipped). */
-const acceptedId = (v: unknown): ContentId | undefined => (isObject(v) ? contentIdOf(v.id) : undefined);
+function acceptGlobalChange(v: unknown): WireCatalogChange | undefined {
+  const id = acceptedId(v);
+  if (id === undefined) return undefined;
+  return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', id, wire: v as Json };
+}
+
+/** The countries a record is offered in, as parseCatalogRecord reads them. */
+export const recordCountries = (v: Json): Country[] => countries(v.countryCodes);
 
 function parseGlobalChange(v: unknown): CatalogChange | undefined {
   const id = acceptedId(v);
   if (id === undefined) return undefined;
   return (v as Json).removed === true ? { kind: 'removed', id } : { kind: 'upsert', record: parseCatalogRecord(v as Json, id) };
-}
-
-function acceptGlobalChange(v: unknown, text: string | undefined): WireCatalogChange | undefined {
-  const id = acceptedId(v);
-  if (id === undefined) return undefined;
-  if ((v as Json).removed === true) return { kind: 'removed', id };
-  return text === undefined ? { kind: 'upsert', id, wire: v as Json } : { kind: 'upsert', id, wire: v as Json, text };
 }
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
@@ -273,19 +260,12 @@ function tokenOf(...candidates: unknown[]): string | undefined {
   return undefined;
 }
 
-/**
- * Records sit under `data` (a map of names to lists), under `contents`, or under `key`;
- * `path` names where in the page, when they are one list.
- */
-function bulkList(body: Json, key: string): { items: unknown[]; path?: string[] } {
-  if (Array.isArray(body[key])) return { items: body[key] as unknown[], path: [key] };
-  if (Array.isArray(body.contents)) return { items: body.contents as unknown[], path: ['contents'] };
-  if (isObject(body.data)) {
-    const lists = Object.entries(body.data).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
-    const [only] = lists;
-    return lists.length === 1 && only ? { items: only[1], path: ['data', only[0]] } : { items: lists.flatMap(([, list]) => list) };
-  }
-  if (Array.isArray(body.data)) return { items: body.data, path: ['data'] };
+/** Records sit under `data` (a map of names to lists), under `contents`, or under `key`. */
+function bulkList(body: Json, key: string): unknown[] {
+  if (Array.isArray(body[key])) return body[key] as unknown[];
+  if (Array.isArray(body.contents)) return body.contents as unknown[];
+  if (isObject(body.data)) return Object.values(body.data).filter(Array.isArray).flat();
+  if (Array.isArray(body.data)) return body.data;
   throw badResponse(`no ${key} list in the page`);
 }
 
@@ -297,12 +277,20 @@ export function nextPageToken(body: unknown): string | undefined {
 
 /** The first `"nextStartToken": value` in a text (JSON escapes keep a quote inside a string from starting one). */
 const TOKEN_FIELD = /"nextStartToken"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+/** What a 2xx answer that is not JSON is told as (the transport's answers, and a bulk page the mirror reads). */
+export const NOT_JSON = 'The service sent an answer that is not valid JSON.';
+
+/** How much of a page the guess looks at: a bulk page's metadata comes first, and is short. */
+const LEADING_BYTES = 1024;
+const leadingDecoder = new TextDecoder();
 
 /**
- * A bulk page's next token as the page's first characters show it, before the page is parsed;
- * undefined when they show none. A guess: nextPageToken, on the parsed page, has the last word.
+ * A bulk page's next token as the page's first bytes show it, before the page is read;
+ * undefined when they show none. A guess (pull.ts): the token read from the whole page has the
+ * last word.
  */
-export function guessNextToken(start: string): string | undefined {
+export function leadingNextToken(bytes: ArrayBuffer): string | undefined {
+  const start = leadingDecoder.decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, LEADING_BYTES)));
   const field = TOKEN_FIELD.exec(start);
   if (!field) return undefined;
   try {
@@ -310,6 +298,18 @@ export function guessNextToken(start: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A bulk page's text as JSON: an object, or a PartnerError('bad-response') (a garbled page, asked for again). */
+export function parseBulkPage(text: string): Json {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PartnerError('bad-response', NOT_JSON);
+  }
+  if (!isObject(body)) throw new PartnerError('bad-response', 'A page of a bulk list is not an object.');
+  return body;
 }
 
 const MAX_WARNINGS = 10;
@@ -334,24 +334,15 @@ export function pageMetadata(body: unknown): Omit<Page<never>, 'items'> {
   return { ...(next === undefined ? {} : { next }), ...(totalCount === undefined ? {} : { totalCount }), ...(warnings.length ? { warnings } : {}) };
 }
 
-/**
- * A bulk page's records, each as `parse` reads it. Given `text`, the text `body` was parsed
- * from, `parse` is also handed each record's own text, where the records are one list.
- */
-function parsePage<T>(body: unknown, key: string, parse: (v: unknown, text: string | undefined) => T | undefined, text?: string): Page<T> {
+/** A bulk page's records, each as `parse` reads it (undefined: skipped). */
+function parsePage<T>(body: unknown, key: string, parse: (v: unknown) => T | undefined): Page<T> {
   if (!isObject(body)) throw badResponse(`a ${key} page is not an object`);
-  const { items, path } = bulkList(body, key);
-  const spans = text === undefined || path === undefined ? undefined : listElements(text, path);
-  const texts = spans?.length === items.length ? spans.map((span) => text?.slice(span.start, span.end)) : undefined;
-  return { items: items.map((v, i) => parse(v, texts?.[i])).filter((x): x is T => x !== undefined), ...pageMetadata(body) };
+  return { items: bulkList(body, key).map(parse).filter((x): x is T => x !== undefined), ...pageMetadata(body) };
 }
 
 export const parseGlobalContentPage = (body: unknown): Page<CatalogChange> => parsePage(body, 'contents', parseGlobalChange);
-/**
- * The same page, its records checked as parseGlobalContentPage checks them but kept as sent
- * (the catalog mirror's bulk pull); given the text `body` was parsed from, each record's own text too.
- */
-export const readGlobalContentPage = (body: unknown, text?: string): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange, text);
+/** The same page, each record kept as the service sent it (WireCatalogChange). */
+export const readGlobalContentPage = (body: unknown): Page<WireCatalogChange> => parsePage(body, 'contents', acceptGlobalChange);
 export const parseLibraryContentPage = (body: unknown): Page<LibraryContentChange> => parsePage(body, 'titles', parseLibraryChange);
 
 export function parseEntitlementPage(body: unknown): Page<Entitlement> {

@@ -3,7 +3,7 @@
 
 import { isLoopbackHost } from '../shared/text-rules.ts';
 import { PartnerError, type ErrorCode } from './errors.ts';
-import { errorMessageOf } from './normalize.ts';
+import { errorMessageOf, NOT_JSON } from './normalize.ts';
 import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
@@ -40,20 +40,14 @@ export interface RequestSpec {
   retry: boolean;
   /** Desk unless said otherwise. */
   priority?: Priority;
+  /** A 2xx answer's body is its bytes as they came (a bulk page, read by the mirror), not parsed here. */
+  bytes?: boolean;
   /**
-   * Reads a 2xx answer's bytes instead of parsing them here (a bulk page, read on another
-   * thread). A PartnerError('bad-response') it throws is a garbled answer: a GET is sent again.
+   * Cancels the exchange: the request on the wire, a wait for Retry-After or a backoff, and any
+   * retry. The promise then rejects with the signal's reason.
    */
-  read?: (bytes: ArrayBuffer) => Promise<unknown>;
-  /**
-   * Shown the first characters of a 2xx answer before it is parsed or read: a bulk pull
-   * guesses the next page's token from them (client.ts, pull).
-   */
-  glimpse?: (start: string) => void;
+  signal?: AbortSignal;
 }
-
-/** How much of an answer `glimpse` sees: a bulk page's metadata comes first, and is short. */
-export const GLIMPSE_CHARS = 1024;
 
 /**
  * The most the desk reads of one answer: 32 MiB. The largest answer the service gives is a bulk
@@ -66,6 +60,7 @@ const utf8 = new TextDecoder();
 
 export interface HttpAnswer {
   status: number;
+  /** The parsed JSON; with `bytes`, an ArrayBuffer. */
   body: unknown;
 }
 
@@ -125,11 +120,13 @@ export class Transport {
    * sending it again after the wait cannot do it twice.
    */
   async request(spec: RequestSpec): Promise<HttpAnswer> {
-    const { retry, sleep, random } = this.options;
+    const { retry, random } = this.options;
+    const sleep = (ms: number) => this.sleepUnless(spec.signal, ms);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(spec);
       } catch (error) {
+        spec.signal?.throwIfAborted();
         const rateLimited = error instanceof HttpStatusError && error.status === 429;
         const last = !(spec.retry || rateLimited) || attempt >= retry.attempts;
         if (error instanceof HttpStatusError && isRetryableStatus(error.status) && !last) {
@@ -149,9 +146,26 @@ export class Transport {
    * A Retry-After is about this client, not one request: until it has run out, every request
    * waits, so parallel lookups do not walk into the limit one after another.
    */
-  private async waitForRetryAfter(): Promise<void> {
+  private async waitForRetryAfter(signal: AbortSignal | undefined): Promise<void> {
     const wait = this.pausedUntil - this.options.now();
-    if (wait > 0) await this.options.sleep(wait);
+    if (wait > 0) await this.sleepUnless(signal, wait);
+  }
+
+  /** The options' sleep, cut short by `signal` (whose reason it then throws). */
+  private async sleepUnless(signal: AbortSignal | undefined, ms: number): Promise<void> {
+    signal?.throwIfAborted();
+    if (!signal) return this.options.sleep(ms);
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(signal.reason);
+      signal.addEventListener('abort', stop, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      await Promise.race([this.options.sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener('abort', stop as () => void);
+    }
   }
 
   private noteRetryAfter(error: HttpStatusError): void {
@@ -161,7 +175,7 @@ export class Transport {
   }
 
   private async once(spec: RequestSpec): Promise<HttpAnswer> {
-    await this.waitForRetryAfter();
+    await this.waitForRetryAfter(spec.signal);
     const { fetch, timeoutMs, wsApi, now } = this.options;
     const url = new URL(this.options.baseUrl + spec.path);
     for (const [key, value] of Object.entries(spec.query ?? {})) {
@@ -175,28 +189,28 @@ export class Transport {
       ...spec.headers,
     };
     const gate: SendGate = this.options.gate ?? ((_priority, send) => send());
-    let signal: AbortSignal | undefined;
+    let timeout: AbortSignal | undefined;
     let response: Response;
     let text = '';
     let bytes: ArrayBuffer | undefined;
     try {
       ({ response, text, bytes } = await gate(spec.priority ?? 'desk', async () => {
+        spec.signal?.throwIfAborted(); // cancelled while it waited its turn
         // The timeout starts when the exchange is admitted, not while it waits its turn.
-        signal = AbortSignal.timeout(timeoutMs);
+        timeout = AbortSignal.timeout(timeoutMs);
+        const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
         const answer = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
+        // Every body, a bulk page's bytes included, is read through the one cap.
         const body = await readCapped(answer, MAX_RESPONSE_BYTES);
-        if (spec.read && answer.ok) return { response: answer, text: '', bytes: body };
+        if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
         return { response: answer, text: utf8.decode(body), bytes: undefined };
       }));
     } catch (error) {
-      throw transportFailure(error, signal, timeoutMs);
+      spec.signal?.throwIfAborted();
+      throw transportFailure(error, timeout, timeoutMs);
     }
-    if (bytes && spec.read) {
-      spec.glimpse?.(utf8.decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, GLIMPSE_CHARS))));
-      return { status: response.status, body: await spec.read(bytes) };
-    }
+    if (bytes) return { status: response.status, body: bytes };
     const ok = response.status >= 200 && response.status < 300;
-    if (ok) spec.glimpse?.(text.slice(0, GLIMPSE_CHARS));
     const body = parseJson(text, response.status);
     if (ok) return { status: response.status, body };
     const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
@@ -246,9 +260,6 @@ export async function readCapped(response: Response, limit: number): Promise<Arr
   }
   return whole.buffer;
 }
-
-/** What a 2xx answer that is not JSON is told as (here, and by a page read on another thread). */
-export const NOT_JSON = 'The service sent an answer that is not valid JSON.';
 
 function parseJson(text: string, status: number): unknown {
   if (text.trim() === '') return undefined;

@@ -1,6 +1,7 @@
 // What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
 // record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode, ErrorParams } from './errors.ts';
+import type { Reason } from './reasons.ts';
 import type { AvailabilityStatus, CatalogRecord, ContentId, Format, PurchaseModel } from './model.ts';
 
 export interface SourceState {
@@ -11,9 +12,11 @@ export interface SourceState {
   runStartedAt?: number;
   lastSuccessAt?: number;
   lastAttemptAt?: number;
-  /** English, for the log; staff read the sentence for `lastErrorCode`. */
+  /** English, for the log; staff read the sentence for `lastErrorReason`, or else for `lastErrorCode`. */
   lastError?: string;
   lastErrorCode?: ErrorCode;
+  lastErrorReason?: Reason;
+  lastErrorParams?: ErrorParams;
   items: number;
   /** When the source's last full run succeeded (a full run drops what the service no longer lists). */
   lastFullAt?: number;
@@ -23,11 +26,13 @@ export interface SourceState {
 
 /** The step a sync reports besides its sources: building the search index. */
 export const SEARCH_INDEX_STEP = 'search-index';
+/** The mirror's own step, shown in the Sync view: a mirror an earlier version wrote, brought up to this one. */
+export const MIRROR_UPGRADE_STEP = 'mirror-upgrade';
 
 /**
  * `source` names what is being read, as SourceState.source does ('global',
- * 'entitlements:101:FLEX', 'availability:101', 'library-content:101'), or SEARCH_INDEX_STEP:
- * the renderer words it in the desk's language.
+ * 'entitlements:101:FLEX', 'availability:101', 'library-content:101'), or SEARCH_INDEX_STEP or
+ * MIRROR_UPGRADE_STEP: the renderer words it in the desk's language.
  */
 export interface SyncProgress { source: string; done: number; total?: number; ratePerSecond?: number; etaSeconds?: number }
 

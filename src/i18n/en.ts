@@ -553,7 +553,7 @@ export const en = {
     interrupted: 'interrupted; resumes where it stopped',
     never: 'never',
     neverRun: 'No sync has run on this desk yet.',
-    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index' },
+    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index', mirrorUpgrade: 'Bringing this desk’s copy up to date (the collection can be used meanwhile)' },
     // The full entitlement pass (issue #24): removals the service's updates do not mark.
     fullPassButton: 'Check for removed titles',
     fullPassHeading: 'Titles the library no longer holds',

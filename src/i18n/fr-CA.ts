@@ -154,6 +154,9 @@ export const frCA: Messages = {
     'settings.idle-lock-unmanaged': 'Le verrouillage automatique peut durer au plus 30 minutes, à moins que le service informatique de votre bibliothèque n’en fixe davantage dans sa stratégie.',
     'start.network-refused': START_REFUSALS_FR['start.network-refused'],
     'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
+    'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
+    'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
+    'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
   },
   start: {
     failedTitle: 'Lending Desk n’a pas pu démarrer',
@@ -704,7 +707,7 @@ export const frCA: Messages = {
     interrupted: 'interrompue; reprendra où elle s’est arrêtée',
     never: 'jamais',
     neverRun: 'Aucune synchronisation n’a encore eu lieu sur ce poste.',
-    sources: { global: 'Catalogue global', entitlements: 'Droits, bibliothèque {library}, {model}', availability: 'Disponibilité, bibliothèque {library}', libraryContent: 'Contenu de la bibliothèque {library}', searchIndex: 'Index de recherche' },
+    sources: { global: 'Catalogue global', entitlements: 'Droits, bibliothèque {library}, {model}', availability: 'Disponibilité, bibliothèque {library}', libraryContent: 'Contenu de la bibliothèque {library}', searchIndex: 'Index de recherche', mirrorUpgrade: 'Mise à jour de la copie de ce poste (la collection reste utilisable pendant ce temps)' },
     fullPassButton: 'Vérifier les titres retirés',
     fullPassHeading: 'Titres que la bibliothèque ne détient plus',
     fullPassIntro: 'Les mises à jour du service n’indiquent pas toujours quand la bibliothèque cesse de détenir un titre : le poste relit donc chaque jour la liste complète de ce que détient chaque bibliothèque et retire ce qui n’y figure plus. | Les mises à jour du service n’indiquent pas toujours quand la bibliothèque cesse de détenir un titre : le poste relit donc la liste complète de ce que détient chaque bibliothèque tous les {days} jours et retire ce qui n’y figure plus.',

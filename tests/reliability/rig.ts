@@ -27,8 +27,6 @@ export interface RigOptions {
   /** Real time a request may take before the client gives up (stalls cost this much). */
   timeoutMs?: number;
   seed?: number;
-  /** Who writes the catalog mirror: the product's worker thread, or this thread. */
-  writer?: 'worker' | 'in-thread';
   ratePerMinute?: number;
   /**
    * Runs the sandbox in a process of its own (as `npm run sandbox` does), so this process's
@@ -161,7 +159,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       sleep: async (ms) => advanceTo(clock.now() + ms),
       random,
     },
-    mirrors: { dir: join(dir, 'catalog'), writer: options.writer ?? 'worker' },
+    mirrors: { dir: join(dir, 'catalog') },
     ratePerMinute: options.ratePerMinute ?? 100,
   });
 
@@ -179,7 +177,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const rig: Rig = {
     sandbox, admin, clock, desk, dir, wire, secrets, unexpected, call, requestsSettled, advanceTo, random,
     close: async () => {
-      // Every token the service issued — the sync worker's too, which this side never saw —
+      // Every token the service issued — the sync's too, which this side never saw —
       // then every file the desk wrote, before they go.
       for (const token of await admin.issuedTokens()) secrets.add(token);
       await desk.close();

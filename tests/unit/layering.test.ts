@@ -151,6 +151,40 @@ function findCycle(graph: Map<string, string[]>): string[] | undefined {
   return undefined;
 }
 
+// ---- one owner of the mirror: main holds no database ----
+
+/** Every module `entry` loads, itself included, following relative imports (type-only ones too), each with the modules it names. */
+function moduleGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const visit = (file: string): void => {
+    if (graph.has(file)) return;
+    const named = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+    graph.set(file, named);
+    for (const name of named) if (name.startsWith('.')) visit(relative(ROOT, resolve(ROOT, file, '..', name)));
+  };
+  visit(entry);
+  return graph;
+}
+
+/** The modules of a graph that import `module` themselves. */
+const importersOf = (graph: Map<string, string[]>, module: string): string[] => [...graph].filter(([, named]) => named.includes(module)).map(([file]) => file).sort();
+
+describe('main holds no database: only the mirror\'s owner thread opens it', () => {
+  it('no module main loads imports node:sqlite; the owner thread\'s entry is where it is loaded', () => {
+    const main = moduleGraph(join('electron', 'main', 'index.ts'));
+    expect(main.has(join('electron', 'desk', 'desk-service.ts'))).toBe(true); // the graph reaches what main runs
+    expect(main.has(join('electron', 'mirror', 'desk-mirror.ts'))).toBe(true);
+    expect(importersOf(main, 'node:sqlite')).toEqual([]);
+    const owner = moduleGraph(join('electron', 'mirror', 'mirror-worker.ts'));
+    expect(importersOf(owner, 'node:sqlite')).toContain(join('electron', 'mirror', 'mirror-database.ts'));
+  });
+
+  it('finds one when there is', () => {
+    const graph = new Map([['main.ts', ['./mirror.ts']], ['mirror.ts', ['node:sqlite', './model.ts']], ['model.ts', []]]);
+    expect(importersOf(graph, 'node:sqlite')).toEqual(['mirror.ts']);
+  });
+});
+
 describe('the renderer depends downward only', () => {
   it('has no import cycle among its modules (the stores once imported a reset list that imported them back)', () => {
     const graph = rendererImportGraph();

@@ -2,32 +2,32 @@
 // of every change since a sequence number, batch by batch, with the desks' role.
 import type pg from 'pg';
 import { changesSince, type MirrorChange } from '../../../electron/library-mirror/changes.ts';
-import { keepBytes } from '../../../electron/library-mirror/partner-sync.ts';
 import type { LibraryMirrorStore, PageKind, Removed, StoredPage } from '../../../electron/library-mirror/store.ts';
-import type { PartnerClient, ReadPage } from '../../../electron/partner/client.ts';
+import type { BulkPull, PartnerClient } from '../../../electron/partner/client.ts';
+import { nextPageToken, parseBulkPage } from '../../../electron/partner/normalize.ts';
 import type { PurchaseModel } from '../../../electron/shared/model.ts';
 
-export type Pull = AsyncGenerator<ReadPage<ArrayBuffer>>;
+/** A pull's pages as the service sent them: each page's bytes. */
+export type Pull = AsyncGenerator<ArrayBuffer>;
+
+/** The client's own pull (partner/pull.ts), each page's bytes kept as they came; the next token read from the page. */
+async function* bytesOf(client: PartnerClient, pull: BulkPull): Pull {
+  const decoder = new TextDecoder();
+  const pages = client.bulkPages(pull, async (bytes) => {
+    const next = nextPageToken(parseBulkPage(decoder.decode(bytes)));
+    return { bytes, ...(next === undefined ? {} : { next }) };
+  });
+  for await (const page of pages) yield page.bytes;
+}
 
 export const globalPull = (client: PartnerClient, since?: number, limit = 500): Pull =>
-  client.globalContentPagesReadBy(keepBytes, { limit, ...(since === undefined ? {} : { since }) });
+  bytesOf(client, { kind: 'global', limit, ...(since === undefined ? {} : { since }) });
 
 export const entitlementsPull = (client: PartnerClient, libraryId: number, model: PurchaseModel, since?: number, limit = 500): Pull =>
-  client.entitlementPagesReadBy(keepBytes, libraryId, { purchaseModel: model, limit, ...(since === undefined ? {} : { since }) });
+  bytesOf(client, { kind: 'entitlements', libraryId, purchaseModel: model, limit, ...(since === undefined ? {} : { since }) });
 
-/** Library content's pages as the service sent them (the client parses them; the store wants the bytes). */
-export async function* libraryContentPull(baseUrl: string, token: string, libraryId: number, limit = 500): Pull {
-  let startToken: string | undefined = '0';
-  while (startToken !== undefined) {
-    const response = await fetch(`${baseUrl}/api/v1/libraries/${libraryId}/content?limit=${limit}&purchaseModel=ALL&startToken=${startToken}`, {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    });
-    if (!response.ok) throw new Error(`library content answered ${response.status}`);
-    const page = await keepBytes(await response.arrayBuffer());
-    startToken = page.next;
-    yield page;
-  }
-}
+export const libraryContentPull = (client: PartnerClient, libraryId: number, limit = 500): Pull =>
+  bytesOf(client, { kind: 'library-content', libraryId, limit });
 
 /** One whole run of `source` through the store: begun, every page stored in order, finished. */
 export async function storeRun(store: LibraryMirrorStore, source: string, kind: PageKind, pull: Pull, startedAt: number, since?: number):
@@ -35,7 +35,7 @@ Promise<{ run: number; answers: StoredPage[]; removed: Removed }> {
   const run = await store.beginRun(source, since, startedAt);
   const answers: StoredPage[] = [];
   let page = 0;
-  for await (const read of pull) answers.push(await store.storePage(source, run, kind, await read.items, ++page));
+  for await (const bytes of pull) answers.push(await store.storePage(source, run, kind, bytes, ++page));
   const removed = await store.finishRun(source, run, { full: since === undefined });
   return { run, answers, removed };
 }

@@ -62,10 +62,10 @@ describe('closeBeforeQuit', () => {
   it('quits when closing fails, with the failure in the log', async () => {
     const a = app();
     const events = log();
-    const quitting = closeBeforeQuit(a, async () => { throw new Error('writer thread gone'); }, events);
+    const quitting = closeBeforeQuit(a, async () => { throw new Error('owner thread gone'); }, events);
     a.willQuit();
     await quitting.closing();
     expect(a.quits).toEqual([1]);
-    expect(events.warn).toHaveBeenCalledWith('app.quit-close-failed', { error: expect.objectContaining({ message: 'writer thread gone' }) });
+    expect(events.warn).toHaveBeenCalledWith('app.quit-close-failed', { error: expect.objectContaining({ message: 'owner thread gone' }) });
   });
 });

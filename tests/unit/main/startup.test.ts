@@ -2,7 +2,7 @@
 // (electron-stand-in.ts, which throws on anything it does not model), with the real DeskService,
 // settings file, logger and keychain (run inside with-keyring) on a temporary user data folder.
 // Main runs from its source, as if from its build folder: app-files.ts is asked about out/main,
-// so the preload, sync worker and renderer it names are the built ones.
+// so the preload, mirror worker and renderer it names are the built ones.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,7 +118,7 @@ interface Run {
   userData: string;
   /** The DeskService main assembled, once started. */
   desk?: DeskService;
-  createDeskArgs?: { syncWorker: string; userData: string };
+  createDeskArgs?: { mirrorWorker: string; userData: string };
 }
 
 const runs: Run[] = [];
@@ -257,8 +257,8 @@ describe('a packaged start', () => {
     expect(webPreferences).toMatchObject({ devTools: false, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(webPreferences.preload).toBe(join(ROOT, 'out', 'preload', 'index.cjs'));
     expect(existsSync(webPreferences.preload as string)).toBe(true);
-    expect(run.createDeskArgs?.syncWorker).toBe(join(BUILT_MAIN, 'sync-worker.js'));
-    expect(existsSync(run.createDeskArgs!.syncWorker)).toBe(true);
+    expect(run.createDeskArgs?.mirrorWorker).toBe(join(BUILT_MAIN, 'mirror-worker.js'));
+    expect(existsSync(run.createDeskArgs!.mirrorWorker)).toBe(true);
     expect(run.electron.permissions.check?.()).toBe(false);
   });
 

@@ -4,9 +4,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
-import { CatalogService } from '../../../electron/mirror/catalog-service.ts';
-import { recordOf } from '../../../electron/mirror/title-row.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
+import { ContentKeys } from '../../../electron/mirror/content-keys.ts';
+import { decodeRecord } from '../../../electron/mirror/title-record.ts';
+import { StoredVocabulary } from '../../../electron/mirror/vocabulary.ts';
 import { PartnerClient } from '../../../electron/partner/client.ts';
 import type { CatalogRecord, ContentId, Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import type { SandboxHandle } from '../../../electron/sandbox/server.ts';
@@ -23,11 +25,21 @@ export const connectionOf = (sandbox: SandboxHandle): ChildConnection => ({
 export const clientOf = (sandbox: SandboxHandle): PartnerClient =>
   new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
 
-/** A mirror service over the sandbox, as a connection builds it (one client: its desk and background views). */
-export function serviceOf(sandbox: SandboxHandle, databasePath: string, writer: 'worker' | 'in-thread' = 'in-thread'): CatalogService {
+/** A mirror over the sandbox, as a connection builds it (one client: its desk and background views; the owner on its thread). */
+export function serviceOf(sandbox: SandboxHandle, databasePath: string, extra: { diskSpaceKeptFree?: number } = {}): DeskMirror {
   const client = clientOf(sandbox);
-  return new CatalogService({ databasePath, desk: client, background: client.withPriority('background'), writer });
+  return new DeskMirror({ databasePath, desk: client, background: client.withPriority('background'), ...extra });
 }
+
+/** The mirror's file opened by the test itself, to look inside it (the desk's owner thread may hold it too: WAL lets both). */
+export const openFile = (path: string): DatabaseSync => new DatabaseSync(path);
+
+/** SQLite's own check of the whole file. */
+export const integrityOf = (db: DatabaseSync): string => (db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
+
+/** Every source's state, as the file holds it. */
+export const sourcesOf = (db: DatabaseSync): { source: string; in_progress: number }[] =>
+  db.prepare('SELECT source, in_progress FROM sync_state ORDER BY source').all() as { source: string; in_progress: number }[];
 
 export const countriesOf = (sandbox: SandboxHandle): Country[] => [...new Set(sandbox.libraries.map((l) => l.country as Country))];
 
@@ -39,15 +51,17 @@ const sha = (lines: string[]): string => createHash('sha256').update(lines.sort(
  * each entitlement row copies from its title.
  */
 export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
-  const titles = db.prepare('SELECT t.id, t.title, t.format, t.countries, r.record, r.wire FROM titles t JOIN title_records r ON r.id = t.id').all() as { id: number; title: string | null; format: string | null; countries: string; record: string; wire: number }[];
+  const vocabulary = new StoredVocabulary(db);
+  const keys = new ContentKeys(db);
+  const titles = db.prepare('SELECT id, title, format, title_id, record FROM titles').all() as { id: number; title: string | null; format: string | null; title_id: number | null; record: Uint8Array }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
   const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
-    // The record as the detail reads it: kept as sent, or normalised by an earlier version.
-    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.countries}|${JSON.stringify(recordOf(t.record, t.wire, t.id))}`)),
+    // The record as the details read it, and the title id a search result names.
+    titleSum: sha(titles.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}|${t.title_id ?? ''}|${JSON.stringify(decodeRecord(t.record, keys.contentIdOf(t.id), vocabulary))}`)),
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
     searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),

@@ -4,7 +4,7 @@
 // id ascending. No index, no cache, no full-text table: if the browser's answer differs from
 // this one, the browser is wrong.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { BrowseQuery } from '../../../electron/mirror/queries.ts';
+import type { BrowseQuery } from '../../../electron/mirror/mirror-interface.ts';
 import { queryWords } from '../../../electron/mirror/search-text.ts';
 
 const SORTS: Record<NonNullable<BrowseQuery['sort']>, string> = {

@@ -38,22 +38,22 @@ describe.each(['global+entitlements', 'library-content'] as const)('a search res
 
   it('published ids: a title to its own content (not the titleId), a series to each episode by its string id, each lendable', async () => {
     const catalog = serviceOf(published, join(dir, `published-${source}.db`));
-    expect(catalog.titleContents(LIB, [8])).toEqual([{ titleId: 8, unresolved: 'no-mirror' }]);
+    expect(await catalog.titleContents(LIB, [8])).toEqual([{ titleId: 8, unresolved: 'no-mirror' }]);
     await catalog.syncNow(request(published, source));
 
     const books = await hits(published, ['EBOOK']);
-    const resolved = catalog.titleContents(LIB, books.map((h) => h.titleId!));
+    const resolved = await catalog.titleContents(LIB, books.map((h) => h.titleId!));
     for (const [i, hit] of books.entries()) {
       const found = resolved[i]!;
       expect('contents' in found && found.contents.length, hit.title).toBe(1);
       const [content] = 'contents' in found ? found.contents : [];
       expect(content!.contentId).not.toBe(hit.titleId);
       expect(content!.title).toBe(hit.title);
-      expect(catalog.detail(LIB, content!.contentId)?.record?.title).toBe(hit.title);
+      expect((await catalog.detail(LIB, content!.contentId))?.record?.title).toBe(hit.title);
     }
 
     const [series] = await hits(published, ['TELEVISION']);
-    const [episodes] = catalog.titleContents(LIB, [series!.titleId!]);
+    const [episodes] = await catalog.titleContents(LIB, [series!.titleId!]);
     expect(episodes).toMatchObject({ titleId: series!.titleId });
     const contents = 'contents' in episodes! ? episodes.contents : [];
     expect(contents.map((c) => c.contentId)).toEqual(series!.episodes.map((e) => e.id));
@@ -61,14 +61,14 @@ describe.each(['global+entitlements', 'library-content'] as const)('a search res
     expect(contents.map((c) => c.episode)).toEqual(series!.episodes.map((e) => e.episode));
     expect(contents.every((c) => (c.seconds ?? 0) > 0 && c.title !== undefined)).toBe(true);
     // The browser shows the episodes as rows of their own, by their string ids; their details and availability read by those ids.
-    const rows = catalog.browse({ libraryId: LIB, text: series!.title!.split(' ').slice(-1)[0]!.toLowerCase(), offset: 0, limit: 500 }).rows;
+    const rows = (await catalog.browse({ libraryId: LIB, text: series!.title!.split(' ').slice(-1)[0]!.toLowerCase(), offset: 0, limit: 500 })).rows;
     expect(rows.filter((r) => typeof r.contentId === 'string').map((r) => r.contentId)).toEqual(expect.arrayContaining(contents.map((c) => c.contentId)));
     const fresh = await catalog.refreshAvailability(LIB, [contents[1]!.contentId]);
     expect(fresh).toEqual([expect.objectContaining({ contentId: contents[1]!.contentId, availability: expect.objectContaining({ status: 'BORROW' }) })]);
-    expect(catalog.detail(LIB, contents[1]!.contentId)).toMatchObject({ contentId: contents[1]!.contentId, record: { id: contents[1]!.contentId, episode: 2 } });
+    expect(await catalog.detail(LIB, contents[1]!.contentId)).toMatchObject({ contentId: contents[1]!.contentId, record: { id: contents[1]!.contentId, episode: 2 } });
 
     // A title the mirror does not hold: said so, never guessed.
-    expect(catalog.titleContents(LIB, [999_999])).toEqual([{ titleId: 999_999, unresolved: 'not-in-mirror' }]);
+    expect(await catalog.titleContents(LIB, [999_999])).toEqual([{ titleId: 999_999, unresolved: 'not-in-mirror' }]);
     await catalog.close();
   });
 
@@ -76,7 +76,7 @@ describe.each(['global+entitlements', 'library-content'] as const)('a search res
     const catalog = serviceOf(spec, join(dir, `spec-${source}.db`));
     await catalog.syncNow(request(spec, source));
     const books = await hits(spec, ['EBOOK', 'TELEVISION']);
-    const resolved = catalog.titleContents(LIB, books.map((h) => h.titleId!));
+    const resolved = await catalog.titleContents(LIB, books.map((h) => h.titleId!));
     for (const [i, hit] of books.entries()) {
       expect(resolved[i], hit.title).toMatchObject({ titleId: hit.titleId, contents: [{ contentId: hit.titleId }] });
     }

@@ -91,17 +91,17 @@ describe('the app.asar electron-builder makes', () => {
     expect(layout.unpacked.filter((file) => file.endsWith('.node'))).toEqual([join('node_modules', 'keytar', 'build', 'Release', 'keytar.node')]);
   });
 
-  it('has the preload, the sync worker and the renderer where main looks for them', () => {
+  it('has the preload, the mirror worker and the renderer where main looks for them', () => {
     const mainDir = join(layout.asar, 'out', 'main');
     const expected = appFiles(mainDir);
-    for (const file of [expected.preload, expected.syncWorker, join(expected.renderer, 'index.html')]) {
+    for (const file of [expected.preload, expected.mirrorWorker, join(expected.renderer, 'index.html')]) {
       expect(files.has(relative(layout.asar, file).replaceAll('\\', '/')), file).toBe(true);
     }
   });
 
   it('resolves every relative import of main, the worker and the preload inside it', () => {
     const bundles = [...files].filter((file) => /^out\/(main|preload)\/.*\.(c?js)$/.test(file));
-    expect(bundles).toEqual(expect.arrayContaining(['out/main/index.js', 'out/main/sync-worker.js', 'out/preload/index.cjs']));
+    expect(bundles).toEqual(expect.arrayContaining(['out/main/index.js', 'out/main/mirror-worker.js', 'out/preload/index.cjs']));
     let imports = 0;
     for (const bundle of bundles) {
       for (const match of text(bundle).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](\.{1,2}\/[^"'\s]+)["']/g)) {

@@ -2,6 +2,7 @@
 // set, deltas yield exactly the changes, content info goes 50 ids a call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerClient } from '../../../electron/partner/client.ts';
+import { parseGlobalContentPage } from '../../../electron/partner/normalize.ts';
 import type { CatalogChange, LibraryContentChange } from '../../../electron/shared/model.ts';
 import { collect, library, startHarness, type Harness } from './helpers.ts';
 
@@ -172,58 +173,121 @@ describe('search and content info', () => {
   });
 });
 
-describe('asking for the next page early', () => {
-  it('asks for the next page on the token the page begins with, before the page is read, and for no page twice', async () => {
-    // The client's requests for pages, as it sends them; a read waits for the next one to be sent.
-    let sentPages = 0;
-    const whenSent: { count: number; resolve: () => void }[] = [];
-    const c = h.client({
-      fetch: (input, init) => {
-        if (new URL(input).pathname.endsWith('/global-contents')) {
-          sentPages += 1;
-          for (const waiter of whenSent.filter((w) => sentPages >= w.count)) waiter.resolve();
+describe('the pull: one page ahead, never round in circles, cancelled on the wire', () => {
+  /** A client whose every bulk request is announced as it leaves (`asked`), its signal kept. */
+  function watched(rewrite?: (url: URL, text: string) => string) {
+    const asked: { token: string | null; signal: AbortSignal }[] = [];
+    let announce: () => void = () => {};
+    const next = () => new Promise<void>((resolve) => { announce = resolve; });
+    const client = h.client({
+      fetch: async (input, init) => {
+        const url = new URL(input);
+        if (url.pathname.endsWith('/global-contents')) {
+          asked.push({ token: url.searchParams.get('startToken'), signal: init.signal as AbortSignal });
+          announce();
         }
-        return fetch(input, init);
+        const answer = await fetch(input, init);
+        if (!rewrite || !url.pathname.endsWith('/global-contents')) return answer;
+        return new Response(rewrite(url, await answer.text()), { status: answer.status, headers: answer.headers });
       },
     });
-    const sent = (count: number): Promise<void> => (sentPages >= count ? Promise.resolve() : new Promise((resolve) => { whenSent.push({ count, resolve }); }));
-    h.sandbox.control.resetRequestCounts();
-    // A reader that finishes a page only once the client has asked for the page after it. A client
-    // that waited for the read before asking would never finish (the test's timeout says so).
-    let readPages = 0;
-    const read = async (bytes: ArrayBuffer) => {
-      const page = ++readPages;
-      const body = JSON.parse(new TextDecoder().decode(bytes)) as { metadata: { nextStartToken?: string } };
-      if (body.metadata.nextStartToken !== undefined) await sent(page + 1);
-      return { ...(body.metadata.nextStartToken === undefined ? {} : { next: body.metadata.nextStartToken }), items: Promise.resolve(bytes.byteLength) };
-    };
+    return { client, asked, next };
+  }
+  const headOf = async (bytes: ArrayBuffer) => {
+    const page = parseGlobalContentPage(JSON.parse(new TextDecoder().decode(bytes)));
+    return { ...(page.next === undefined ? {} : { next: page.next }), items: page.items.length };
+  };
+
+  it('asks for the next page on the token the page begins with while the page is read, and for no page twice', async () => {
+    const { client, asked, next } = watched();
+    const readWhileNextAsked: boolean[] = [];
+    // A reader that finishes a page only once the service has been asked for the page after it.
     let pages = 0;
-    for await (const page of c.globalContentPagesReadBy(read, { limit: 400 })) {
-      expect(await page.items).toBeGreaterThan(0);
+    for await (const head of client.bulkPages({ kind: 'global', limit: 400 }, async (bytes) => {
+      const head = await headOf(bytes);
+      const before = asked.length;
+      if (head.next !== undefined && asked.length === pages + 1) await next();
+      readWhileNextAsked.push(head.next === undefined || asked.length > before || asked.length === pages + 2);
+      return head;
+    })) {
+      expect(head.items).toBeGreaterThan(0);
       pages++;
     }
-    expect(pages).toBeGreaterThanOrEqual(SIZE / 400);
-    // No page asked for twice, none asked for past the last.
-    expect(h.sandbox.control.requestCounts().globalContents).toBe(pages);
-    expect(sentPages).toBe(pages);
+    expect(pages).toBe((await collect(h.client().globalContentPages({ limit: 400 }))).pages);
+    expect(readWhileNextAsked).toEqual(Array(pages).fill(true));
+    expect(asked.map((a) => a.token)).toEqual([null, ...new Set(asked.slice(1).map((a) => a.token))]); // every page asked for once
   });
 
-  it('on a wrong guess, drops that answer and asks for the page the parsed page names', async () => {
+  it('on a wrong guess, cancels that request and asks for the page the parsed page names', async () => {
     // The first bytes show a token the page's metadata overrides (the metadata's is the one read).
-    const misleading = h.client({
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        const text = await answer.text();
-        const misled = input.includes('global-contents') && text.includes('"nextStartToken"') ? text.replace(/^\{/, '{"nextStartToken":"999999",') : text;
-        return new Response(misled, { status: answer.status, headers: answer.headers });
-      },
+    const { client, asked } = watched((_url, text) => (text.includes('"nextStartToken"') ? text.replace(/^\{/, '{"nextStartToken":"999999",') : text));
+    const plain: number[] = [];
+    for await (const page of h.client().globalContentPages({ limit: 500 })) plain.push(page.items.length);
+    const pages: number[] = [];
+    for await (const head of client.bulkPages({ kind: 'global', limit: 500 }, headOf)) pages.push(head.items);
+    expect(pages).toEqual(plain);
+    const guesses = asked.filter((a) => a.token === '999999');
+    expect(guesses.length).toBe(plain.length - 1);
+    expect(guesses.every((g) => g.signal.aborted)).toBe(true);
+  });
+
+  for (const length of [1, 2, 3]) {
+    it(`ends with a clear error when the page tokens go round in a circle of ${length}`, async () => {
+      // Page n + 1 names the token of page n + 1 - length again, once `length` pages in.
+      const tokens: (string | null)[] = [];
+      const { client } = watched((url, text) => {
+        const body = JSON.parse(text) as { metadata: { nextStartToken?: string } };
+        tokens.push(url.searchParams.get('startToken'));
+        const back = tokens.length > length ? tokens[tokens.length - length] : undefined;
+        if (back) body.metadata.nextStartToken = back;
+        return JSON.stringify(body);
+      });
+      let pages = 0;
+      const pull = (async () => {
+        for await (const _ of client.bulkPages({ kind: 'global', limit: 100 }, headOf)) pages++;
+      })();
+      await expect(pull).rejects.toMatchObject({ code: 'bad-response', detail: { reason: 'pull.token-cycle' } });
+      expect(pages).toBe(length + 1);
     });
-    const plain = await collect(client.globalContentPages({ limit: 500 }));
-    h.sandbox.control.resetRequestCounts();
-    const { items, pages } = await collect(misleading.globalContentPages({ limit: 500 }));
-    expect(upsertIds(items)).toEqual(upsertIds(plain.items));
-    expect(pages).toBe(plain.pages);
-    // Each page but the last was guessed wrong once: the wrong guesses cost a request each, and change nothing.
-    expect(h.sandbox.control.requestCounts().globalContents).toBe(pages + (pages - 1));
+  }
+
+  it('a cancelled pull aborts the request on the wire and rejects with the reason it was given', async () => {
+    const { client, asked, next } = watched();
+    h.sandbox.control.addFault({ route: 'globalContents', kind: 'latency', ms: 5_000 });
+    try {
+      const stop = new AbortController();
+      const why = new Error('the connection was closed');
+      const first = next();
+      const pull = (async () => {
+        for await (const _ of client.bulkPages({ kind: 'global', limit: 100 }, headOf, stop.signal)) { /* none arrives */ }
+      })();
+      await first; // the request has left
+      stop.abort(why);
+      await expect(pull).rejects.toBe(why);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.signal.aborted).toBe(true);
+    } finally {
+      h.sandbox.control.clearFaults();
+    }
+  });
+
+  it('a cancellation during the wait before a retry ends it there, without the retry', async () => {
+    const stop = new AbortController();
+    let slept!: () => void;
+    const sleeping = new Promise<void>((resolve) => { slept = resolve; });
+    const client = h.client({ sleep: () => { slept(); return new Promise(() => {}); } }); // a wait that never ends by itself
+    h.sandbox.control.addFault({ route: 'globalContents', kind: 'server-error', status: 503, times: 1 });
+    const before = h.sandbox.control.requestCounts().globalContents;
+    try {
+      const pull = (async () => {
+        for await (const _ of client.bulkPages({ kind: 'global', limit: 100 }, headOf, stop.signal)) { /* none arrives */ }
+      })();
+      await sleeping; // the 503 came, the backoff began
+      stop.abort(new Error('closed'));
+      await expect(pull).rejects.toThrow('closed');
+      expect(h.sandbox.control.requestCounts().globalContents - before).toBe(1);
+    } finally {
+      h.sandbox.control.clearFaults();
+    }
   });
 });

@@ -232,6 +232,26 @@ describe('an answer larger than the desk reads (32 MiB)', () => {
     await expect(counting.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
   });
 
+  it('a bulk page streamed past 32 MiB (the bytes a sync hands to the mirror as they came) is refused the same way: never handed on, not asked for again', async () => {
+    const read: number[] = [];
+    const counting = countingClient(read);
+    await counting.patronStatus(libraryId, card);
+    read.length = 0;
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'globalContents', kind: 'oversized', bytes: 120 * 1024 * 1024, times: 1 });
+    let handedOn = 0;
+    const pages = counting.bulkPages({ kind: 'global', limit: 10 }, async () => {
+      handedOn++;
+      return {};
+    });
+    await expect(pages.next()).rejects.toMatchObject({ code: 'bad-response', detail: { reason: 'service.response-too-large', params: { limit: 32 } } });
+    expect(handedOn).toBe(0);
+    expect(h.sandbox.control.requestCounts().globalContents).toBe(1);
+    expect(read).toHaveLength(1);
+    expect(read[0]).toBeGreaterThan(32 * 1024 * 1024);
+    expect(read[0]).toBeLessThan(34 * 1024 * 1024);
+  });
+
   it('a body that says its length up front is refused before any of it is read', async () => {
     const read: number[] = [];
     const counting = countingClient(read);

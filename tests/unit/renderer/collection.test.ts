@@ -162,6 +162,42 @@ describe('sync page', () => {
     expect(wrapper.find('progress').exists()).toBe(false);
   });
 
+  it('shows the desk bringing an earlier copy up to date, reading the status again until it is done', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { wrapper, desk } = await mountApp(sandboxInfo());
+      const base = { counts: { titles: 1234, entitlements: [] }, sources: [] };
+      desk.syncStatus.mockResolvedValueOnce(ok(syncView({ ...base, running: { source: 'mirror-upgrade', done: 40, total: 100 } })))
+        .mockResolvedValueOnce(ok(syncView({ ...base, running: { source: 'mirror-upgrade', done: 85, total: 100 } })))
+        .mockResolvedValue(ok(syncView(base)));
+      await openView(wrapper, 'Sync');
+      expect(wrapper.get('.sync .progress').text()).toContain('Bringing this desk’s copy up to date (the collection can be used meanwhile): 40 of 100');
+      expect(wrapper.get('progress').attributes('value')).toBe('40');
+      expect(buttonNamed(wrapper, 'Sync now').attributes('disabled')).toBeUndefined(); // a sync may run meanwhile
+      await vi.advanceTimersByTimeAsync(1000);
+      await flushPromises();
+      expect(wrapper.get('progress').attributes('value')).toBe('85');
+      await vi.advanceTimersByTimeAsync(1000);
+      await flushPromises();
+      expect(wrapper.find('progress').exists()).toBe(false);
+      const asked = desk.syncStatus.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(desk.syncStatus.mock.calls.length).toBe(asked); // done: no more asking
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says why a source failed in the desk\'s words when main gave a reason: the disk nearly full', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.syncStatus.mockResolvedValue(ok(syncView({ counts: { titles: 10, entitlements: [] }, sources: [
+      { source: 'global', inProgress: true, items: 10, lastAttemptAt: Date.now() - 60_000, lastError: 'The catalog copy on this computer stopped growing…', lastErrorCode: 'server',
+        lastErrorReason: 'mirror.disk-full', lastErrorParams: { freeMiB: 300, keptMiB: 512 } },
+    ] })));
+    await openView(wrapper, 'Sync');
+    expect(wrapper.get('[role="alert"]').text()).toMatch(/Global catalog: the last attempt, .*, failed\. The catalog copy on this computer stopped growing: the disk has 300 MiB free and the desk keeps 512 MiB free/);
+  });
+
   it('shows the full entitlement pass (when, how many went, when next, set by IT) and the service\'s warnings, and runs the pass on demand', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     const lastAt = Date.UTC(2026, 10, 20, 9, 30);
