@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createMemoryVault } from '../electron/credentials/index.ts';
 import type { DeskService } from '../electron/desk/desk-service.ts';
+import { MODELS } from '../electron/mirror/sync.ts';
 import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
@@ -73,9 +74,11 @@ async function bareStatusRequest(sandbox: SandboxProcess, libraryId: number, car
   const token = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
   const { access_token: accessToken } = await token.json() as { access_token: string };
   const url = `${sandbox.url}/api/v1/libraries/${libraryId}/patrons/${encodeURIComponent(card)}/status`;
-  // The sandbox builds its entitlement and catalog indexes at the first page asked (300 ms on one
-  // thread here): a one-off of the sandbox, not of a service, so it is paid before the idle phase.
-  for (const warm of [`/api/v1/libraries/${libraryId}/entitlements?limit=1&purchaseModel=FLEX`, '/api/v1/global-contents?limit=1']) {
+  // The sandbox counts a pull's total over its whole catalog at the pull's first page (about
+  // 300 ms on its one thread here, once per library and model): a one-off of the sandbox, not of
+  // a service, so it is paid before the idle phase, for each pull the sync makes.
+  const pulls = [...MODELS.map((model) => `/api/v1/libraries/${libraryId}/entitlements?limit=1&purchaseModel=${model}`), '/api/v1/global-contents?limit=1'];
+  for (const warm of pulls) {
     const answer = await fetch(`${sandbox.url}${warm}`, { headers: { Authorization: `Bearer ${accessToken}` } });
     if (!answer.ok) throw new Error(`the sandbox answered ${answer.status} to ${warm}`);
     await answer.arrayBuffer();
