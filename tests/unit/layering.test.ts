@@ -52,10 +52,10 @@ describe('each process compiles only what it may import', () => {
   it('electron/shared: itself and zod only', () => {
     expect(refusedLines('tsconfig.shared.json', 'electron/shared/layering-probe.ts', [
       "import { z } from 'zod';",
-      "import { REASONS } from './reasons.ts';",
-      "import { PartnerError } from '../partner/errors.ts';",
+      "import { DeskError } from './desk-error.ts';",
+      "import { errorForStatus } from '../partner/status-codes.ts';",
       "import type { LifecycleEvent } from '../../src/lifecycle.ts';",
-      'export const used = [z, REASONS, PartnerError];',
+      'export const used = [z, DeskError, errorForStatus];',
       'export type Used = LifecycleEvent;',
     ])).toEqual([3, 4]);
   });
@@ -63,10 +63,10 @@ describe('each process compiles only what it may import', () => {
   it("electron/ outside main and preload: neither Electron's packages nor src/", () => {
     expect(refusedLines('tsconfig.node.json', 'electron/desk/layering-probe.ts', [
       "import { readFileSync } from 'node:fs';",
-      "import { PartnerError } from '../partner/errors.ts';",
+      "import { DeskError } from '../shared/desk-error.ts';",
       "import { app } from 'electron';",
       "import { useGateway } from '../../src/gateway/gateway.ts';",
-      'export const used = [readFileSync, PartnerError, app, useGateway];',
+      'export const used = [readFileSync, DeskError, app, useGateway];',
     ])).toEqual([3, 4]);
     expect(refusedLines('tsconfig.node.json', 'electron/settings/layering-probe.ts', ["export type { default as Store } from 'electron-store';"])).toEqual([1]);
     expect(refusedLines('tsconfig.node.json', 'electron/policy/layering-probe.ts', ["export const updater = () => import('electron-updater');"])).toEqual([1]);
