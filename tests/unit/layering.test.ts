@@ -72,17 +72,18 @@ describe('each process compiles only what it may import', () => {
     expect(refusedLines('tsconfig.node.json', 'electron/policy/layering-probe.ts', ["export const updater = () => import('electron-updater');"])).toEqual([1]);
   });
 
-  it('electron/library-mirror (a headless service): the partner client, the mirror and shared code; never the desk, main, src/ or Electron', () => {
+  it('electron/library-mirror (a headless service): the partner client, the mirror and shared code; never the desk, its connection, main, src/ or Electron', () => {
     expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', [
       "import { PartnerClient } from '../partner/client.ts';",
       "import type { SourceState } from '../shared/collection.ts';",
-      "import { RequestBudget } from '../connection/request-budget.ts';",
+      "import { RequestBudget } from '../partner/request-budget.ts';",
       "import { DeskService } from '../desk/desk-service.ts';",
       "export type Main = typeof import('../main/app-files.ts');",
       "import { en } from '../../src/i18n/en.ts';",
       'export const used = [PartnerClient, RequestBudget, DeskService, en];',
       'export type Used = SourceState;',
     ])).toEqual([4, 5, 6]);
+    expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["import { Connection } from '../connection/connection.ts';", 'export const used = Connection;'])).toEqual([1]);
     // The desk's modules import the sandbox themselves: a program of its own, or it is reported there.
     expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["export { startSandbox } from '../sandbox/server.ts';"])).toEqual([1]);
     expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["import { app } from 'electron';", 'export const used = app;'])).toEqual([1]);
