@@ -7,7 +7,7 @@
 // one declared order of layers (scripts/layering/import-order.ts), the renderer's modules import
 // one another without a cycle, and only the gateway touches window.lendingDesk.
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { checkTree, importsOf, ORDERS, scriptOf, sourceModules, unplaced, upwardImports } from '../../scripts/layering/import-order.ts';
@@ -117,6 +117,21 @@ describe('every import points down the one declared order (scripts/layering/impo
     expect(layerOf('main', 'electron/library-mirror')).toBe(-1);
     expect(layerOf('library-mirror', 'electron/mirror')).toBeLessThan(layerOf('library-mirror', 'electron/library-mirror'));
     expect(unplaced(['electron/mirror/sync.ts', 'electron/library-mirror/service.ts', 'electron/reports/daily.ts', 'src/widgets/Chart.vue'])).toEqual(['electron/reports/daily.ts', 'src/widgets/Chart.vue']);
+  });
+
+  it("the app's error type is the shared layer's: every program has it at its lowest layer, and nothing outside electron/partner imports an error class from there", () => {
+    for (const order of Object.values(ORDERS)) expect(order[0]).toContain('electron/shared');
+    const namedImports = (text: string): { names: string[]; from: string }[] => [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)]
+      .map((m) => ({ names: m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean), from: m[2]! }));
+    const errorImports = (modules: [string, string][]): string[] => modules
+      .filter(([file]) => !file.startsWith('electron/partner/'))
+      .flatMap(([file, text]) => namedImports(scriptOf(file, text))
+        .filter(({ from }) => posix.join(posix.dirname(file), from).startsWith('electron/partner/'))
+        .flatMap(({ names, from }) => names.filter((name) => /Error$/.test(name)).map((name) => `${file}: ${name} from '${from}'`)));
+    expect(errorImports(sourceModules(ROOT))).toEqual([]);
+    expect(errorImports([['electron/settings/settings.ts', "import { PartnerError, type ErrorCode } from '../partner/errors.ts';"]]))
+      .toEqual(["electron/settings/settings.ts: PartnerError from '../partner/errors.ts'"]);
+    expect(sourceModules(ROOT).filter(([file, text]) => /\bclass DeskError\b/.test(text) && file !== 'electron/shared/desk-error.ts')).toEqual([]);
   });
 
   it('names the file and the import of each one that goes up or sideways, and lets the downward ones be', () => {
