@@ -129,8 +129,8 @@ describe('every import points down the one declared order (scripts/layering/impo
         .filter(({ from }) => posix.join(posix.dirname(file), from).startsWith('electron/partner/'))
         .flatMap(({ names, from }) => names.filter((name) => /Error$/.test(name)).map((name) => `${file}: ${name} from '${from}'`)));
     expect(errorImports(sourceModules(ROOT))).toEqual([]);
-    expect(errorImports([['electron/settings/settings.ts', "import { PartnerError, type ErrorCode } from '../partner/errors.ts';"]]))
-      .toEqual(["electron/settings/settings.ts: PartnerError from '../partner/errors.ts'"]);
+    expect(errorImports([['electron/settings/settings.ts', "import { ServiceError, type ErrorCode } from '../partner/service-error.ts';"]]))
+      .toEqual(["electron/settings/settings.ts: ServiceError from '../partner/service-error.ts'"]);
     expect(sourceModules(ROOT).filter(([file, text]) => /\bclass DeskError\b/.test(text) && file !== 'electron/shared/desk-error.ts')).toEqual([]);
   });
 
