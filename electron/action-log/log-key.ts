@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_KEYCHAIN_SERVICE, loadKeytar } from '../credentials/keytar-vault.ts';
 import type { KeytarLike } from '../credentials/vault.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { KEY_BYTES } from './entry-cipher.ts';
 
 /** Not a possible profile id (those are lowercase letters, digits and hyphens), so it never meets a partner entry. */
@@ -32,7 +32,7 @@ export function keychainLogKey(options: { service?: string; keytar?: KeytarLike 
       } catch (error) {
         // A native error is not ours to trust: the key it was handed is scrubbed from its words.
         const why = (error instanceof Error ? error.message : String(error)).split(made).join('[redacted]');
-        throw new PartnerError('keychain-unavailable', `The action log's key could not be read from the system keychain (${why}).`, undefined, {
+        throw new DeskError('keychain-unavailable', `The action log's key could not be read from the system keychain (${why}).`, undefined, {
           reason: 'action-log.keychain-unavailable', params: {},
         });
       }

@@ -6,11 +6,11 @@
 // stored credentials. Closing it cancels a sync under way and stops the sandbox it owns.
 import { DeskMirror } from '../mirror/desk-mirror.ts';
 import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
+import { RequestBudget } from '../partner/request-budget.ts';
 import type { Credentials } from '../partner/token.ts';
 import type { FetchFn } from '../partner/transport.ts';
 import type { Country } from '../shared/model.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
-import { RequestBudget } from './request-budget.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
 
 /** How the connection's mirror is kept: its owner thread's entry (main's bundled one), and for tests the disk space it leaves. */

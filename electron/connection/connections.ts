@@ -6,7 +6,7 @@
 import type { CredentialVault } from '../credentials/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { Credentials } from '../partner/token.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { Country } from '../shared/model.ts';
@@ -158,12 +158,12 @@ export class Connections {
    */
   private async savedCredentials(profile: ConnectionProfile, origin: string): Promise<Credentials> {
     const saved = await this.options.vault.read(profile.id);
-    if (!saved) throw PartnerError.because('unauthorized', 'connection.no-credentials', { profile: profile.name });
+    if (!saved) throw DeskError.because('unauthorized', 'connection.no-credentials', { profile: profile.name });
     if (saved.origin !== origin) {
       this.options.logger.warn('connection.password-origin-mismatch', { profileId: profile.id, origin, savedFor: saved.origin ?? null });
       throw saved.origin === undefined
-        ? PartnerError.because('unauthorized', 'connection.password-not-bound', { profile: profile.name, origin })
-        : PartnerError.because('unauthorized', 'connection.password-for-other-address', { profile: profile.name, origin, savedOrigin: saved.origin });
+        ? DeskError.because('unauthorized', 'connection.password-not-bound', { profile: profile.name, origin })
+        : DeskError.because('unauthorized', 'connection.password-for-other-address', { profile: profile.name, origin, savedOrigin: saved.origin });
     }
     return { username: saved.username, password: saved.password };
   }

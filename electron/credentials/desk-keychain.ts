@@ -6,7 +6,7 @@
 // (Any process in the same login can still read and write the keychain: an OS limit, said
 // plainly in docs/security.md.) Each record is one small JSON text: Windows' Credential Manager
 // holds at most 2,560 bytes per entry, so no record may grow with the desk's history.
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { DEFAULT_KEYCHAIN_SERVICE, loadKeytar } from './keytar-vault.ts';
 import type { KeytarLike } from './vault.ts';
 
@@ -28,9 +28,9 @@ export interface DeskKeychain {
   remove(record: DeskRecord): Promise<void>;
 }
 
-function unavailable(error: unknown): PartnerError {
+function unavailable(error: unknown): DeskError {
   const why = error instanceof Error ? error.message : String(error);
-  return new PartnerError('keychain-unavailable', `The desk's records could not be reached in the system keychain (${why}).`, undefined, {
+  return new DeskError('keychain-unavailable', `The desk's records could not be reached in the system keychain (${why}).`, undefined, {
     reason: 'keychain.desk-records-unavailable', params: {},
   });
 }

@@ -2,7 +2,7 @@
 // on Windows, a Secret Service on Linux). One entry per connection profile; the secret is the
 // JSON of { username, password, origin }, the origin being the service they were tested against. If the keychain cannot be reached we refuse, plainly: a
 // plaintext fallback would leave partner passwords on shared desk PCs.
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { reasonText } from '../shared/reasons.ts';
 import { checkCredentials, checkOrigin, checkProfileId, parseStoredSecret } from './validation.ts';
 import type { CredentialVault, KeytarLike, SavedCredentials } from './vault.ts';
@@ -65,11 +65,11 @@ export async function loadKeytar(): Promise<KeytarLike> {
   return module.default ?? module;
 }
 
-function keychainUnavailable(error: unknown, secrets: string[]): PartnerError {
+function keychainUnavailable(error: unknown, secrets: string[]): DeskError {
   // The underlying reason helps library IT ("Could not connect", "Cannot autolaunch D-Bus"),
   // but a native error is not ours to trust, so what we handed it is scrubbed all the same.
   let reason = error instanceof Error ? error.message : String(error);
   for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]');
   // Staff read the reason's sentence; the native reason is for the log and IT.
-  return new PartnerError('keychain-unavailable', `${reasonText('keychain.unavailable')} (Reason: ${reason})`, undefined, { reason: 'keychain.unavailable', params: {} });
+  return new DeskError('keychain-unavailable', `${reasonText('keychain.unavailable')} (Reason: ${reason})`, undefined, { reason: 'keychain.unavailable', params: {} });
 }

@@ -1,6 +1,6 @@
 // Inputs are checked before the keychain is touched, so a bad value can never create or
 // overwrite an entry. Messages never quote the password.
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { PartnerCredentials, SavedCredentials } from './vault.ts';
 
 const MAX_PROFILE_ID = 100;
@@ -11,7 +11,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function checkProfileId(profileId: unknown): string {
   if (typeof profileId !== 'string' || profileId.length === 0 || profileId.length > MAX_PROFILE_ID) {
-    throw PartnerError.because('invalid-input', 'credentials.profile-id', { max: MAX_PROFILE_ID });
+    throw DeskError.because('invalid-input', 'credentials.profile-id', { max: MAX_PROFILE_ID });
   }
   return profileId;
 }
@@ -19,13 +19,13 @@ export function checkProfileId(profileId: unknown): string {
 export function checkCredentials(credentials: unknown): PartnerCredentials {
   const { username, password } = (credentials ?? {}) as Partial<Record<keyof PartnerCredentials, unknown>>;
   if (typeof username !== 'string' || username.length === 0 || username.length > MAX_USERNAME) {
-    throw PartnerError.because('invalid-input', 'credentials.username-length', { max: MAX_USERNAME });
+    throw DeskError.because('invalid-input', 'credentials.username-length', { max: MAX_USERNAME });
   }
   if (CONTROL_CHARACTER.test(username)) {
-    throw PartnerError.because('invalid-input', 'credentials.username-control');
+    throw DeskError.because('invalid-input', 'credentials.username-control');
   }
   if (typeof password !== 'string' || password.length === 0 || password.length > MAX_PASSWORD) {
-    throw PartnerError.because('invalid-input', 'credentials.password-length', { max: MAX_PASSWORD });
+    throw DeskError.because('invalid-input', 'credentials.password-length', { max: MAX_PASSWORD });
   }
   return { username, password };
 }
@@ -33,7 +33,7 @@ export function checkCredentials(credentials: unknown): PartnerCredentials {
 /** The origin a secret is bound to: scheme, host and port only (never a path or credentials). */
 export function checkOrigin(origin: unknown): string {
   if (typeof origin === 'string' && URL.canParse(origin) && new URL(origin).origin === origin) return origin;
-  throw new PartnerError('invalid-input', 'A saved password must be bound to a service origin such as https://lending.example.org.');
+  throw new DeskError('invalid-input', 'A saved password must be bound to a service origin such as https://lending.example.org.');
 }
 
 /** The stored secret, or undefined when it is not one we wrote (treated as absent). */

@@ -11,7 +11,7 @@
 // taken as they are — those whose keychain password is bound to their address (the earlier
 // version wrote that binding itself) — and recorded as made before any shift.
 import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 
 export interface ConnectionRecord {
   fingerprint: string;
@@ -58,7 +58,7 @@ export class ConnectionRecords {
   record(profileId: string, record: ConnectionRecord): Promise<void> {
     return this.#change((records) => {
       if (!records.has(profileId) && records.size >= MAX_RECORDED_CONNECTIONS) {
-        throw PartnerError.because('invalid-input', 'profile.too-many', { max: MAX_RECORDED_CONNECTIONS });
+        throw DeskError.because('invalid-input', 'profile.too-many', { max: MAX_RECORDED_CONNECTIONS });
       }
       records.set(profileId, record);
     });

@@ -18,7 +18,7 @@ import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts
 import type { CredentialVault, SavedCredentials } from '../credentials/vault.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { PartnerClientOptions } from '../partner/client.ts';
-import { isPartnerError, PartnerError } from '../partner/errors.ts';
+import { isDeskError, DeskError } from '../shared/desk-error.ts';
 import type { ContentId, Hold, Loan } from '../shared/model.ts';
 import { pinProblem } from '../shared/pin-rules.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
@@ -34,7 +34,8 @@ import { deskPinProof, type ProofConnection } from './desk-pin-proof.ts';
 import { countsAsActivity, IdleClock } from './idle-clock.ts';
 import { WHILE_LOCKED, type WhileLocked } from './lock-gate.ts';
 import { patronView } from './patron-view.ts';
-import { MIN_COST_LOG2, PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';
+import { MIN_COST_LOG2 } from '../policy/pin-hash-format.ts';
+import { PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';
 import { uniqueProfileId } from './profile-id.ts';
 import { SignInRecords } from './sign-in-record.ts';
 import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
@@ -167,7 +168,7 @@ export class DeskService implements DeskHandlers {
     // a settings.json edited to name no connection must not let anyone add one (or re-address one).
     if (rule === 'before-any-connection' && this.activeProfile() === undefined && (await this.signIn.status()).firstRun) return;
     if (rule === 'language-only' && Object.entries(args as Record<string, unknown>).every(([key, value]) => key === 'language' || value === undefined)) return;
-    throw new PartnerError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
+    throw new DeskError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
   }
 
   private activeProfile(): ConnectionProfile | undefined {
@@ -223,7 +224,7 @@ export class DeskService implements DeskHandlers {
 
   async useSandbox(): Promise<AppInfo> {
     if (!this.settings.outcome().sandboxOffered) {
-      throw PartnerError.because('invalid-input', 'policy.sandbox-off');
+      throw DeskError.because('invalid-input', 'policy.sandbox-off');
     }
     const profile: ConnectionProfile = { id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries: [], wsApi: '2.1', country: 'US' };
     const existing = this.settings.read().profiles.find((p) => p.id === SANDBOX_PROFILE_ID);
@@ -259,7 +260,7 @@ export class DeskService implements DeskHandlers {
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
     const existing = this.settings.read().profiles;
     const id = profile.id ?? uniqueProfileId(profile.name, existing.map((p) => p.id));
-    if (id === SANDBOX_PROFILE_ID) throw PartnerError.because('invalid-input', 'profile.sandbox-name-reserved');
+    if (id === SANDBOX_PROFILE_ID) throw DeskError.because('invalid-input', 'profile.sandbox-name-reserved');
     const before = existing.find((p) => p.id === id);
     // A profile edited outside the desk is not re-saved from what the file now says: it is removed and added again.
     if (before && (await this.standingOf(before)) === 'changed-outside') throw changedOutside(before);
@@ -339,7 +340,7 @@ export class DeskService implements DeskHandlers {
    * back to the desk PIN it may have been written to replace.
    */
   async startShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
-    if (this.policyRefused) throw PartnerError.because('unauthorized', 'sign-in.policy-refused');
+    if (this.policyRefused) throw DeskError.because('unauthorized', 'sign-in.policy-refused');
     const { staffName } = await this.signIn.signIn(args.staffName, args.pin);
     this.osUser = this.osUserName();
     this.session = { staffName, startedAt: this.deps.now() };
@@ -356,20 +357,20 @@ export class DeskService implements DeskHandlers {
    */
   async setDeskPin(args: ParsedArgsOf<'setDeskPin'>): Promise<AppInfo> {
     const proof = await this.deskPinProof();
-    if (proof.kind === 'policy-refused') throw PartnerError.because('unauthorized', 'sign-in.policy-refused');
-    if (proof.kind === 'policy') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
+    if (proof.kind === 'policy-refused') throw DeskError.because('unauthorized', 'sign-in.policy-refused');
+    if (proof.kind === 'policy') throw DeskError.because('invalid-input', 'pin.set-by-policy');
     const rule = pinProblem(args.pin);
-    if (rule) throw PartnerError.because('invalid-input', rule);
+    if (rule) throw DeskError.because('invalid-input', rule);
     switch (proof.kind) {
-      case 'it': throw PartnerError.because('unauthorized', 'pin.ask-it');
-      case 'next-shift': throw PartnerError.because('unauthorized', 'pin.connection-too-new', { profile: proof.profile });
+      case 'it': throw DeskError.because('unauthorized', 'pin.ask-it');
+      case 'next-shift': throw DeskError.because('unauthorized', 'pin.connection-too-new', { profile: proof.profile });
       case 'partner-password':
         await this.provePartnerPassword(proof.connection, proof.saved, args.partnerUsername, args.partnerPassword);
         break;
       case 'current-pin': {
         const current = args.currentPin;
-        if (current === undefined) throw PartnerError.because('invalid-input', 'pin.current-pin-needed');
-        await this.signIn.prove('current-pin', () => this.signIn.isDeskPin(current), PartnerError.because('unauthorized', 'pin.current-pin-wrong'));
+        if (current === undefined) throw DeskError.because('invalid-input', 'pin.current-pin-needed');
+        await this.signIn.prove('current-pin', () => this.signIn.isDeskPin(current), DeskError.because('unauthorized', 'pin.current-pin-wrong'));
         break;
       }
       case 'nothing':
@@ -404,21 +405,21 @@ export class DeskService implements DeskHandlers {
    */
   private async provePartnerPassword(connection: ProofConnection, saved: SavedCredentials | undefined, username: string | undefined, password: string | undefined): Promise<void> {
     const params = { profile: connection.name };
-    if (password === undefined) throw PartnerError.because('invalid-input', saved ? 'pin.partner-password-needed' : 'pin.partner-username-needed', params);
-    const wrong = PartnerError.because('unauthorized', 'pin.partner-password-wrong', params);
+    if (password === undefined) throw DeskError.because('invalid-input', saved ? 'pin.partner-password-needed' : 'pin.partner-username-needed', params);
+    const wrong = DeskError.because('unauthorized', 'pin.partner-password-wrong', params);
     if (saved) {
       await this.signIn.prove('partner-password', async () => sameSecret(saved.password, password), wrong);
       return;
     }
     const preset = connection.preset;
-    if (!preset) throw PartnerError.because('unauthorized', 'pin.ask-it');
-    if (username === undefined) throw PartnerError.because('invalid-input', 'pin.partner-username-needed', params);
+    if (!preset) throw DeskError.because('unauthorized', 'pin.ask-it');
+    if (username === undefined) throw DeskError.because('invalid-input', 'pin.partner-username-needed', params);
     await this.signIn.prove('partner-password', async () => {
       try {
         await this.connections.probe(preset.baseUrl, preset.wsApi, { username, password });
         return true;
       } catch (error) {
-        if (error instanceof PartnerError && error.code === 'unauthorized') return false;
+        if (error instanceof DeskError && error.code === 'unauthorized') return false;
         throw error;
       }
     }, wrong);
@@ -530,7 +531,7 @@ export class DeskService implements DeskHandlers {
         await desk.patronStatus(libraryId, args.card);
         return { libraryId, known: true };
       } catch (error) {
-        if (!isPartnerError(error)) throw error;
+        if (!isDeskError(error)) throw error;
         return error.code === 'invalid-patron' ? { libraryId, known: false } : { libraryId, known: false, error: error.toInfo() };
       }
     }));
@@ -655,7 +656,7 @@ export class DeskService implements DeskHandlers {
   /** The active profile's connection, opened (or reopened after any change to the profile) as needed. */
   private async activeConnection(): Promise<Connection> {
     const connection = await this.activeConnectionIfAny();
-    if (!connection) throw PartnerError.because('invalid-input', 'connection.none');
+    if (!connection) throw DeskError.because('invalid-input', 'connection.none');
     return connection;
   }
 
@@ -746,7 +747,7 @@ export class DeskService implements DeskHandlers {
       await record('ok', result.confirmedByReread);
       return result;
     } catch (error) {
-      await record(error instanceof PartnerError ? error.code : 'error');
+      await record(error instanceof DeskError ? error.code : 'error');
       throw error;
     }
   }
@@ -840,13 +841,13 @@ export class DeskService implements DeskHandlers {
     this.requireShift();
     const connection = await this.activeConnection();
     if (!connection.libraries.some((l) => l.libraryId === libraryId)) {
-      throw PartnerError.because('invalid-input', 'connection.library-not-in-profile', { libraryId, profile: connection.profile.name });
+      throw DeskError.because('invalid-input', 'connection.library-not-in-profile', { libraryId, profile: connection.profile.name });
     }
     return connection;
   }
 
   private requireShift(): void {
-    if (!this.session) throw PartnerError.because('session-locked', 'session.locked');
+    if (!this.session) throw DeskError.because('session-locked', 'session.locked');
   }
 
   /** Another profile becomes active: the open connection (and a sandbox it runs) closes. */
@@ -858,13 +859,13 @@ export class DeskService implements DeskHandlers {
 
   private profile(id: string): ConnectionProfile {
     const profile = this.settings.read().profiles.find((p) => p.id === id);
-    if (!profile) throw PartnerError.because('invalid-input', 'profile.not-found', { id });
+    if (!profile) throw DeskError.because('invalid-input', 'profile.not-found', { id });
     return profile;
   }
 
   private partnerProfile(id: string): ConnectionProfile {
     const profile = this.profile(id);
-    if (profile.kind !== 'partner') throw PartnerError.because('invalid-input', 'profile.sandbox-needs-no-credentials');
+    if (profile.kind !== 'partner') throw DeskError.because('invalid-input', 'profile.sandbox-needs-no-credentials');
     return profile;
   }
 
@@ -881,8 +882,8 @@ export class DeskService implements DeskHandlers {
 }
 
 /** A profile whose address or libraries are not what the desk recorded: refused, and no password is asked for its address. */
-function changedOutside(profile: ConnectionProfile): PartnerError {
-  return PartnerError.because('invalid-input', 'connection.changed-outside', { profile: profile.name });
+function changedOutside(profile: ConnectionProfile): DeskError {
+  return DeskError.because('invalid-input', 'connection.changed-outside', { profile: profile.name });
 }
 
 export type { DeskSettings };

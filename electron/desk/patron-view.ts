@@ -4,7 +4,7 @@
 
 import type { PatronView } from '../shared/contract.ts';
 import type { PartnerClient } from '../partner/client.ts';
-import { isPartnerError, PartnerError } from '../partner/errors.ts';
+import { isDeskError, DeskError } from '../shared/desk-error.ts';
 
 const WHOLE_VIEW_FAILURES = new Set(['invalid-patron', 'unauthorized', 'invalid-input']);
 
@@ -13,12 +13,12 @@ export async function patronView(client: PartnerClient, libraryId: number, card:
     client.patronStatus(libraryId, card), client.currentLoans(libraryId, card), client.currentHolds(libraryId, card),
   ]);
   const failures = [status, loans, holds].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-  const fatal = failures.find((e) => !isPartnerError(e) || WHOLE_VIEW_FAILURES.has(e.code));
+  const fatal = failures.find((e) => !isDeskError(e) || WHOLE_VIEW_FAILURES.has(e.code));
   if (fatal !== undefined || failures.length === 3) throw fatal ?? failures[0];
   const problems: PatronView['problems'] = [];
   const part = <T>(name: 'status' | 'loans' | 'holds', r: PromiseSettledResult<T>, empty: T): T => {
     if (r.status === 'fulfilled') return r.value;
-    problems.push({ part: name, error: (r.reason as PartnerError).toInfo() });
+    problems.push({ part: name, error: (r.reason as DeskError).toInfo() });
     return empty;
   };
   return {

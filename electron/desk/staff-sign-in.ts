@@ -7,7 +7,7 @@
 // clear). Tries run one at a time: two sent together cannot both slip in before the count goes up.
 import { userInfo } from 'node:os';
 import type { Logger } from '../logging/logger.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { staffNameKey, type StaffPin } from '../policy/schema.ts';
 import { pinProblem } from '../shared/pin-rules.ts';
 import { hashPin, spendVerification, verifyPin, type PinCost } from './pin-hash.ts';
@@ -122,16 +122,16 @@ export class StaffSignIn {
       if (this.method === 'staff-pins') {
         // The policy holds hashes only, so the desk cannot check IT's PINs until one is typed: a PIN
         // the rules refuse is refused unchecked, and staff are told to ask IT for a new one.
-        if (pinProblem(pin)) throw PartnerError.because('invalid-input', 'sign-in.pin-below-rules');
+        if (pinProblem(pin)) throw DeskError.because('invalid-input', 'sign-in.pin-below-rules');
         const staff = this.#options.staffPins?.find((entry) => staffNameKey(entry.name) === staffNameKey(typedName));
         if (staff ? await verifyPin(pin, staff.pinHash, this.#options.cost.floorLog2) : await spendVerification(pin)) recorded = staff?.name;
       } else {
-        if (record.reestablish) throw PartnerError.because('invalid-input', 'sign-in.reestablish-first');
-        if (record.deskPin === undefined) throw PartnerError.because('invalid-input', 'sign-in.no-desk-pin');
+        if (record.reestablish) throw DeskError.because('invalid-input', 'sign-in.reestablish-first');
+        if (record.deskPin === undefined) throw DeskError.because('invalid-input', 'sign-in.no-desk-pin');
         if (await verifyPin(pin, record.deskPin, this.#options.cost.floorLog2)) recorded = typedName;
       }
       if (recorded === undefined) {
-        throw await this.#wrongTry('sign-in', PartnerError.because('unauthorized', 'sign-in.wrong'), PartnerError.because('unauthorized', 'sign-in.wrong-last-try'));
+        throw await this.#wrongTry('sign-in', DeskError.because('unauthorized', 'sign-in.wrong'), DeskError.because('unauthorized', 'sign-in.wrong-last-try'));
       }
       // A good PIN starts the count again; with IT's per-staff PINs it also re-establishes a desk
       // whose record was lost (a desk PIN's desk cannot get here before a new PIN is set).
@@ -146,7 +146,7 @@ export class StaffSignIn {
    * A proof that allows setting the desk PIN (the partner password, or the current PIN): the same
    * count and waits as a sign-in, so neither can be guessed faster through this door.
    */
-  prove(what: 'partner-password' | 'current-pin', check: () => Promise<boolean>, wrong: PartnerError): Promise<void> {
+  prove(what: 'partner-password' | 'current-pin', check: () => Promise<boolean>, wrong: DeskError): Promise<void> {
     return this.#oneAtATime(async () => {
       await this.#refuseWhileWaiting(what);
       if (!(await check())) throw await this.#wrongTry(what, wrong, wrong);
@@ -165,7 +165,7 @@ export class StaffSignIn {
    * a desk counts every connection it holds as older than the next shift (`shiftsAtLeast`).
    */
   async setDeskPin(pin: string, shiftsAtLeast = 0): Promise<void> {
-    if (this.method === 'staff-pins') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
+    if (this.method === 'staff-pins') throw DeskError.because('invalid-input', 'pin.set-by-policy');
     const deskPin = await hashPin(pin, this.#options.cost);
     await this.#oneAtATime(async () => {
       const record = await this.#record();
@@ -193,18 +193,18 @@ export class StaffSignIn {
     const seconds = this.#waitSeconds(await this.#record());
     if (seconds === 0) return;
     this.#options.logger.warn('session.sign-in-refused', { attempt, osUser: this.#options.osUserName(), why: 'waiting', seconds });
-    throw PartnerError.because('rate-limited', 'sign-in.wait', { seconds });
+    throw DeskError.because('rate-limited', 'sign-in.wait', { seconds });
   }
 
   /** Counts the try; the refusal is `wrong`, `lastTry` when the next wrong one will wait, or the wait itself. */
-  async #wrongTry(attempt: string, wrong: PartnerError, lastTry: PartnerError): Promise<PartnerError> {
+  async #wrongTry(attempt: string, wrong: DeskError, lastTry: DeskError): Promise<DeskError> {
     const record = await this.#record();
     const failures = record.failures + 1;
     const counted = { ...record, failures, lastFailureAt: this.#options.now() };
     await this.#save(counted);
     const seconds = this.#waitSeconds(counted);
     this.#options.logger.warn('session.sign-in-refused', { attempt, osUser: this.#options.osUserName(), why: 'wrong', failures, seconds });
-    if (seconds > 0) return PartnerError.because('rate-limited', 'sign-in.wait', { seconds });
+    if (seconds > 0) return DeskError.because('rate-limited', 'sign-in.wait', { seconds });
     return failures === FREE_TRIES - 1 ? lastTry : wrong;
   }
 }

@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { METHODS, type DeskHandlers, type MethodName, type Result } from '../shared/contract.ts';
 import { FIELD_NAMES, isFieldName } from '../shared/field-names.ts';
 import { isReason, reasonText, REASONS, type Reason } from '../shared/reasons.ts';
-import { isPartnerError, type ErrorInfo, type ErrorParams } from '../partner/errors.ts';
+import { isDeskError } from '../shared/desk-error.ts';
+import type { ErrorInfo, ErrorParams } from '../shared/errors.ts';
 
 export interface DispatchLog {
   error(event: string, fields?: Record<string, unknown>): void;
@@ -114,7 +115,7 @@ export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: u
     const handler = handlers[name] as (args: unknown) => Promise<unknown>;
     return { ok: true, value: await handler.call(handlers, parsed.data) };
   } catch (error) {
-    if (isPartnerError(error)) return failure(error.toInfo());
+    if (isDeskError(error)) return failure(error.toInfo());
     log?.error('contract.unexpected', { method: name, error });
     return failure({ code: 'server', ...refusal('desk.unexpected') });
   }

@@ -12,7 +12,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../logging/index.ts';
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { sourceName } from '../mirror/mirror-interface.ts';
 import { DELTA_MARGIN_MS, MODELS } from '../mirror/sync.ts';
@@ -80,7 +80,7 @@ async function syncSource(ctx: PartnerSyncContext, source: string, kind: PageKin
     return answers;
   } catch (error) {
     if (!signal.aborted) {
-      await store.failRun(source, messageOf(error), error instanceof PartnerError ? error.code : 'server', ctx.now()).catch(() => {});
+      await store.failRun(source, messageOf(error), error instanceof DeskError ? error.code : 'server', ctx.now()).catch(() => {});
       log.warn('run-failed', { source, page, message: messageOf(error) });
     }
     throw error;

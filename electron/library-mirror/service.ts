@@ -4,9 +4,9 @@
 // serves and Flex availability into PostgreSQL, within its share of the credential's request
 // budget. Losing the lead stops the sync before its next page; the instance goes back to following.
 import { hostname } from 'node:os';
-import { RequestBudget } from '../connection/request-budget.ts';
 import type { Logger } from '../logging/index.ts';
 import { PartnerClient } from '../partner/client.ts';
+import { RequestBudget } from '../partner/request-budget.ts';
 import type { FetchFn } from '../partner/transport.ts';
 import type { LoadedConfig } from './config.ts';
 import { openSession } from './database.ts';

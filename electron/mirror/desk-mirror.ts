@@ -3,7 +3,7 @@
 // at a time, the 10-minute refresh, and availability read now for titles staff look at. Main
 // holds no database: each method here sends requests and awaits answers.
 import type { PartnerClient } from '../partner/client.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ContentId } from '../shared/model.ts';
 import { MirrorClient } from './mirror-client.ts';
@@ -115,7 +115,7 @@ export class DeskMirror {
    * owner close the file.
    */
   async close(): Promise<void> {
-    this.cancel.abort(PartnerError.because('network', 'sync.cancelled'));
+    this.cancel.abort(DeskError.because('network', 'sync.cancelled'));
     await Promise.allSettled([...this.jobs]);
     await this.mirror.close();
   }

@@ -4,7 +4,7 @@
 // copied. Should the thread stop (a crash, the process ending), every call waiting and every
 // later one is refused with why.
 import { Worker } from 'node:worker_threads';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage } from './mirror-interface.ts';
 
@@ -26,7 +26,7 @@ interface Waiting {
   head?: (head: PageHead) => void;
 }
 
-const errorOf = (info: ErrorInfo): PartnerError => new PartnerError(info.code, info.message, info.status, {
+const errorOf = (info: ErrorInfo): DeskError => new DeskError(info.code, info.message, info.status, {
   ...(info.reason ? { reason: info.reason, params: info.params ?? {} } : {}),
   ...(info.serviceMessage ? { serviceMessage: info.serviceMessage } : {}),
 });
@@ -42,7 +42,7 @@ export class MirrorClient implements MirrorInterface {
     this.worker = new Worker(workerUrl, { workerData: options, resourceLimits: OWNER_THREAD_LIMITS });
     this.worker.on('message', (reply: MirrorReply) => this.take(reply));
     this.worker.on('error', (error) => this.stop(error));
-    this.worker.on('exit', (code) => this.stop(new PartnerError('server', `The mirror's thread stopped (exit code ${code}).`)));
+    this.worker.on('exit', (code) => this.stop(new DeskError('server', `The mirror's thread stopped (exit code ${code}).`)));
   }
 
   states = () => this.call('states', []);

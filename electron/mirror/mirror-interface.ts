@@ -37,7 +37,7 @@
 // 5. A Collection read answers from what is stored when it is served; while a run is under way
 //    a library's in-memory order may be up to a few seconds older than the last page (its rows
 //    are read as stored), so staff browsing during a sync are not held up by rebuilds.
-import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CatalogPage, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { Availability, ContentId, Format, PurchaseModel } from '../shared/model.ts';
 
@@ -115,9 +115,6 @@ export interface StoringPage {
 }
 
 // ---- the Collection: what the desk asks ----
-
-export type SortKey = 'title' | 'artist' | 'format' | 'year' | 'availability';
-export type Direction = 'asc' | 'desc';
 
 export interface BrowseQuery {
   libraryId: number;

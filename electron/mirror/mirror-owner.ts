@@ -6,7 +6,7 @@
 // time. Main never waits on its work, only for its answers.
 import { MIRROR_UPGRADE_STEP, SEARCH_INDEX_STEP } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { MirrorDatabase } from './mirror-database.ts';
 import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions } from './mirror-interface.ts';
 import { MirrorUpgrade } from './mirror-upgrade.ts';
@@ -40,7 +40,7 @@ export class MirrorOwner {
     const { id } = request;
     const answer = (value: AnswerOf<typeof request.call>) => reply({ id, kind: 'answer', answer: value });
     try {
-      if (this.closed) throw new PartnerError('server', 'The mirror was closed.');
+      if (this.closed) throw new DeskError('server', 'The mirror was closed.');
       if (request.call === 'storePage') {
         const [run, page, bytes] = request.args;
         const read = this.store.readPage(run, page, bytes);
@@ -99,6 +99,6 @@ export class MirrorOwner {
 }
 
 function refusal(error: unknown): ErrorInfo {
-  if (error instanceof PartnerError) return error.toInfo();
+  if (error instanceof DeskError) return error.toInfo();
   return { code: 'server', message: error instanceof Error ? error.message : String(error) };
 }

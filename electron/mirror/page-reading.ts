@@ -14,7 +14,7 @@ export type PageRead =
 
 const decoder = new TextDecoder();
 
-/** Throws PartnerError('bad-response') for bytes that are not a page of a bulk list. */
+/** Throws DeskError('bad-response') for bytes that are not a page of a bulk list. */
 export function readPage(source: SyncSource, bytes: ArrayBuffer): PageRead {
   const body = parseBulkPage(decoder.decode(bytes));
   const meta = pageMetadata(body);

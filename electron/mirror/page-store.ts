@@ -5,7 +5,7 @@
 // DISK_SPACE_KEPT_FREE beside it.
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
 import type { Availability } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
@@ -90,8 +90,8 @@ export class PageStoreOnFile {
    */
   readPage(run: number, page: number, bytes: ArrayBuffer): { head: PageHead; store: () => PageStored } {
     const opening = this.opening(run);
-    if (opening.broken) throw new PartnerError('server', 'An earlier page of this run was not stored, so this one was not either.');
-    if (page !== opening.nextPage) throw new PartnerError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
+    if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
+    if (page !== opening.nextPage) throw new DeskError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
     const read = readPage(opening.source, bytes);
     const store = (): PageStored => {
       try {
@@ -113,7 +113,7 @@ export class PageStoreOnFile {
 
   finishRun(run: number): RunEnd {
     const opening = this.opening(run);
-    if (opening.broken) throw new PartnerError('server', 'A page of this run was not stored, so the run cannot end.');
+    if (opening.broken) throw new DeskError('server', 'A page of this run was not stored, so the run cannot end.');
     const { source, name, runStartedAt, full } = opening;
     const removed = this.db.finishRun(name, () => {
       if (!full) return { titles: 0, entitlements: 0 };
@@ -152,14 +152,14 @@ export class PageStoreOnFile {
 
   private opening(run: number): Opening {
     const opening = this.openings.get(run);
-    if (!opening) throw new PartnerError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
+    if (!opening) throw new DeskError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
     return opening;
   }
 
   private checkDiskSpace(): void {
     const free = this.disk.free();
     if (free < this.disk.keep) {
-      throw PartnerError.because('server', 'mirror.disk-full', { freeMiB: Math.floor(free / MIB), keptMiB: Math.ceil(this.disk.keep / MIB) });
+      throw DeskError.because('server', 'mirror.disk-full', { freeMiB: Math.floor(free / MIB), keptMiB: Math.ceil(this.disk.keep / MIB) });
     }
   }
 }

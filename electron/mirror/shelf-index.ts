@@ -9,9 +9,9 @@
 // Built from one snapshot of the mirror (ShelfReader); the cache (shelf-cache.ts) throws it away
 // when the mirror changes, except availability read by this process, which is patched in.
 import type { Format, PurchaseModel } from '../shared/model.ts';
-import type { Direction, SortKey } from './mirror-interface.ts';
+import type { Direction, SortKey } from '../shared/collection.ts';
 
-export type { Direction, SortKey } from './mirror-interface.ts';
+export type { Direction, SortKey } from '../shared/collection.ts';
 
 export interface ShelfFilters {
   formats?: Format[];

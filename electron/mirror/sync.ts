@@ -12,7 +12,7 @@
 // request on the wire is aborted, and the run stays under way to resume from its last stored
 // page. Which of the two it was is decided in one place (`settle`), from the signal alone.
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type SyncProgress } from '../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../shared/model.ts';
@@ -203,7 +203,7 @@ async function settle(ctx: SyncContext, run: number, error: unknown): Promise<vo
 }
 
 function failureOf(error: unknown): RunFailure {
-  if (error instanceof PartnerError) {
+  if (error instanceof DeskError) {
     const { reason, params } = error.detail;
     return { code: error.code, message: error.message, ...(reason ? { reason, ...(params ? { params } : {}) } : {}) };
   }
@@ -211,8 +211,8 @@ function failureOf(error: unknown): RunFailure {
 }
 
 /** The sources' failures as one: the first one's code and reason (what staff read), every message (the log). */
-function allOf(failures: unknown[]): PartnerError {
+function allOf(failures: unknown[]): DeskError {
   const first = failures[0];
   const message = `The sync did not complete: ${failures.map((f) => (f instanceof Error ? f.message : String(f))).join(' ')}`;
-  return first instanceof PartnerError ? new PartnerError(first.code, message, first.status, first.detail) : new PartnerError('server', message);
+  return first instanceof DeskError ? new DeskError(first.code, message, first.status, first.detail) : new DeskError('server', message);
 }

@@ -3,7 +3,7 @@
 // (it honours the system proxy), Node's fetch in tests.
 
 import { reasonText, type Reason } from '../shared/reasons.ts';
-import { PartnerError } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type {
   Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
   PurchaseModel, SearchPage,
@@ -87,8 +87,8 @@ export interface LibraryContentOptions extends BulkOptions {
 }
 
 /** Failures after which a mutation may or may not have taken effect on the service. */
-function isAmbiguous(error: unknown): error is PartnerError {
-  return error instanceof PartnerError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
+function isAmbiguous(error: unknown): error is DeskError {
+  return error instanceof DeskError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
 }
 
 /** One bulk pull: which list, and its options (a delta's base, the page size, a stored token to resume from). */
@@ -186,9 +186,9 @@ export class PartnerClient {
     } catch (error) {
       // The service answers 409 both for a hold already there and for a title already on loan;
       // the loans list tells which, so staff are not told "on hold" about a borrowed title.
-      if (!(error instanceof PartnerError) || error.code !== 'already-on-hold') throw error;
+      if (!(error instanceof DeskError) || error.code !== 'already-on-hold') throw error;
       const lent = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === asked), () => false);
-      throw lent ? new PartnerError('already-borrowed', error.message, error.status) : error;
+      throw lent ? new DeskError('already-borrowed', error.message, error.status) : error;
     }
   }
 
@@ -305,7 +305,7 @@ export class PartnerClient {
     const params = { asked: String(asked), answered: String(answered) };
     const found = await askedIsThere().catch(() => undefined);
     const reason: Reason = found === undefined ? 'action.outcome-unknown' : found ? there : notThere;
-    throw new PartnerError('answer-mismatch', reasonText(reason, params), undefined, { reason, params });
+    throw new DeskError('answer-mismatch', reasonText(reason, params), undefined, { reason, params });
   }
 
   private patronPath(libraryId: number, card: string, ...rest: ContentId[]): string {
@@ -352,11 +352,11 @@ export class PartnerClient {
         try {
           outcome = await reread();
         } catch {
-          throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { ...error.detail, reason: 'action.outcome-unknown', params: {} });
+          throw new DeskError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { ...error.detail, reason: 'action.outcome-unknown', params: {} });
         }
         if (outcome.done) return { value: outcome.value, confirmedByReread: true };
         if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
-        throw new PartnerError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { ...error.detail, reason: notDone, params: {} });
+        throw new DeskError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { ...error.detail, reason: notDone, params: {} });
       }
     }
   }
@@ -385,7 +385,7 @@ function bulkRequest(pull: BulkPull): { path: string; query: RequestSpec['query'
 function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
   const status = options.status ?? 'all';
   if (!['active', 'inactive', 'all'].includes(status)) {
-    throw new PartnerError('invalid-input', 'The entitlement status must be active, inactive or all.');
+    throw new DeskError('invalid-input', 'The entitlement status must be active, inactive or all.');
   }
   return {
     limit: checkLimit(options.limit),
@@ -404,38 +404,38 @@ function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'
 function checkLimit(limit: number | undefined): number | undefined {
   if (limit === undefined) return undefined;
   if (Number.isInteger(limit) && limit >= 1 && limit <= BATCH_LIMIT) return limit;
-  throw new PartnerError('invalid-input', `The page size must be a whole number from 1 to ${BATCH_LIMIT} (the service's batch limit).`);
+  throw new DeskError('invalid-input', `The page size must be a whole number from 1 to ${BATCH_LIMIT} (the service's batch limit).`);
 }
 
 function checkModel(model: unknown): PurchaseModel {
   if (model === 'INSTANT' || model === 'FLEX') return model;
-  throw new PartnerError('invalid-input', 'The purchase model must be INSTANT or FLEX.');
+  throw new DeskError('invalid-input', 'The purchase model must be INSTANT or FLEX.');
 }
 
 function checkCountry(country: unknown): Country {
   if ((COUNTRIES as readonly unknown[]).includes(country)) return country as Country;
-  throw new PartnerError('invalid-input', `The country must be one of ${COUNTRIES.join(', ')}.`);
+  throw new DeskError('invalid-input', `The country must be one of ${COUNTRIES.join(', ')}.`);
 }
 
 function checkTime(ms: number): number {
   if (Number.isFinite(ms) && ms > 0) return ms;
-  throw new PartnerError('invalid-input', 'The delta start time must be a valid time.');
+  throw new DeskError('invalid-input', 'The delta start time must be a valid time.');
 }
 
 const epochSeconds = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.floor(checkTime(ms) / 1000));
 const isoSeconds = (ms: number): string => new Date(Math.floor(checkTime(ms) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 function checkSearch(query: SearchQuery): Required<Pick<SearchQuery, 'q'>> & SearchQuery {
-  if (typeof query !== 'object' || query === null) throw new PartnerError('invalid-input', 'The search needs a query.');
+  if (typeof query !== 'object' || query === null) throw new DeskError('invalid-input', 'The search needs a query.');
   const q = typeof query.q === 'string' ? query.q.trim() : '';
-  if (q === '') throw new PartnerError('invalid-input', 'Type something to search for.');
-  if (q.length > 200) throw new PartnerError('invalid-input', 'The search text is too long (more than 200 characters).');
+  if (q === '') throw new DeskError('invalid-input', 'Type something to search for.');
+  if (q.length > 200) throw new DeskError('invalid-input', 'The search text is too long (more than 200 characters).');
   const offset = query.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new PartnerError('invalid-input', 'The search offset must be a whole number, 0 or more.');
+  if (!Number.isInteger(offset) || offset < 0) throw new DeskError('invalid-input', 'The search offset must be a whole number, 0 or more.');
   const limit = query.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new PartnerError('invalid-input', 'Search results per page must be from 1 to 100.');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DeskError('invalid-input', 'Search results per page must be from 1 to 100.');
   for (const f of query.formats ?? []) {
-    if (!FORMATS.includes(f)) throw new PartnerError('invalid-input', `Unknown format ${JSON.stringify(f)}.`);
+    if (!FORMATS.includes(f)) throw new DeskError('invalid-input', `Unknown format ${JSON.stringify(f)}.`);
   }
   const purchaseModel = query.purchaseModel === undefined ? undefined : checkModel(query.purchaseModel);
   return { ...query, q, offset, limit, purchaseModel };

@@ -2,9 +2,9 @@
 // metadata field may be absent or empty, that `kind` may read `Ebooks`, that current holds
 // may come as an object or an array, and that bulk lists may sit under different keys.
 // Every function takes `unknown` (a parsed JSON body) and returns the model's shape; a
-// body of the wrong kind altogether is a PartnerError('bad-response').
+// body of the wrong kind altogether is a DeskError('bad-response').
 
-import { PartnerError } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type {
   Artist, Availability, AvailabilityStatus, CatalogChange, CatalogRecord, Country, Entitlement, Episode,
   Format, Hold, HoldStatus, LibraryContentChange, LibraryTitle, Loan, Page, PatronStatus, PurchaseModel,
@@ -33,8 +33,8 @@ function num(v: unknown): number | undefined {
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const objects = (v: unknown): Json[] => list(v).filter(isObject);
 
-function badResponse(what: string): PartnerError {
-  return new PartnerError('bad-response', `The service sent an answer that could not be read (${what}).`);
+function badResponse(what: string): DeskError {
+  return new DeskError('bad-response', `The service sent an answer that could not be read (${what}).`);
 }
 
 /** Unix times on the wire are seconds; a value too large for seconds is taken as milliseconds. */
@@ -300,15 +300,15 @@ export function leadingNextToken(bytes: ArrayBuffer): string | undefined {
   }
 }
 
-/** A bulk page's text as JSON: an object, or a PartnerError('bad-response') (a garbled page, asked for again). */
+/** A bulk page's text as JSON: an object, or a DeskError('bad-response') (a garbled page, asked for again). */
 export function parseBulkPage(text: string): Json {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new PartnerError('bad-response', NOT_JSON);
+    throw new DeskError('bad-response', NOT_JSON);
   }
-  if (!isObject(body)) throw new PartnerError('bad-response', 'A page of a bulk list is not an object.');
+  if (!isObject(body)) throw new DeskError('bad-response', 'A page of a bulk list is not an object.');
   return body;
 }
 

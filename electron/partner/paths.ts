@@ -5,7 +5,7 @@
 
 import { reasonText, type Reason } from '../shared/reasons.ts';
 import { baseUrlProblem, cardProblem } from '../shared/text-rules.ts';
-import { PartnerError } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 
 export { CONTROL_CHARS, INVISIBLE_CHARS } from '../shared/text-rules.ts';
@@ -28,20 +28,20 @@ export function checkContentId(value: unknown): ContentId {
 
 export function checkCard(value: unknown): string {
   const problem = cardProblem(value);
-  if (problem) throw PartnerError.because('invalid-input', problem);
+  if (problem) throw DeskError.because('invalid-input', problem);
   return (value as string).trim();
 }
 
 export function checkBaseUrl(value: unknown): string {
   const problem = baseUrlProblem(value);
-  if (problem) throw PartnerError.because('invalid-input', problem);
+  if (problem) throw DeskError.because('invalid-input', problem);
   return (value as string).trim();
 }
 
 /** The log also learns what was given (cut short); staff read the reason. */
-function refusedId(reason: Reason, value: unknown): PartnerError {
+function refusedId(reason: Reason, value: unknown): DeskError {
   const message = `${reasonText(reason).slice(0, -1)} (got ${describe(value)}).`;
-  return new PartnerError('invalid-input', message, undefined, { reason, params: {} });
+  return new DeskError('invalid-input', message, undefined, { reason, params: {} });
 }
 
 function describe(value: unknown): string {

@@ -7,7 +7,7 @@
 // A page that comes garbled (the reader refuses it as 'bad-response') is asked for again, up to
 // `attempts` reads in all. Tokens that lead back to a page already read (A, B, A…) end the pull
 // with an error instead of going round forever. `signal` cancels the pull and both requests.
-import { PartnerError } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { leadingNextToken } from './normalize.ts';
 
 /** What a page says of the pull, as the reader of its bytes answers. */
@@ -24,7 +24,7 @@ export interface PullOptions<R extends PullStep> {
 
 interface Asked { token: string | undefined; bytes: Promise<ArrayBuffer>; stop: AbortController }
 
-const isGarbled = (error: unknown): boolean => error instanceof PartnerError && error.code === 'bad-response';
+const isGarbled = (error: unknown): boolean => error instanceof DeskError && error.code === 'bad-response';
 
 export async function* pullPages<R extends PullStep>(options: PullOptions<R>): AsyncGenerator<R> {
   const { fetchPage, take, attempts, signal } = options;
@@ -59,7 +59,7 @@ export async function* pullPages<R extends PullStep>(options: PullOptions<R>): A
       yield step;
       const { next } = step;
       if (next === undefined) return;
-      if (read.has(next)) throw PartnerError.because('bad-response', 'pull.token-cycle', { token: next });
+      if (read.has(next)) throw DeskError.because('bad-response', 'pull.token-cycle', { token: next });
       if (ahead?.token === next) {
         current = ahead;
       } else {

@@ -2,7 +2,8 @@
 // what real clients of the service observe, DESIGN.md). Unlisted statuses fall back to
 // the generic meaning: 401 unauthorized, 429 rate-limited, 5xx server.
 
-import { PartnerError, type ErrorCode } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
+import type { ErrorCode } from '../shared/errors.ts';
 import type { HttpStatusError } from './transport.ts';
 
 export type Operation =
@@ -49,11 +50,11 @@ export function fallbackMessage(code: ErrorCode): string {
  * words travel apart (serviceMessage), shown quoted as the service's. The English message,
  * for the log, is the service's words when it gave any.
  */
-export function errorForStatus(operation: Operation, error: HttpStatusError): PartnerError {
+export function errorForStatus(operation: Operation, error: HttpStatusError): DeskError {
   const code: ErrorCode = BY_OPERATION[operation][error.status]
     ?? (error.status === 401 ? 'unauthorized' : error.status === 429 ? 'rate-limited' : 'server');
   const serviceMessage = error.serverMessage;
-  return new PartnerError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, {
+  return new DeskError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, {
     // "Invalid" alone tells staff nothing: say that it was the service that refused.
     ...(code === 'invalid-input' ? { reason: 'service.invalid-request', params: {} } : {}),
     ...(serviceMessage === undefined ? {} : { serviceMessage }),

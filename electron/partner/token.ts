@@ -1,7 +1,7 @@
 // The bearer token: fetched with Basic credentials, cached until shortly before it expires,
 // one request in flight however many calls need it, and dropped when the service refuses it.
 
-import { PartnerError } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { parseToken } from './normalize.ts';
 import { HttpStatusError, type Priority, type Transport } from './transport.ts';
 
@@ -65,15 +65,15 @@ export class TokenSource {
       return token.value;
     } catch (error) {
       if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
-        throw new PartnerError('unauthorized', 'The lending service refused the partner username or password.', error.status);
+        throw new DeskError('unauthorized', 'The lending service refused the partner username or password.', error.status);
       }
       if (error instanceof HttpStatusError && (error.status === 404 || error.status === 405)) {
         // Nothing of the service's there: the address is wrong, not the service failing.
-        throw PartnerError.because('invalid-input', 'connection.not-a-lending-service', { status: error.status }, error.status);
+        throw DeskError.because('invalid-input', 'connection.not-a-lending-service', { status: error.status }, error.status);
       }
       if (error instanceof HttpStatusError) {
         // Staff read the code's sentence; the service's own words travel apart, quoted as its.
-        throw new PartnerError(error.status === 429 ? 'rate-limited' : 'server',
+        throw new DeskError(error.status === 429 ? 'rate-limited' : 'server',
           error.serverMessage ?? `The lending service could not issue a token (HTTP ${error.status}).`, error.status,
           error.serverMessage === undefined ? {} : { serviceMessage: error.serverMessage });
       }

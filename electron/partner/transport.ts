@@ -2,7 +2,8 @@
 // status codes and time, nothing about patrons or titles: the client maps codes to meaning.
 
 import { isLoopbackHost } from '../shared/text-rules.ts';
-import { PartnerError, type ErrorCode } from './errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
+import type { ErrorCode } from '../shared/errors.ts';
 import { errorMessageOf, NOT_JSON } from './normalize.ts';
 import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
 
@@ -90,14 +91,14 @@ export function normalizeBaseUrl(value: string): string {
     url = new URL(value.trim());
   } catch {
     // Not quoted back: the address can be anything a person or a file put there.
-    throw new PartnerError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
+    throw new DeskError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
   }
   // The last stop before credentials are sent: never in clear text beyond this computer.
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw PartnerError.because('invalid-input', 'address.scheme');
+    throw DeskError.because('invalid-input', 'address.scheme');
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new PartnerError('invalid-input', 'The service address must not carry a query, fragment or credentials.');
+    throw new DeskError('invalid-input', 'The service address must not carry a query, fragment or credentials.');
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
@@ -115,7 +116,7 @@ export class Transport {
   }
 
   /**
-   * Sends once, or with retries when `spec.retry`; throws PartnerError or HttpStatusError.
+   * Sends once, or with retries when `spec.retry`; throws DeskError or HttpStatusError.
    * A 429 is retried for every request, a borrow included: the service refused it unread, so
    * sending it again after the wait cannot do it twice.
    */
@@ -133,7 +134,7 @@ export class Transport {
           await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
           continue;
         }
-        if (error instanceof PartnerError && RETRYABLE_CODES.has(error.code) && !isTooLarge(error) && !last) {
+        if (error instanceof DeskError && RETRYABLE_CODES.has(error.code) && !isTooLarge(error) && !last) {
           await sleep(backoffMs(retry, attempt, random));
           continue;
         }
@@ -220,12 +221,12 @@ export class Transport {
 }
 
 /** A refusal that sending again cannot cure: the retry loop lets it through at once. */
-function tooLarge(limit: number, status: number): PartnerError {
-  return PartnerError.because('bad-response', 'service.response-too-large', { limit: limit / 1024 / 1024 }, status);
+function tooLarge(limit: number, status: number): DeskError {
+  return DeskError.because('bad-response', 'service.response-too-large', { limit: limit / 1024 / 1024 }, status);
 }
 
 export function isTooLarge(error: unknown): boolean {
-  return error instanceof PartnerError && error.detail.reason === 'service.response-too-large';
+  return error instanceof DeskError && error.detail.reason === 'service.response-too-large';
 }
 
 /**
@@ -268,17 +269,17 @@ function parseJson(text: string, status: number): unknown {
   } catch {
     // An error page in HTML is still an error status; only a 2xx must be JSON.
     if (status >= 200 && status < 300) {
-      throw new PartnerError('bad-response', NOT_JSON, status);
+      throw new DeskError('bad-response', NOT_JSON, status);
     }
     return undefined;
   }
 }
 
-function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): PartnerError {
-  if (error instanceof PartnerError) return error;
+function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): DeskError {
+  if (error instanceof DeskError) return error;
   if (signal?.aborted) {
     const seconds = Math.max(1, Math.round(timeoutMs / 1000));
-    return new PartnerError('timeout', `The service did not answer within ${seconds} second${seconds === 1 ? '' : 's'}.`);
+    return new DeskError('timeout', `The service did not answer within ${seconds} second${seconds === 1 ? '' : 's'}.`);
   }
-  return new PartnerError('network', 'Could not reach the lending service. Check the network connection.');
+  return new DeskError('network', 'Could not reach the lending service. Check the network connection.');
 }

@@ -1,7 +1,7 @@
 // The desk's settings as DeskService sees them on a managed PC: every read has the policy
 // laid over it (or, when the policy was ignored, the fail-closed rules), and every write the
 // policy forbids is refused before anything is stored.
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import type { ConnectionProfile, DeskSettings } from '../settings/schema.ts';
 import { applyPolicy, readdresses, refusalFor, type PolicyOutcome, type SettingsEdit } from './apply.ts';
@@ -63,7 +63,7 @@ export class PolicySettings implements SettingsPort {
     const preset = outcome.managed.lockedProfileIds.includes(id ?? '') ? outcome.settings.profiles.find((p) => p.id === id) : undefined;
     if (preset && !this.#inner.read().profiles.some((p) => p.id === id)) this.#inner.saveProfile(preset);
     if (id !== null && !outcome.settings.profiles.some((p) => p.id === id)) {
-      throw PartnerError.because('invalid-input', 'profile.not-found', { id });
+      throw DeskError.because('invalid-input', 'profile.not-found', { id });
     }
     this.#inner.setActiveProfile(id);
     return this.read();
@@ -71,6 +71,6 @@ export class PolicySettings implements SettingsPort {
 
   #refuse(edit: SettingsEdit): void {
     const refusal = refusalFor(this.outcome(), edit);
-    if (refusal) throw PartnerError.because('invalid-input', refusal.reason, refusal.params);
+    if (refusal) throw DeskError.because('invalid-input', refusal.reason, refusal.params);
   }
 }

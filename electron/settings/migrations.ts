@@ -1,7 +1,8 @@
 // Settings files written by earlier versions are brought forward by a numbered list of pure
 // steps, each from version N to N+1. The file itself is only rewritten when the user next
 // changes something, so an older app reading a newer file never destroys it.
-import { PartnerError, type ErrorParams } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
+import type { ErrorParams } from '../shared/errors.ts';
 import { isReason, reasonText, type Reason } from '../shared/reasons.ts';
 import { deskSettingsSchema, describeIssue, DEFAULT_WINDOW, reasonOfIssue, type DeskSettings } from './schema.ts';
 
@@ -102,7 +103,7 @@ export function migrate(raw: unknown): { settings: DeskSettings; problem?: LoadP
 export function validateSettings(candidate: unknown): DeskSettings {
   const parsed = deskSettingsSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new PartnerError('invalid-input', describeIssue(parsed.error), undefined, { reason: reasonOfIssue(parsed.error), params: {} });
+    throw new DeskError('invalid-input', describeIssue(parsed.error), undefined, { reason: reasonOfIssue(parsed.error), params: {} });
   }
   return parsed.data;
 }

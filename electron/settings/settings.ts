@@ -1,7 +1,7 @@
 // Non-secret desk settings over a conf-style store (electron-store in the app, conf in
 // tests). Every change is validated as a whole before a single byte is written, and the
 // store writes the file atomically, so the file is always either the old or the new state.
-import { PartnerError } from '../partner/errors.ts';
+import { DeskError } from '../shared/desk-error.ts';
 import { defaultSettings, loadProblem, migrate, SETTINGS_VERSION, validateSettings, type LoadProblem } from './migrations.ts';
 import type { ConnectionProfile, DeskSettings } from './schema.ts';
 import { removeInterruptedWrites } from './store-file.ts';
@@ -86,7 +86,7 @@ export class Settings {
   setActiveProfile(id: string | null): DeskSettings {
     const current = this.read();
     if (id !== null && !current.profiles.some((profile) => profile.id === id)) {
-      throw PartnerError.because('invalid-input', 'profile.not-found', { id: String(id) });
+      throw DeskError.because('invalid-input', 'profile.not-found', { id: String(id) });
     }
     return this.#write({ ...current, activeProfileId: id });
   }

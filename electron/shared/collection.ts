@@ -1,8 +1,15 @@
 // What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
-// record, sync state and progress. Types only; the mirror (electron/mirror/) produces them.
+// record, sync state and progress, and how staff may sort it. The mirror (electron/mirror/)
+// produces the rows; the contract, the mirror's interface and the renderer's store share these.
 import type { ErrorCode, ErrorParams } from './errors.ts';
 import type { Reason } from './reasons.ts';
 import type { AvailabilityStatus, CatalogRecord, ContentId, Format, PurchaseModel } from './model.ts';
+
+/** The Collection's sort columns: the contract checks a browse against this list, and the mirror and the store type with it. */
+export const SORT_KEYS = ['title', 'artist', 'format', 'availability', 'year'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const DIRECTIONS = ['asc', 'desc'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
 
 export interface SourceState {
   source: string;

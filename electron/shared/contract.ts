@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import type { BrowseRow, CatalogPage, SourceState, SyncProgress, TitleContents, TitleDetail } from './collection.ts';
+import { DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -296,8 +296,8 @@ export const METHODS = {
     active: z.boolean().optional(),
     availableNow: z.boolean().optional(),
     kids: z.boolean().optional(),
-    sort: z.enum(['title', 'artist', 'format', 'availability', 'year']).optional(),
-    direction: z.enum(['asc', 'desc']).optional(),
+    sort: z.enum(SORT_KEYS).optional(),
+    direction: z.enum(DIRECTIONS).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
     limit: z.number().int().min(1).max(500).default(100),
     /** A search's count in full however large (asked off the typing path); otherwise "1,000+". */

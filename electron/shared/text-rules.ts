@@ -1,7 +1,7 @@
 // The rules for text staff type that both sides apply: the contract's argument schemas (in
 // main) and the forms (in the renderer). Each returns the problem as a reason key (its English
 // in shared/reasons.ts, its French in the locale files), or undefined; the caller decides
-// whether that is a thrown PartnerError or a form message.
+// whether that is a thrown DeskError or a form message.
 import type { Reason } from './reasons.ts';
 
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;

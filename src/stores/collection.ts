@@ -7,6 +7,7 @@
 // next shift starts on the plain collection.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
+import type { Direction, SortKey } from '../../electron/shared/collection.ts';
 import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { ContentId, Format, PurchaseModel } from '../../electron/shared/model.ts';
@@ -17,7 +18,6 @@ import { useSessionStore } from './session.ts';
 export const PAGE_SIZE = 100;
 /** Typing pauses this long before a search's exact count is asked for. */
 export const EXACT_COUNT_AFTER_MS = 400;
-export type SortKey = 'title' | 'artist' | 'format' | 'availability' | 'year';
 
 export interface CollectionFilters {
   text: string;
@@ -37,7 +37,7 @@ export const useCollectionStore = defineStore('collection', () => {
   const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
   const filters = ref<CollectionFilters>(noFilters());
   const sort = ref<SortKey>('title');
-  const direction = ref<'asc' | 'desc'>('asc');
+  const direction = ref<Direction>('asc');
   const total = ref<number>();
   /** The search matched more than `total` titles and was not counted further yet. */
   const totalAtLeast = ref(false);

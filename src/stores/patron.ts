@@ -7,7 +7,7 @@ import { ref } from 'vue';
 import type { CardElsewhere, PatronView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { ContentId } from '../../electron/shared/content-id.ts';
-import { maskCard } from '../components/patron/mask.ts';
+import { maskCard } from '../../electron/shared/card-mask.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 

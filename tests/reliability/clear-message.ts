@@ -1,6 +1,6 @@
 // What "a clear message" means for the figures: a known error code and one plain sentence a
 // librarian can read out, with nothing of the machinery showing through.
-import { ERROR_CODES, type ErrorInfo } from '../../electron/partner/errors.ts';
+import { ERROR_CODES, type ErrorInfo } from '../../electron/shared/errors.ts';
 
 const MACHINERY = [
   /\bundefined\b/, /\bnull\b/, /\bNaN\b/, /\[object /, /Error:/, /\n\s+at /, / {4}at /, /^\s*[{[]/,

@@ -2,7 +2,7 @@
 // returns, holds placed and removed, each through the contract, each judged against what the
 // sandbox really holds afterwards. "Silent" is the failure that matters most: the desk said it
 // worked and it did not, or said it failed when it had in fact happened.
-import type { ErrorInfo } from '../../electron/partner/errors.ts';
+import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import { unclearBecause } from './clear-message.ts';
 import { addPatrons, expectOk, type Rig } from './rig.ts';
 

@@ -66,7 +66,7 @@ export interface Rig {
   dir: string;
   wire: Wire;
   secrets: SecretWatch;
-  /** Contract calls whose handler threw something other than a PartnerError (logged as unexpected). */
+  /** Contract calls whose handler threw something other than a DeskError (logged as unexpected). */
   unexpected: { method: string; error: string }[];
   call(method: MethodName | string, args?: unknown): Promise<Result<unknown>>;
   /** Resolves once no request the desk sent is still on its way (a sync's page asked for ahead, a guessed next page). */

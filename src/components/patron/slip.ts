@@ -5,7 +5,7 @@
 import type { PatronView } from '../../../electron/shared/contract.ts';
 import type { Hold, Loan } from '../../../electron/shared/model.ts';
 import { isCount, isPlausibleTime } from '../../i18n/format.ts';
-import { maskCard } from './mask.ts';
+import { maskCard } from '../../../electron/shared/card-mask.ts';
 
 type Translate = (key: string, named?: Record<string, unknown>, plural?: number) => string;
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import keytar from 'keytar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKeytarVault, createMemoryVault, type KeytarLike } from '../../../electron/credentials/index.ts';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 
 const SERVICE = `Lending Desk vault test ${process.pid}`;
 const vault = createKeytarVault({ service: SERVICE });
@@ -15,10 +15,10 @@ afterEach(async () => {
   for (const entry of await keytar.findCredentials(SERVICE)) await keytar.deletePassword(SERVICE, entry.account);
 });
 
-async function refusal(promise: Promise<unknown>): Promise<PartnerError> {
+async function refusal(promise: Promise<unknown>): Promise<DeskError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
+  expect(error).toBeInstanceOf(DeskError);
+  return error as DeskError;
 }
 
 /** A keytar stand-in that records every call, to prove a refusal never reached the keychain. */

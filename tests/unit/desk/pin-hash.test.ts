@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COST_LOG2, hashPin, MIN_COST_LOG2, parsePinHash, pinHashProblem, PRODUCT_PIN_COST, verifyPin } from '../../../electron/desk/pin-hash.ts';
+import { hashPin, parsePinHash, PRODUCT_PIN_COST, verifyPin } from '../../../electron/desk/pin-hash.ts';
+import { DEFAULT_COST_LOG2, MIN_COST_LOG2, pinHashProblem } from '../../../electron/policy/pin-hash-format.ts';
 import { checkedPolicy } from '../../../electron/policy/index.ts';
 import { pinProblem } from '../../../electron/shared/pin-rules.ts';
 import { TEST_PIN_COST } from '../../support/weak-pin-cost.ts';

@@ -10,7 +10,8 @@ import Conf from 'conf';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeytarVault, createMemoryVault, type KeytarLike } from '../../../electron/credentials/index.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { isPartnerError, PartnerError, type ErrorInfo } from '../../../electron/partner/errors.ts';
+import { DeskError, isDeskError } from '../../../electron/shared/desk-error.ts';
+import type { ErrorInfo } from '../../../electron/shared/errors.ts';
 import * as normalize from '../../../electron/partner/normalize.ts';
 import { checkBaseUrl, checkCard, checkContentId, checkLibraryId } from '../../../electron/partner/paths.ts';
 import { errorForStatus, type Operation } from '../../../electron/partner/status-codes.ts';
@@ -48,7 +49,7 @@ function caught(run: () => unknown): ErrorInfo {
   try {
     run();
   } catch (error) {
-    if (isPartnerError(error)) return error.toInfo();
+    if (isDeskError(error)) return error.toInfo();
     throw error;
   }
   throw new Error('did not throw');
@@ -56,7 +57,7 @@ function caught(run: () => unknown): ErrorInfo {
 
 async function rejected(promise: Promise<unknown>): Promise<ErrorInfo> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!isPartnerError(error)) throw new Error(`not a PartnerError: ${String(error)}`);
+  if (!isDeskError(error)) throw new Error(`not a DeskError: ${String(error)}`);
   return error.toInfo();
 }
 
@@ -205,7 +206,7 @@ describe('the check itself', () => {
   it('fails an invalid-input without a reason, a reason without French, and a reason missing a parameter', () => {
     expect(unworded({ code: 'invalid-input', message: 'The library id is wrong.' })).toMatch(/without a reason/);
     expect(unworded({ code: 'invalid-input', message: 'x', reason: 'input.no-such-thing' as never })).toMatch(/not in REASONS/);
-    expect(unworded(PartnerError.because('invalid-input', 'input.too-long', { field: 'card' }).toInfo())).toMatch(/lacks the parameter max/);
+    expect(unworded(DeskError.because('invalid-input', 'input.too-long', { field: 'card' }).toInfo())).toMatch(/lacks the parameter max/);
     expect(unworded({ code: 'network', message: 'Could not reach the lending service.' })).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it, vi, type Mock } from 'vitest';
 import { METHOD_NAMES, channelOf, type DeskHandlers } from '../../../electron/shared/contract.ts';
 import { registerContract, senderCheck, type InvokeEvent } from '../../../electron/ipc/register.ts';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 
 type Listener = (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>;
 
@@ -87,9 +87,9 @@ describe('registerContract', () => {
     }
   });
 
-  it('returns a PartnerError as data, and an unexpected error without its details', async () => {
+  it('returns a DeskError as data, and an unexpected error without its details', async () => {
     const { handlers, call } = standIns();
-    (handlers.appInfo as unknown as Mock).mockRejectedValueOnce(new PartnerError('limit-reached', 'Allowance used up', 403));
+    (handlers.appInfo as unknown as Mock).mockRejectedValueOnce(new DeskError('limit-reached', 'Allowance used up', 403));
     await expect(call('appInfo', undefined)).resolves.toEqual({ ok: false, error: { code: 'limit-reached', message: 'Allowance used up', status: 403 } });
     (handlers.appInfo as unknown as Mock).mockRejectedValueOnce(new TypeError('secret internals at /home/x'));
     const result = await call('appInfo', undefined) as { error: { code: string; message: string } };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileLogger, maskCard, redact } from '../../../electron/logging/index.ts';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 
 let dir: string;
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'lending-desk-log-')); });
@@ -19,7 +19,7 @@ describe('file logger', () => {
     const logger = createFileLogger({ dir: join(dir, 'logs'), now: () => Date.UTC(2025, 0, 2, 3, 4, 5) });
     logger.info('app.started', { version: '0.1.0', profiles: 2 });
     logger.warn('sync.slow', { pages: [1, 2] });
-    logger.error('borrow.failed', { error: new PartnerError('unavailable', 'No copy is free.', 422), time: 'caller field' });
+    logger.error('borrow.failed', { error: new DeskError('unavailable', 'No copy is free.', 422), time: 'caller field' });
     logger.close();
     logger.info('after.close');
 
@@ -32,7 +32,7 @@ describe('file logger', () => {
         time: '2025-01-02T03:04:05.000Z',
         level: 'error',
         event: 'borrow.failed',
-        error: { name: 'PartnerError', message: 'No copy is free.', code: 'unavailable', status: 422 },
+        error: { name: 'DeskError', message: 'No copy is free.', code: 'unavailable', status: 422 },
         time_: 'caller field',
       },
     ]);

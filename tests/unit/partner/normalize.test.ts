@@ -1,6 +1,6 @@
 // The spec's variants, each read into the one clean shape.
 import { describe, expect, it } from 'vitest';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 import {
   errorMessageOf, leadingNextToken, normalizeFormat, normalizePurchaseModel, parseAvailabilityList, parseCatalogRecord,
   parseEntitlementPage, parseGlobalContentPage, parseHolds, parseLibraryContentPage, parseLoans, parseSearchPage, parseToken, readGlobalContentPage,
@@ -47,12 +47,12 @@ describe('patron answers', () => {
   });
 
   it('refuses a body of the wrong kind with bad-response', () => {
-    expect(() => parseLoans('oops')).toThrowError(PartnerError);
+    expect(() => parseLoans('oops')).toThrowError(DeskError);
     expect(() => parseLoans([{ title: 'no id' }])).toThrow(/contentId/);
     try {
       parseHolds(42);
     } catch (error) {
-      expect((error as PartnerError).code).toBe('bad-response');
+      expect((error as DeskError).code).toBe('bad-response');
     }
   });
 });

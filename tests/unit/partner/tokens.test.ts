@@ -1,7 +1,7 @@
 // Token lifecycle against the sandbox: one request in flight, renewal before expiry, one
 // transparent retry after the service refuses a token, and refused credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 import { library, startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
@@ -67,7 +67,7 @@ describe('tokens', () => {
     h.sandbox.control.resetRequestCounts();
     const client = h.client({ credentials: { username: h.sandbox.username, password: 'wrong' } });
     const error = await client.patronStatus(library(h).libraryId, card()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PartnerError);
+    expect(error).toBeInstanceOf(DeskError);
     expect(error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/username or password/) });
     expect(h.sandbox.control.requestCounts()).toMatchObject({ token: 1, status: 0 });
     await expect(client.testConnection()).rejects.toMatchObject({ code: 'unauthorized' });
@@ -102,8 +102,8 @@ describe('a wrong service address (found by the bad-input run)', () => {
     try {
       h.client({ baseUrl: junk });
     } catch (error) {
-      expect(error).toBeInstanceOf(PartnerError);
-      message = (error as PartnerError).message;
+      expect(error).toBeInstanceOf(DeskError);
+      message = (error as DeskError).message;
     }
     expect(message).toMatch(/not a web address/);
     expect(message).not.toContain('xxxx');

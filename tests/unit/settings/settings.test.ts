@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PartnerError } from '../../../electron/partner/errors.ts';
+import { DeskError } from '../../../electron/shared/desk-error.ts';
 import {
   defaultSettings,
   migrate,
@@ -39,13 +39,13 @@ const branch: ConnectionProfile = {
   country: 'CA',
 };
 
-function refusal(action: () => unknown): PartnerError {
+function refusal(action: () => unknown): DeskError {
   try {
     action();
   } catch (error) {
-    expect(error).toBeInstanceOf(PartnerError);
-    expect((error as PartnerError).code).toBe('invalid-input');
-    return error as PartnerError;
+    expect(error).toBeInstanceOf(DeskError);
+    expect((error as DeskError).code).toBe('invalid-input');
+    return error as DeskError;
   }
   throw new Error('expected the change to be refused');
 }

@@ -1,7 +1,7 @@
 // The request budget on a clock the test moves: the service's window is never exceeded, the
 // desk goes first and keeps its reserve, background has one exchange on the wire at a time.
 import { describe, expect, it } from 'vitest';
-import { RequestBudget } from '../../../electron/connection/request-budget.ts';
+import { RequestBudget } from '../../../electron/partner/request-budget.ts';
 import { createClock } from '../../support/clock.ts';
 
 /** A clock whose sleeps are collected, so the test decides when time passes. */

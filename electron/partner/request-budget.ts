@@ -4,7 +4,7 @@
 // window up. Background work (sync, the 10-minute refresh) keeps a tenth of every window free
 // for the desk and has one exchange on the wire at a time, so a patron call never queues
 // behind more than the one background request already sent.
-import type { Priority, SendGate } from '../partner/transport.ts';
+import type { Priority, SendGate } from './transport.ts';
 
 export interface RequestBudgetOptions {
   /** Exchanges in any 60 seconds (the service allows about 100). */
