@@ -26,11 +26,11 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { DeskSettings, Settings } from '../settings/index.ts';
 import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
-import { adoptEarlierConnections, ConnectionsArea } from './areas/connections-area.ts';
+import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
-import { ConnectionRecords } from './connection-records.ts';
+import { adoptEarlierConnections, ConnectionRecords } from './connection-records.ts';
 import { fullPassRule } from './full-pass.ts';
 import { gateWhileLocked } from './lock-gate.ts';
 import { MIN_COST_LOG2, PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';

@@ -14,7 +14,7 @@ import { PartnerError } from '../../partner/errors.ts';
 import { normalizeBaseUrl } from '../../partner/transport.ts';
 import type { PolicySettings } from '../../policy/index.ts';
 import { profileFingerprint, type ConnectionProfile } from '../../settings/index.ts';
-import type { ConnectionRecord, ConnectionRecords } from '../connection-records.ts';
+import type { ConnectionRecords } from '../connection-records.ts';
 import { uniqueProfileId } from '../profile-id.ts';
 import type { ShiftArea } from './shift-area.ts';
 
@@ -73,9 +73,7 @@ export class ConnectionsArea {
 
   async useSandbox(): Promise<AppInfo> {
     const { settings, connections } = this.#parts;
-    if (!settings.outcome().sandboxOffered) {
-      throw PartnerError.because('invalid-input', 'policy.sandbox-off');
-    }
+    if (!settings.outcome().sandboxOffered) throw PartnerError.because('invalid-input', 'policy.sandbox-off');
     const profile: ConnectionProfile = { id: SANDBOX_PROFILE_ID, name: 'Built-in sandbox', kind: 'sandbox', baseUrl: '', libraries: [], wsApi: '2.1', country: 'US' };
     const existing = settings.read().profiles.find((p) => p.id === SANDBOX_PROFILE_ID);
     if (!existing) settings.saveProfile(profile);
@@ -253,27 +251,4 @@ export class ConnectionsArea {
 /** A profile whose address or libraries are not what the desk recorded: refused, and no password is asked for its address. */
 function changedOutside(profile: ConnectionProfile): PartnerError {
   return PartnerError.because('invalid-input', 'connection.changed-outside', { profile: profile.name });
-}
-
-/**
- * The first start of this version: the partner connections an earlier one set up are those whose
- * keychain password is bound to their address (it wrote that binding itself). Taken as they are,
- * as made before any shift. A desk that has records never comes here again.
- */
-export async function adoptEarlierConnections(settings: PolicySettings, vault: CredentialVault, logger: Logger): Promise<Map<string, ConnectionRecord>> {
-  const { settings: desk, managed } = settings.outcome();
-  const adopted = new Map<string, ConnectionRecord>();
-  for (const profile of desk.profiles) {
-    if (profile.kind !== 'partner' || managed.lockedProfileIds.includes(profile.id)) continue;
-    const saved = await vault.read(profile.id).catch(() => undefined);
-    let origin: string | undefined;
-    try {
-      origin = originOf(profile.baseUrl);
-    } catch {
-      origin = undefined;
-    }
-    if (saved?.origin !== undefined && saved.origin === origin) adopted.set(profile.id, { fingerprint: profileFingerprint(profile), shift: 0 });
-  }
-  if (adopted.size > 0) logger.info('connection.records-adopted', { profiles: [...adopted.keys()] });
-  return adopted;
 }

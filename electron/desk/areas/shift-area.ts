@@ -1,41 +1,23 @@
 // The shift: from a sign-in to the lock. Who is on shift (the staff name, the operating system's
 // user), staff sign-in, the desk PIN and what proves who may set it, the lock (by staff, by the
 // operating system, at quit) and main's own idle lock, and the preferences staff set (the idle
-// minutes, the language). The lowest of the desk's areas: every other one may ask who is on
+// minutes, the language); the desk PIN is desk-pin.ts's. The lowest of the desk's areas: every other one may ask who is on
 // shift; this one asks nothing of them. Whether a contract method may run at all while locked is
 // the lock gate's to decide (lock-gate.ts), before any of this runs.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EventName, EventPayloads, ParsedArgsOf, Preferences, SignInView, StaffSession } from '../../shared/contract.ts';
-import { originOf, type Connections } from '../../connection/connections.ts';
-import type { CredentialVault, SavedCredentials } from '../../credentials/vault.ts';
-import type { Logger } from '../../logging/logger.ts';
 import { PartnerError } from '../../partner/errors.ts';
-import type { PolicySettings } from '../../policy/index.ts';
-import { pinProblem } from '../../shared/pin-rules.ts';
 import type { DeskClipboard } from '../clipboard.ts';
-import type { ConnectionRecords } from '../connection-records.ts';
-import { deskPinProof, type ProofConnection } from '../desk-pin-proof.ts';
 import { IdleClock } from '../idle-clock.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
-import type { SignInStatus, StaffSignIn } from '../staff-sign-in.ts';
+import type { SignInStatus } from '../staff-sign-in.ts';
+import { DeskPin, type DeskPinParts } from './desk-pin.ts';
 
 export type LockReason = EventPayloads['sessionLocked']['reason'];
 
-export interface ShiftAreaParts {
-  signIn: StaffSignIn;
-  settings: PolicySettings;
-  /** A machine policy exists but was refused: nobody signs in (it never falls back to a desk PIN). */
-  policyRefused: boolean;
-  /** Which partner connections this desk set up, and in which shift: what may prove the desk PIN. */
-  connectionRecords: ConnectionRecords;
-  vault: CredentialVault;
-  /** To check a preset connection's partner password with the service, and drop a connection whose credentials change. */
-  connections: Connections;
+export interface ShiftAreaParts extends DeskPinParts {
   /** What the desk put on the clipboard goes when the shift ends. */
   clipboard: DeskClipboard;
-  osUserName: () => string;
-  logger: Logger;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 }
@@ -47,10 +29,12 @@ export class ShiftArea {
   #osUser = '';
   /** The last time someone used the desk, for main's own idle lock. */
   readonly #idle: IdleClock;
+  readonly #deskPin: DeskPin;
 
   constructor(parts: ShiftAreaParts) {
     this.#parts = parts;
     this.#idle = new IdleClock(parts.now);
+    this.#deskPin = new DeskPin(parts);
   }
 
   /** The open shift, if any: a copy. */
@@ -102,110 +86,14 @@ export class ShiftArea {
     return { ...this.#session };
   }
 
-  /**
-   * The desk PIN, where the policy sets no per-staff PINs. What it takes is desk-pin-proof.ts's to
-   * decide: the partner password of a connection that existed before this shift (tested against the
-   * service, and saved, for IT's preset one when none is saved yet), the current PIN on a
-   * sandbox-only desk, or nothing for a training desk's first PIN. The PIN itself must meet the rules.
-   */
-  async setDeskPin(args: ParsedArgsOf<'setDeskPin'>): Promise<void> {
-    const { signIn } = this.#parts;
-    const proof = await this.#deskPinProof();
-    if (proof.kind === 'policy-refused') throw PartnerError.because('unauthorized', 'sign-in.policy-refused');
-    if (proof.kind === 'policy') throw PartnerError.because('invalid-input', 'pin.set-by-policy');
-    const rule = pinProblem(args.pin);
-    if (rule) throw PartnerError.because('invalid-input', rule);
-    switch (proof.kind) {
-      case 'it': throw PartnerError.because('unauthorized', 'pin.ask-it');
-      case 'next-shift': throw PartnerError.because('unauthorized', 'pin.connection-too-new', { profile: proof.profile });
-      case 'partner-password':
-        await this.#provePartnerPassword(proof.connection, proof.saved, args.partnerUsername, args.partnerPassword);
-        break;
-      case 'current-pin': {
-        const current = args.currentPin;
-        if (current === undefined) throw PartnerError.because('invalid-input', 'pin.current-pin-needed');
-        await signIn.prove('current-pin', () => signIn.isDeskPin(current), PartnerError.because('unauthorized', 'pin.current-pin-wrong'));
-        break;
-      }
-      case 'nothing':
-        await signIn.refuseWhileWaiting();
-    }
-    const status = await signIn.status();
-    // Re-established, the desk counts every connection it holds as older than the next shift.
-    const shiftsAtLeast = status.reestablish ? Math.max(0, ...[...(await this.#parts.connectionRecords.all()).values()].map((r) => r.shift)) + 1 : 0;
-    await signIn.setDeskPin(args.pin, shiftsAtLeast);
-    this.#parts.logger.info('session.desk-pin-set', { osUser: this.#parts.osUserName(), proof: proof.kind, reestablished: status.reestablish ?? false });
-  }
-
-  async #deskPinProof() {
-    const { settings, managed } = this.#parts.settings.outcome();
-    return deskPinProof({
-      policyRefused: this.#parts.policyRefused,
-      status: await this.#parts.signIn.status(),
-      records: await this.#parts.connectionRecords.all(),
-      profiles: settings.profiles,
-      activeProfileId: settings.activeProfileId,
-      presetIds: managed.lockedProfileIds,
-      vault: this.#parts.vault,
-      originOf,
-    });
-  }
-
-  /**
-   * The typed password against the one the keychain holds for that connection (compared here,
-   * never sent anywhere); for IT's preset connection with none saved yet, against the service at
-   * IT's address, and saved as Settings would.
-   */
-  async #provePartnerPassword(connection: ProofConnection, saved: SavedCredentials | undefined, username: string | undefined, password: string | undefined): Promise<void> {
-    const { signIn, connections } = this.#parts;
-    const params = { profile: connection.name };
-    if (password === undefined) throw PartnerError.because('invalid-input', saved ? 'pin.partner-password-needed' : 'pin.partner-username-needed', params);
-    const wrong = PartnerError.because('unauthorized', 'pin.partner-password-wrong', params);
-    if (saved) {
-      await signIn.prove('partner-password', async () => sameSecret(saved.password, password), wrong);
-      return;
-    }
-    const preset = connection.preset;
-    if (!preset) throw PartnerError.because('unauthorized', 'pin.ask-it');
-    if (username === undefined) throw PartnerError.because('invalid-input', 'pin.partner-username-needed', params);
-    await signIn.prove('partner-password', async () => {
-      try {
-        await connections.probe(preset.baseUrl, preset.wsApi, { username, password });
-        return true;
-      } catch (error) {
-        if (error instanceof PartnerError && error.code === 'unauthorized') return false;
-        throw error;
-      }
-    }, wrong);
-    await connections.discard(preset.id);
-    await this.#parts.vault.save(preset.id, { username, password }, originOf(preset.baseUrl));
-    this.#parts.logger.info('connection.credentials-replaced', { profileId: preset.id });
+  /** Sets or changes the desk PIN, with the proof it takes (desk-pin.ts). */
+  setDeskPin(args: ParsedArgsOf<'setDeskPin'>): Promise<void> {
+    return this.#deskPin.set(args);
   }
 
   /** How staff unlock this desk, for the lock and shift-start screens. */
-  async signInView(): Promise<SignInView> {
-    const policyRefused = this.#parts.policyRefused;
-    const status = await this.#parts.signIn.status();
-    const view: SignInView = {
-      method: status.method, ready: status.ready && !policyRefused, waitSeconds: status.waitSeconds, deskPinNeeds: 'nothing', setUp: !status.firstRun,
-      ...(status.reestablish && status.method === 'desk-pin' ? { reestablish: status.reestablish } : {}),
-      ...(policyRefused ? { policyRefused: true } : {}),
-    };
-    const proof = await this.#deskPinProof();
-    switch (proof.kind) {
-      case 'policy-refused': view.deskPinNeeds = 'it'; break;
-      case 'partner-password':
-        view.deskPinNeeds = 'partner-password';
-        view.partnerProfile = proof.connection.name;
-        view.partnerUsernameNeeded = proof.saved === undefined;
-        break;
-      case 'next-shift':
-        view.deskPinNeeds = 'next-shift';
-        view.partnerProfile = proof.profile;
-        break;
-      default: view.deskPinNeeds = proof.kind;
-    }
-    return view;
+  signInView(): Promise<SignInView> {
+    return this.#deskPin.signInView();
   }
 
   /** The renderer's heartbeat while someone uses the window (at most every half minute): main's idle lock counts it. */
@@ -259,10 +147,4 @@ export class ShiftArea {
     const clipboardCleared = await this.#parts.clipboard.clearIfOurs().catch(() => false);
     if (staff !== undefined || clipboardCleared) this.#parts.logger.info('session.lock', { staff: staff ?? '', reason, clipboardCleared });
   }
-}
-
-/** Compared as digests so the time taken says nothing of where two passwords differ. */
-function sameSecret(saved: string, typed: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(saved), digest(typed));
 }
