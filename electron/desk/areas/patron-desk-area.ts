@@ -5,6 +5,7 @@
 
 import type { ActionOutcome, CardElsewhere, DeskHandlers, ParsedArgsOf, PatronView } from '../../shared/contract.ts';
 import type { ActionKind } from '../../action-log/action-log.ts';
+import type { Connection } from '../../connection/connection.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { isPartnerError } from '../../partner/errors.ts';
 import type { Hold, Loan } from '../../shared/model.ts';
@@ -54,26 +55,20 @@ export class PatronDeskArea {
     }));
   }
 
-  async borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    return this.#onBehalf('borrow', args, () => desk.borrow(args.libraryId, args.card, args.contentId));
+  borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {
+    return this.#act('borrow', args, (desk) => desk.borrow(args.libraryId, args.card, args.contentId));
   }
 
-  async returnTitle(args: ParsedArgsOf<'returnTitle'>): Promise<ActionOutcome<null>> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    const outcome = await this.#onBehalf('return', args, () => desk.returnTitle(args.libraryId, args.card, args.contentId));
-    return { value: null, confirmedByReread: outcome.confirmedByReread };
+  returnTitle(args: ParsedArgsOf<'returnTitle'>): Promise<ActionOutcome<null>> {
+    return withoutValue(this.#act('return', args, (desk) => desk.returnTitle(args.libraryId, args.card, args.contentId)));
   }
 
-  async placeHold(args: ParsedArgsOf<'placeHold'>): Promise<ActionOutcome<Hold>> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    return this.#onBehalf('place-hold', args, () => desk.placeHold(args.libraryId, args.card, args.contentId));
+  placeHold(args: ParsedArgsOf<'placeHold'>): Promise<ActionOutcome<Hold>> {
+    return this.#act('place-hold', args, (desk) => desk.placeHold(args.libraryId, args.card, args.contentId));
   }
 
-  async removeHold(args: ParsedArgsOf<'removeHold'>): Promise<ActionOutcome<null>> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    const outcome = await this.#onBehalf('remove-hold', args, () => desk.removeHold(args.libraryId, args.card, args.contentId));
-    return { value: null, confirmedByReread: outcome.confirmedByReread };
+  removeHold(args: ParsedArgsOf<'removeHold'>): Promise<ActionOutcome<null>> {
+    return withoutValue(this.#act('remove-hold', args, (desk) => desk.removeHold(args.libraryId, args.card, args.contentId)));
   }
 
   async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
@@ -96,12 +91,18 @@ export class PatronDeskArea {
     return null;
   }
 
-  #onBehalf<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: () => Promise<T>): Promise<T> {
+  /** An on-behalf action at the patron's library, recorded in the action log; a repeated click while it runs joins it instead of sending twice. */
+  async #act<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: (desk: Connection['desk']) => Promise<T>): Promise<T> {
+    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
     const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
     const running = this.#inFlight.get(key);
     if (running) return running as Promise<T>;
-    const promise = this.#parts.actionLog.recorded(action, args, work).finally(() => this.#inFlight.delete(key));
+    const promise = this.#parts.actionLog.recorded(action, args, () => work(desk)).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, promise);
     return promise;
   }
+}
+
+async function withoutValue(outcome: Promise<{ confirmedByReread: boolean }>): Promise<ActionOutcome<null>> {
+  return { value: null, confirmedByReread: (await outcome).confirmedByReread };
 }
