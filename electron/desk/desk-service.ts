@@ -97,7 +97,6 @@ export interface DeskService extends ContractMethods {}
 export class DeskService {
   readonly #connections: Connections;
   readonly #shift: ShiftArea;
-  readonly #connectionsArea: ConnectionsArea;
   readonly #collection: CollectionArea;
   readonly #actionLog: ActionLogArea;
   /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
@@ -132,7 +131,7 @@ export class DeskService {
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
     });
-    const connectionsArea = this.#connectionsArea = new ConnectionsArea({
+    const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
     });
     const actionLog = this.#actionLog = new ActionLogArea({ log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now });

@@ -11,8 +11,8 @@
 // nothing: staff sign in first.
 // This table is the desk's one lock check: DeskService exposes each contract method only through
 // gateWhileLocked, so no area checks the shift itself and no method can forget to. Typed over
-// every method name: a new method does not compile until it is placed here (and one missing at
-// run time is refused while locked, and fails tests/unit/desk/lock-gate.test.ts).
+// every method name: a new method does not compile until it is placed here; one missing all the
+// same is refused while locked, and fails tests/unit/desk/lock-gate.test.ts.
 import { METHOD_NAMES, type DeskHandlers, type MethodName } from '../shared/contract.ts';
 import { PartnerError } from '../partner/errors.ts';
 import { countsAsActivity } from './idle-clock.ts';
