@@ -10,8 +10,13 @@
 // The first time a desk of this version starts, the connections an earlier version set up are
 // taken as they are — those whose keychain password is bound to their address (the earlier
 // version wrote that binding itself) — and recorded as made before any shift.
+import { originOf } from '../connection/connections.ts';
 import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import type { CredentialVault } from '../credentials/vault.ts';
+import type { Logger } from '../logging/logger.ts';
 import { DeskError } from '../shared/desk-error.ts';
+import type { PolicySettings } from '../policy/index.ts';
+import { profileFingerprint } from '../settings/index.ts';
 
 export interface ConnectionRecord {
   fingerprint: string;
@@ -115,4 +120,27 @@ function parse(text: string): Map<string, ConnectionRecord> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The first start of this version: the partner connections an earlier one set up are those whose
+ * keychain password is bound to their address (it wrote that binding itself). Taken as they are,
+ * as made before any shift. A desk that has records never comes here again.
+ */
+export async function adoptEarlierConnections(settings: PolicySettings, vault: CredentialVault, logger: Logger): Promise<Map<string, ConnectionRecord>> {
+  const { settings: desk, managed } = settings.outcome();
+  const adopted = new Map<string, ConnectionRecord>();
+  for (const profile of desk.profiles) {
+    if (profile.kind !== 'partner' || managed.lockedProfileIds.includes(profile.id)) continue;
+    const saved = await vault.read(profile.id).catch(() => undefined);
+    let origin: string | undefined;
+    try {
+      origin = originOf(profile.baseUrl);
+    } catch {
+      origin = undefined;
+    }
+    if (saved?.origin !== undefined && saved.origin === origin) adopted.set(profile.id, { fingerprint: profileFingerprint(profile), shift: 0 });
+  }
+  if (adopted.size > 0) logger.info('connection.records-adopted', { profiles: [...adopted.keys()] });
+  return adopted;
 }

@@ -9,8 +9,13 @@
 // about any patron is reachable then, and setting up a partner connection proves itself with the
 // partner password. On a desk that was set up, a settings.json edited to name no connection opens
 // nothing: staff sign in first.
-// Typed over every method name: a new method does not compile until it is placed here.
-import type { MethodName } from '../shared/contract.ts';
+// This table is the desk's one lock check: DeskService exposes each contract method only through
+// gateWhileLocked, so no area checks the shift itself and no method can forget to. Typed over
+// every method name: a new method does not compile until it is placed here; one missing all the
+// same is refused while locked, and fails tests/unit/desk/lock-gate.test.ts.
+import { METHOD_NAMES, type DeskHandlers, type MethodName } from '../shared/contract.ts';
+import { DeskError } from '../shared/desk-error.ts';
+import { countsAsActivity } from './idle-clock.ts';
 
 export type WhileLocked = 'open' | 'before-any-connection' | 'language-only' | 'refused';
 
@@ -48,3 +53,40 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   syncNow: 'refused',
   titleContents: 'refused',
 };
+
+/** What the gate asks of the desk. */
+export interface LockState {
+  onShift(): boolean;
+  /** No connection is active on a desk nobody set up yet: the first-run methods answer. */
+  firstRunOpen(): Promise<boolean>;
+  /** A call staff made on shift (idle-clock.ts): main's own idle lock counts it. */
+  activity(): void;
+}
+
+/**
+ * Every contract method behind the one check, whoever calls it (the IPC registry, the test host, a
+ * bench). On shift the method starts in the same turn as the check: nothing can lock the desk
+ * between them.
+ */
+export function gateWhileLocked(handlers: DeskHandlers, state: LockState): DeskHandlers {
+  const gated: Partial<Record<MethodName, (args: unknown) => Promise<unknown>>> = {};
+  for (const name of METHOD_NAMES) {
+    const handler = handlers[name] as (args: unknown) => Promise<unknown>;
+    const rule: WhileLocked | undefined = WHILE_LOCKED[name];
+    const activity = countsAsActivity(name);
+    gated[name] = async (args) => {
+      if (rule !== 'open' && !state.onShift()) await admitWhileLocked(name, rule, args, state);
+      if (activity) state.activity();
+      return handler(args);
+    };
+  }
+  return gated as DeskHandlers;
+}
+
+async function admitWhileLocked(method: MethodName, rule: WhileLocked | undefined, args: unknown, state: LockState): Promise<void> {
+  // The first-run methods answer while locked only on a desk nobody set up yet: on one that was,
+  // a settings.json edited to name no connection must not let anyone add one (or re-address one).
+  if (rule === 'before-any-connection' && (await state.firstRunOpen())) return;
+  if (rule === 'language-only' && Object.entries(args as Record<string, unknown>).every(([key, value]) => key === 'language' || value === undefined)) return;
+  throw new DeskError('session-locked', `${method}: the desk is locked.`, undefined, { reason: 'session.locked', params: {} });
+}

@@ -28,3 +28,14 @@ export function repeatEvery(
     },
   };
 }
+
+/** The desk's background work: a run that fails is logged as `failedEvent` and the task goes on. */
+export function repeatLogged(
+  everyMs: number,
+  run: () => Promise<unknown>,
+  logger: { warn(event: string, fields?: Record<string, unknown>): void },
+  failedEvent: string,
+  options: { now?: boolean } = {},
+): RepeatingTask {
+  return repeatEvery(everyMs, run, { ...options, onError: (error) => logger.warn(failedEvent, { error }) });
+}

@@ -161,7 +161,7 @@ export class StaffSignIn {
   }
 
   /**
-   * Only the hash is written. Callers have checked who may (DeskService.setDeskPin). Re-establishing
+   * Only the hash is written. Callers have checked who may (DeskPin.set, areas/desk-pin.ts). Re-establishing
    * a desk counts every connection it holds as older than the next shift (`shiftsAtLeast`).
    */
   async setDeskPin(pin: string, shiftsAtLeast = 0): Promise<void> {
