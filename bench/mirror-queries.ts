@@ -14,7 +14,7 @@ import type { BrowseQuery } from '../electron/mirror/mirror-interface.ts';
 import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
 import { browse, detail } from '../electron/mirror/queries.ts';
 import type { CatalogPage, TitleDetail } from '../electron/shared/collection.ts';
-import { ShelfCache, type Shelf } from '../electron/mirror/shelf-cache.ts';
+import { CollectionCache, type LibraryCollection } from '../electron/mirror/collection-cache.ts';
 import { queryWords } from '../electron/mirror/search-text.ts';
 import { Rng } from '../electron/sandbox/random.ts';
 import { FORMATS, type Format, type PurchaseModel } from '../electron/shared/model.ts';
@@ -38,23 +38,23 @@ export interface QueryFigures {
 /** The owner's Collection over a mirror: what its `browse` and `title` answers run. */
 export class MirrorReader {
   private readonly mirror: MirrorDatabase;
-  private readonly shelves: ShelfCache;
+  private readonly collections: CollectionCache;
 
   constructor(path: string) {
     this.mirror = new MirrorDatabase(path);
-    this.shelves = new ShelfCache(this.mirror);
+    this.collections = new CollectionCache(this.mirror);
   }
 
   browse(query: BrowseQuery): CatalogPage {
-    return browse(this.mirror, this.shelves, query);
+    return browse(this.mirror, this.collections, query);
   }
 
   detail(libraryId: number, contentId: number): TitleDetail | undefined {
     return detail(this.mirror, libraryId, contentId);
   }
 
-  shelf(libraryId: number): Shelf {
-    return this.shelves.shelf(libraryId);
+  forLibrary(libraryId: number): LibraryCollection {
+    return this.collections.forLibrary(libraryId);
   }
 
   close(): void {
@@ -108,8 +108,8 @@ export function measureQueries(catalog: MirrorReader, libraryId: number, seed = 
     orderBuildMs[`${sort} ${direction}`] = timed(1, () => browse({ sort, direction, offset: 0, limit: 100 }))[0] as number;
   }
 
-  const forgetViews = () => catalog.shelf(libraryId).index.forgetViews();
-  const forgetSearches = () => catalog.shelf(libraryId).search.forgetSearches();
+  const forgetViews = () => catalog.forLibrary(libraryId).index.forgetViews();
+  const forgetSearches = () => catalog.forLibrary(libraryId).search.forgetSearches();
   const models: PurchaseModel[] = ['INSTANT', 'FLEX'];
   const filterMs = timed(SAMPLES, (i) => {
     browse({ model: models[i % 2], formats: [FORMATS[Math.floor(i / 2) % 6] as Format], active: Math.floor(i / 12) % 2 === 0, sort: 'title', offset: 0, limit: 100 });

@@ -150,7 +150,7 @@ export class DeskService {
         'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
       ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
         'liveSearch', 'liveAvailability', 'copyText'),
-      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionRefreshAvailability', 'titleContents', 'syncStatus', 'syncNow'),
+      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow'),
       ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
     };
     const gated = gateWhileLocked(handlers, {

@@ -48,7 +48,7 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   todaysActions: 'refused',
   collectionBrowse: 'refused',
   collectionTitle: 'refused',
-  collectionRefreshAvailability: 'refused',
+  collectionLiveAvailability: 'refused',
   syncStatus: 'refused',
   syncNow: 'refused',
   titleContents: 'refused',

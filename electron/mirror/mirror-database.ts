@@ -3,7 +3,7 @@
 // transaction, so an interrupted sync resumes where it stopped and a page is never half applied.
 // Besides the records, a write keeps what search and the Collection read: a title's words in
 // the full-text index, and the copies each library's entitlement rows hold of the columns the
-// Collection filters and sorts on (shelf-columns.ts). During a full run of titles ("bulk",
+// Collection filters and sorts on (collection-columns.ts). During a full run of titles ("bulk",
 // remembered in mirror_state so a resumed run stays one) neither is kept page by page: the
 // run's end builds the index once and refreshes the copies.
 import { mkdirSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { ContentKeys } from './content-keys.ts';
 import { migrate } from './schema.ts';
 import { decodeRecord } from './title-record.ts';
 import { recordOf, titleChanges, titleRow, type TitleRow } from './title-row.ts';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
 
 export type { SourceState } from '../shared/collection.ts';

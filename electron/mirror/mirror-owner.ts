@@ -12,14 +12,14 @@ import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions }
 import { MirrorUpgrade } from './mirror-upgrade.ts';
 import { DISK_SPACE_KEPT_FREE, freeBytesBeside, PageStoreOnFile, spareOf } from './page-store.ts';
 import { browse, counts, detail, rowsOf } from './queries.ts';
-import { ShelfCache } from './shelf-cache.ts';
+import { CollectionCache } from './collection-cache.ts';
 import { titleContents } from './title-contents.ts';
 
 export class MirrorOwner {
   private readonly db: MirrorDatabase;
   private readonly upgrade: MirrorUpgrade;
   private readonly store: PageStoreOnFile;
-  private readonly shelves: ShelfCache;
+  private readonly collections: CollectionCache;
   private upgrading: Promise<void> | undefined;
   private closed = false;
 
@@ -31,7 +31,7 @@ export class MirrorOwner {
     const disk = { free, keep };
     this.upgrade = new MirrorUpgrade(this.db, () => spareOf(disk));
     this.store = new PageStoreOnFile(this.db, disk, this.upgrade);
-    this.shelves = new ShelfCache(this.db);
+    this.collections = new CollectionCache(this.db);
     this.continueUpgrade();
   }
 
@@ -61,7 +61,7 @@ export class MirrorOwner {
       case 'finishRun': return this.store.finishRun(...request.args);
       case 'failRun': return this.store.failRun(...request.args);
       case 'storeAvailability': return this.store.storeAvailability(...request.args);
-      case 'browse': return browse(this.db, this.shelves, request.args[0], this.searchWordsProgress());
+      case 'browse': return browse(this.db, this.collections, request.args[0], this.searchWordsProgress());
       case 'title': return detail(this.db, ...request.args);
       case 'rows': return rowsOf(this.db, ...request.args);
       case 'titleContents': return titleContents(this.db, ...request.args);

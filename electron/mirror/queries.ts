@@ -1,6 +1,6 @@
 // What the desk asks of its Collection, answered by the mirror's owner: one library's titles with their
 // availability, filtered, searched, sorted and paged for a virtual-scrolled table. The order
-// and the page come from the library's in-memory index (shelf-index.ts, shelf-search.ts); the
+// and the page come from the library's in-memory index (collection-index.ts, collection-search.ts); the
 // rows of the page are read from SQLite by key (content-keys.ts: a title's integer key, its
 // content id where that is a whole number). The meaning is the reference query's, unchanged:
 // entitlements left-joined to titles and availability, filtered, ordered by the sort column
@@ -12,9 +12,9 @@ import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../sh
 import type { MirrorDatabase } from './mirror-database.ts';
 import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
 import { queryWords } from './search-text.ts';
-import type { ShelfCache } from './shelf-cache.ts';
-import type { ShelfFilters } from './shelf-index.ts';
-import { COUNT_CAP } from './shelf-search.ts';
+import type { CollectionCache } from './collection-cache.ts';
+import type { IndexFilters } from './collection-index.ts';
+import { COUNT_CAP } from './collection-search.ts';
 import { coverOf } from './title-record.ts';
 
 interface Row {
@@ -55,17 +55,17 @@ function rowsByKey(mirror: MirrorDatabase, libraryId: number, keys: readonly num
 }
 
 /** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
-export function browse(mirror: MirrorDatabase, shelves: ShelfCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
+export function browse(mirror: MirrorDatabase, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
   const words = query.text ? queryWords(query.text) : [];
   const sort = query.sort ?? 'title';
   const direction = query.direction ?? 'asc';
-  const filters: ShelfFilters = {
+  const filters: IndexFilters = {
     ...(query.formats?.length ? { formats: query.formats } : {}), ...(query.model ? { model: query.model } : {}),
     ...(query.active === undefined ? {} : { active: query.active }), ...(query.availableNow ? { availableNow: true } : {}),
     ...(query.kids ? { kids: true } : {}),
   };
   const { offset, limit } = query;
-  const page = shelves.read(query.libraryId, ({ index, search }) => {
+  const page = collections.read(query.libraryId, ({ index, search }) => {
     if (words.length === 0) {
       const view = index.view(filters, sort, direction);
       return { total: view.length, atLeast: false, keys: Array.from(view.subarray(offset, offset + limit), (row) => index.contentIds[row] as number) };

@@ -1,7 +1,7 @@
 // The catalog mirror's tables, versioned with SQLite's user_version. A migration is a list of
 // statements run in one transaction; the database never sits between two versions.
 import type { DatabaseSync } from 'node:sqlite';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './shelf-columns.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 
 const MIGRATIONS: string[][] = [
   // 1: global records, the library's entitlements, availability with the time it was read,
@@ -73,7 +73,7 @@ const MIGRATIONS: string[][] = [
     'ALTER TABLE titles ADD COLUMN words TEXT', // NULL until computed
     ...['title TEXT', 'artist TEXT', 'format TEXT', 'year INTEGER', 'kids INTEGER NOT NULL DEFAULT 0',
       'avail INTEGER NOT NULL DEFAULT 2', 'words TEXT'].map((column) => `ALTER TABLE entitlements ADD COLUMN ${column}`),
-    // Prefix indexes for the word lengths search asks of it (shelf-search.ts): 3 and 4 letters.
+    // Prefix indexes for the word lengths search asks of it (collection-search.ts): 3 and 4 letters.
     `CREATE VIRTUAL TABLE title_words USING fts5(words, content='titles', content_rowid='id', tokenize='ascii', prefix='3 4')`,
     `CREATE TABLE mirror_state (
        key TEXT PRIMARY KEY,            -- 'words_after': titles above this id may still lack words; 'bulk': a full run builds the index at its end

@@ -1,5 +1,5 @@
 // The words a title can be found by, in one normal form shared by what the mirror stores and
-// what staff type, so the full-text index and the in-memory walk (shelf-search.ts) agree on
+// what staff type, so the full-text index and the in-memory walk (collection-search.ts) agree on
 // every match. Lower case without accents (é → e, ß → ss, œ → oe); a compound joined by
 // apostrophes, hyphens or dots is stored as its parts and as one word ("L'Été" → l, ete, lete;
 // "978-1-23-456789-0" → its groups and 9781234567890) and typed as one word, so "lete", "ete",

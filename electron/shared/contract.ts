@@ -304,7 +304,7 @@ export const METHODS = {
     exactCount: z.boolean().optional(),
   })),
   collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId })),
-  collectionRefreshAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
+  collectionLiveAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   syncStatus: method<SyncStatusView>()(none),
   /** `entitlementsOnly` with `full`: the full entitlement pass (what the library holds, read whole; what the service no longer lists goes). */
   syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false), entitlementsOnly: z.boolean().default(false) })),

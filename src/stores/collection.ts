@@ -1,4 +1,4 @@
-// The library's collection as mirrored on this desk: the entitlements browser's filters,
+// The library's collection as mirrored on this desk: the Collection's filters,
 // pages of rows fetched by offset as the table scrolls, and the mirror's sync status and
 // progress. A search's count comes capped ("1,000+") with its first page; the exact count is
 // asked once typing has paused, so it never holds up the next keystroke's rows. Another
@@ -129,7 +129,7 @@ export const useCollectionStore = defineStore('collection', () => {
   /** Availability read now for these rows; the pages holding them get the fresh values. */
   async function refreshAvailability(contentIds: ContentId[]): Promise<BrowseRow[] | undefined> {
     if (session.selectedLibraryId === undefined || contentIds.length === 0) return undefined;
-    const result = await requests.alongside('collectionRefreshAvailability', { libraryId: session.selectedLibraryId, contentIds });
+    const result = await requests.alongside('collectionLiveAvailability', { libraryId: session.selectedLibraryId, contentIds });
     if (!result) return undefined;
     if (!result.ok) {
       problem.value = result.error;

@@ -1,6 +1,6 @@
 // The shared desk end to end, with Playwright's clock: the idle countdown that warns and is kept
 // off by the pointer or a key, then the lock that clears every patron trace — the patron and
-// recent patrons, the catalog search (text, filters, results), the Collection's filter and open
+// recent patrons, the live search (text, filters, results), the Collection's filter and open
 // title, an open dialog, outcome messages, today's actions and the clipboard the desk filled —
 // with nothing about a patron reachable through the contract until a PIN opens a shift. The
 // first run's desk PIN, wrong PINs and the wait, and the action log's export. English and French,

@@ -98,7 +98,7 @@ test('Alt shortcuts from the card field, Esc empties a field first, Ctrl+L locks
   await page.keyboard.press('Escape');
   await expect(page.getByText('Card ••••0002')).toBeVisible(); // Esc closed the dialog only
 
-  // Esc in the catalog search box: the query goes, the patron stays.
+  // Esc in the live search box: the query goes, the patron stays.
   await page.keyboard.press('F3');
   await page.keyboard.type('river');
   await page.keyboard.press('Escape');

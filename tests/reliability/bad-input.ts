@@ -28,7 +28,7 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   // placeHold reads the loans list to tell a 409 "already on loan" from "already on hold".
   placeHold: ['token', 'placeHold', 'holds', 'checkouts'], removeHold: ['token', 'removeHold', 'holds'],
   liveSearch: ['token', 'search'], listActions: [], exportActions: [],
-  collectionBrowse: [], collectionTitle: [], collectionRefreshAvailability: ['token', 'contentInfo'],
+  collectionBrowse: [], collectionTitle: [], collectionLiveAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
   // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
   titleContents: [],
@@ -214,7 +214,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     listActions: { offset: 0, limit: 10 },
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
     collectionTitle: { libraryId, contentId },
-    collectionRefreshAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
+    collectionLiveAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
     titleContents: { libraryId, titleIds: contentIds },
   };
 }

@@ -106,7 +106,7 @@ export async function mirrorRead(desk: Desk): Promise<ActionResult> {
   const { rig, libraryId } = desk;
   if (rig.random() < 0.5) return judgeRead('collectionBrowse', await rig.call('collectionBrowse', { libraryId, offset: Math.floor(rig.random() * 500), limit: 100 }));
   const ids = Array.from({ length: 8 }, () => pick(rig, desk.instant.concat(desk.holdable)));
-  return judgeRead('collectionRefreshAvailability', await rig.call('collectionRefreshAvailability', { libraryId, contentIds: ids }));
+  return judgeRead('collectionLiveAvailability', await rig.call('collectionLiveAvailability', { libraryId, contentIds: ids }));
 }
 
 /** One action of a desk day, chosen at random with the weights of a circulation desk. */

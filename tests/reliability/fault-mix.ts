@@ -78,7 +78,7 @@ export async function runFaultMix(scale: Scale): Promise<Section> {
       } else if (elapsed() >= (refreshes + 1) * (dayMs / 4)) {
         refreshes += 1;
         const ids = desk.holdable.concat(desk.instant.slice(0, 12));
-        count(tally, judgeSync('collectionRefreshAvailability', await rig.call('collectionRefreshAvailability', { libraryId: desk.libraryId, contentIds: ids })));
+        count(tally, judgeSync('collectionLiveAvailability', await rig.call('collectionLiveAvailability', { libraryId: desk.libraryId, contentIds: ids })));
         count(tally, judgeSync('collectionBrowse', await rig.call('collectionBrowse', { libraryId: desk.libraryId, model: 'FLEX', limit: 50 })));
       } else {
         count(tally, await oneAction(desk));

@@ -46,7 +46,7 @@ export class CollectionArea {
     return detail;
   }
 
-  async collectionRefreshAvailability(args: ParsedArgsOf<'collectionRefreshAvailability'>): ReturnType<DeskHandlers['collectionRefreshAvailability']> {
+  async collectionLiveAvailability(args: ParsedArgsOf<'collectionLiveAvailability'>): ReturnType<DeskHandlers['collectionLiveAvailability']> {
     return (await this.#mirrorOf(args.libraryId)).refreshAvailability(args.libraryId, args.contentIds);
   }
 

@@ -100,7 +100,7 @@ describe('a profile removed and re-added at another address', () => {
 
     await ok('lookupPatron', { libraryId: 101, card: card(serviceB) });
     await ok('syncNow', { full: false });
-    await ok('collectionRefreshAvailability', { libraryId: 101, contentIds: [1, 2, 3] });
+    await ok('collectionLiveAvailability', { libraryId: 101, contentIds: [1, 2, 3] });
     await desk.refreshChanged();
 
     const after = sent.slice(fromHere);
@@ -161,7 +161,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
       ok('syncNow', { full: false }),
       ok('lookupPatron', { libraryId: 101, card: serviceA.libraries[0]!.cards[2] }),
     ]);
-    await ok('collectionRefreshAvailability', { libraryId: 101, contentIds: [4, 5] });
+    await ok('collectionLiveAvailability', { libraryId: 101, contentIds: [4, 5] });
     await ok('collectionBrowse', { libraryId: 101, offset: 0, limit: 10 });
     await desk.refreshChanged();
     await ok('liveSearch', { libraryId: 101, q: 'the' });

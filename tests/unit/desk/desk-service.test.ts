@@ -230,7 +230,7 @@ describe('secrets', () => {
     await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
     await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
     await drive('titleContents', { libraryId, titleIds: contentIds.slice(0, 3) });
-    await drive('collectionRefreshAvailability', { libraryId, contentIds });
+    await drive('collectionLiveAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
     await drive('todaysActions', { libraryId, card });
@@ -363,7 +363,7 @@ describe('the catalog through the contract', () => {
     expect(page.rows).toHaveLength(5);
     const first = page.rows[0];
     expect(await ok('collectionTitle', { libraryId, contentId: first.contentId })).toMatchObject({ contentId: first.contentId, purchaseModel: 'FLEX' });
-    const [refreshed] = await ok('collectionRefreshAvailability', { libraryId, contentIds: [first.contentId] });
+    const [refreshed] = await ok('collectionLiveAvailability', { libraryId, contentIds: [first.contentId] });
     expect(refreshed.availability).toMatchObject({ status: expect.stringMatching(/BORROW|HOLD|UNAVAILABLE/), readAt: expect.any(Number) });
     expect(await call('collectionBrowse', { libraryId: 999_999 })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });

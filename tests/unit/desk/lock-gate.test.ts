@@ -57,7 +57,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     lookupPatron: { libraryId, card }, findCardElsewhere: { libraryId, card }, borrow: title, returnTitle: title, placeHold: title, removeHold: title,
     liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
-    collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionRefreshAvailability: { libraryId, contentIds: [1] },
+    collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionLiveAvailability: { libraryId, contentIds: [1] },
     syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
   };
 }
@@ -96,7 +96,7 @@ describe('the lock gate', () => {
     expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
     expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
     for (const name of ['lookupPatron', 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'todaysActions', 'copyText',
-      'liveSearch', 'liveAvailability', 'collectionBrowse', 'collectionTitle', 'collectionRefreshAvailability', 'syncStatus', 'syncNow',
+      'liveSearch', 'liveAvailability', 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'syncStatus', 'syncNow',
       'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials'] as MethodName[]) {
       expect(WHILE_LOCKED[name], name).toBe('refused');
     }

@@ -70,7 +70,7 @@ describe('registerContract', () => {
       todaysActions: [{ libraryId: 101 }, { libraryId: 101, card: '' }],
       collectionBrowse: [{ libraryId: 101, limit: 501 }, { libraryId: 101, sort: 'random' }, { libraryId: 101, text: 'x'.repeat(201) }],
       collectionTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
-      collectionRefreshAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
+      collectionLiveAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
       titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
     };

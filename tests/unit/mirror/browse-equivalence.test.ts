@@ -1,4 +1,4 @@
-// Browse semantics are those of the plain reference query (shelf-reference.ts), whatever the
+// Browse semantics are those of the plain reference query (collection-reference.ts), whatever the
 // in-memory index, the search lanes and the full-text index do to get there fast: on a
 // 20,000-title mirror synced from the sandbox, then changed the ways a desk changes it
 // (availability read by this process and patched into the index, a delta sync that adds,
@@ -16,12 +16,12 @@ import type { BrowseQuery } from '../../../electron/mirror/mirror-interface.ts';
 import { MirrorDatabase } from '../../../electron/mirror/mirror-database.ts';
 import type { SyncRequest } from '../../../electron/mirror/sync.ts';
 import { browse } from '../../../electron/mirror/queries.ts';
-import { ShelfCache } from '../../../electron/mirror/shelf-cache.ts';
-import { COUNT_CAP, type SearchTuning } from '../../../electron/mirror/shelf-search.ts';
+import { CollectionCache } from '../../../electron/mirror/collection-cache.ts';
+import { COUNT_CAP, type SearchTuning } from '../../../electron/mirror/collection-search.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import type { Format } from '../../../electron/shared/model.ts';
 import { clientOf, countriesOf, searchIndexMatchesWords, serviceOf, tempDir } from './helpers.ts';
-import { referenceIds } from './shelf-reference.ts';
+import { referenceIds } from './collection-reference.ts';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -87,8 +87,8 @@ beforeAll(async () => {
   const oneWay = (tuning: SearchTuning): Browse => {
     const mirror = new MirrorDatabase(join(dir, 'mirror.db'));
     forced.push(mirror);
-    const shelves = new ShelfCache(mirror, Date.now, tuning);
-    return async (query) => browse(mirror, shelves, query);
+    const collections = new CollectionCache(mirror, Date.now, tuning);
+    return async (query) => browse(mirror, collections, query);
   };
   browsers = [
     { name: 'desk', browse: (query) => catalog.browse(query) },

@@ -50,14 +50,14 @@ const sha = (lines: string[]): string => createHash('sha256').update(lines.sort(
  * browser read: every word of the full-text index with the title it points to, and the columns
  * each entitlement row copies from its title.
  */
-export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; shelfSum: string } {
+export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum: string; entitlements: number; entitlementSum: string; searchSum: string; collectionSum: string } {
   const vocabulary = new StoredVocabulary(db);
   const keys = new ContentKeys(db);
   const titles = db.prepare('SELECT id, title, format, title_id, record FROM titles').all() as { id: number; title: string | null; format: string | null; title_id: number | null; record: Uint8Array }[];
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
-  const shelves = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
+  const collections = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
     // The record as the details read it, and the title id a search result names.
@@ -65,7 +65,7 @@ export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum:
     entitlements: ents.length,
     entitlementSum: sha(ents.map((e) => `${e.library_id}|${e.content_id}|${e.model}|${e.active}`)),
     searchSum: sha(words.map((w) => `${w.term}|${w.doc}`)),
-    shelfSum: sha(shelves.map((row) => JSON.stringify(Object.values(row)))),
+    collectionSum: sha(collections.map((row) => JSON.stringify(Object.values(row)))),
   };
 }
 

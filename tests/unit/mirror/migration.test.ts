@@ -17,7 +17,7 @@ import type { SyncRequest } from '../../../electron/mirror/sync.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/sandbox/server.ts';
 import { MIRROR_UPGRADE_STEP } from '../../../electron/shared/collection.ts';
 import { clientOf, collectRecords, countriesOf, integrityOf, mirrorFingerprint, searchIndexMatchesWords, serviceFingerprint, serviceOf, tempDir } from './helpers.ts';
-import { referenceIds } from './shelf-reference.ts';
+import { referenceIds } from './collection-reference.ts';
 
 let sandbox: SandboxHandle;
 let dir: string;

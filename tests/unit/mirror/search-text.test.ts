@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MirrorDatabase } from '../../../electron/mirror/mirror-database.ts';
 import { browse } from '../../../electron/mirror/queries.ts';
 import { ftsMatch, queryWords, searchWords } from '../../../electron/mirror/search-text.ts';
-import { ShelfCache } from '../../../electron/mirror/shelf-cache.ts';
-import type { SearchTuning } from '../../../electron/mirror/shelf-search.ts';
+import { CollectionCache } from '../../../electron/mirror/collection-cache.ts';
+import type { SearchTuning } from '../../../electron/mirror/collection-search.ts';
 import { Rng } from '../../../electron/sandbox/random.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
 import { integrityOf, tempDir } from './helpers.ts';
@@ -42,7 +42,7 @@ const TUNINGS: Record<string, SearchTuning> = {
   'the walk': { walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0 },
   'the full-text index': { walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity },
 };
-let shelves: Record<string, ShelfCache>;
+let collections: Record<string, CollectionCache>;
 
 beforeAll(() => {
   dir = tempDir();
@@ -54,7 +54,7 @@ beforeAll(() => {
   mirror.beginRun('entitlements', undefined, 1);
   mirror.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);
   mirror.finishRun('entitlements', () => ({ titles: 0, entitlements: 0 }));
-  shelves = Object.fromEntries(Object.entries(TUNINGS).map(([name, tuning]) => [name, new ShelfCache(mirror, Date.now, tuning)]));
+  collections = Object.fromEntries(Object.entries(TUNINGS).map(([name, tuning]) => [name, new CollectionCache(mirror, Date.now, tuning)]));
 });
 
 afterAll(() => {
@@ -63,7 +63,7 @@ afterAll(() => {
 });
 
 function titlesFound(text: string): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(shelves).map(([name, cache]) => [
+  return Object.fromEntries(Object.entries(collections).map(([name, cache]) => [
     name, browse(mirror, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }).rows.map((r) => r.title ?? ''),
   ]));
 }
@@ -140,7 +140,7 @@ describe('what an attacker types', () => {
   });
 
   it('no string makes a search fail, by either way; the mirror is intact afterwards', () => {
-    for (const cache of Object.values(shelves)) {
+    for (const cache of Object.values(collections)) {
       for (const text of HOSTILE) {
         expect(() => browse(mirror, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }), JSON.stringify(text)).not.toThrow();
       }

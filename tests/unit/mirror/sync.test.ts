@@ -82,7 +82,7 @@ describe('catalog mirror', () => {
     await fresh.close();
     const rebuilt = openFile(join(dir, 'delta-fresh.db'));
     const [kept, built] = [mirrorFingerprint(db), mirrorFingerprint(rebuilt)];
-    expect({ search: kept.searchSum, shelves: kept.shelfSum }).toEqual({ search: built.searchSum, shelves: built.shelfSum });
+    expect({ search: kept.searchSum, collections: kept.collectionSum }).toEqual({ search: built.searchSum, collections: built.collectionSum });
     expect(searchIndexMatchesWords(db)).toBe(true);
     rebuilt.close();
     db.close();

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The entitlements browser and the Sync page on a fake contract: a window of rows out of
+// The Collection and the Sync page on a fake contract: a window of rows out of
 // 600,000, the filters and sort sent to the mirror, a detail with almost nothing in it,
 // borrowing from the detail once, and a progress bar that follows sync events.
 import { flushPromises, type VueWrapper } from '@vue/test-utils';

@@ -106,7 +106,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     exportActions: vi.fn(async () => ok({ fileName: 'lending-desk-actions-2026-03-01.csv', entries: [], skipped: 0 })),
     collectionBrowse: vi.fn(async () => ok({ total: 0, rows: [] })),
     collectionTitle: vi.fn(async () => ok(null)),
-    collectionRefreshAvailability: vi.fn(async () => ok([])),
+    collectionLiveAvailability: vi.fn(async () => ok([])),
     syncStatus: vi.fn(async () => ok(syncView())),
     syncNow: vi.fn(async () => ok(syncView())),
     // The desk's copy knows every title the fake search finds, each as one content of the same number (the spec's reading).

@@ -5,7 +5,7 @@ import { button, click, dialog, expectNoJunk, hasButton, hit, scan, searchFor, t
 
 const page = (offset: number, count: number) => Array.from({ length: count }, (_, i) => hit({ titleId: 1000 + offset + i, title: `Title number ${offset + i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT' }));
 
-describe('catalog search', () => {
+describe('live search', () => {
   it('searches with the filters, pages with Previous/Next, and asks availability once per page', async () => {
     const { desk } = await mountApp(sandboxInfo());
     desk.liveSearch.mockResolvedValueOnce(ok({ found: 345, hits: page(0, 20) }));

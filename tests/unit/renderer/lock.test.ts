@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The lock as staff and the person at the counter see it: the idle countdown that warns and can
 // be kept off with a key or the pointer, and a lock that leaves no patron trace in any store or
-// on screen — the patron, recent patrons, the catalog search, the Collection's filters, open
+// on screen — the patron, recent patrons, the live search, the Collection's filters, open
 // dialogs, outcome messages and today's actions — whoever locked (the timer, the button, main).
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -166,7 +166,7 @@ describe('patron view', () => {
     expect(desk.listActions).not.toHaveBeenCalled();
   });
 
-  it("Esc in the catalog search box empties the query and keeps the patron", async () => {
+  it("Esc in the live search box empties the query and keeps the patron", async () => {
     await mountApp(sandboxInfo());
     await scan('0012345');
     const query = inputLabelled('Search the catalog') as HTMLInputElement;

@@ -3,17 +3,17 @@
 // the filters test, and, built on first use, the order of the rows for each sort and a
 // filtered view of an order. A page at any position is then an array lookup and a count is a
 // length: what SQLite would do with OFFSET over half a million rows costs nothing here. The
-// orders are exactly the reference query's (shelf-reference in the tests proves it): title
+// orders are exactly the reference query's (collection-reference in the tests proves it): title
 // and artist come from SQLite's own NOCASE indexes; format, year and availability are counting
 // sorts with the content id as tiebreak, which is also the tiebreak of a descending sort.
-// Built from one snapshot of the mirror (ShelfReader); the cache (shelf-cache.ts) throws it away
+// Built from one snapshot of the mirror (CollectionReader); the cache (collection-cache.ts) throws it away
 // when the mirror changes, except availability read by this process, which is patched in.
 import type { Format, PurchaseModel } from '../shared/model.ts';
 import type { Direction, SortKey } from '../shared/collection.ts';
 
 export type { Direction, SortKey } from '../shared/collection.ts';
 
-export interface ShelfFilters {
+export interface IndexFilters {
   formats?: Format[];
   model?: PurchaseModel;
   active?: boolean;
@@ -32,8 +32,8 @@ const formatOf = (facets: number): number => facets & 7;
 const availabilityOf = (facets: number): number => facets >> 6;
 export const withAvailability = (facets: number, rank: number): number => (facets & 0x3f) | (rank << 6);
 
-/** Reads the parts of one snapshot of the mirror an index builds later (shelf-cache.ts). */
-export interface ShelfReader {
+/** Reads the parts of one snapshot of the mirror an index builds later (collection-cache.ts). */
+export interface CollectionReader {
   /** Content ids of the library in this order (title and artist: SQLite's NOCASE order, content id as tiebreak). */
   contentIdsInOrder(sort: 'title' | 'artist', direction: Direction): Float64Array;
   /** Each row's search words, rows separated by a line break, in content id order. */
@@ -41,7 +41,7 @@ export interface ShelfReader {
 }
 
 /** Rows by position in one order, and (built on demand) each row's position. */
-export class ShelfOrder {
+export class CollectionOrder {
   readonly rows: Int32Array;
   private positionOf: Int32Array | undefined;
 
@@ -62,20 +62,20 @@ export class ShelfOrder {
 /** Filtered views kept (up to 2 MiB each for half a million rows); the one being scrolled is always among them. */
 const VIEWS_KEPT = 4;
 
-export class ShelfIndex {
+export class CollectionIndex {
   readonly libraryId: number;
   readonly size: number;
   /** Ascending: the row number of a content id is its index. */
   readonly contentIds: Float64Array;
   readonly facets: Uint8Array;
   private readonly years: Float32Array;
-  readonly reader: ShelfReader;
-  private readonly orders = new Map<string, ShelfOrder>();
+  readonly reader: CollectionReader;
+  private readonly orders = new Map<string, CollectionOrder>();
   private scratch: Int32Array | undefined;
   /** Filtered views (rows by position), most recently used last. */
   private readonly views = new Map<string, { rows: Int32Array; readsAvailability: boolean }>();
 
-  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float32Array }, reader: ShelfReader) {
+  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float32Array }, reader: CollectionReader) {
     this.libraryId = libraryId;
     this.size = rows.contentIds.length;
     this.contentIds = rows.contentIds;
@@ -99,11 +99,11 @@ export class ShelfIndex {
     return -1;
   }
 
-  order(sort: SortKey, direction: Direction): ShelfOrder {
+  order(sort: SortKey, direction: Direction): CollectionOrder {
     const key = `${sort} ${direction}`;
     let order = this.orders.get(key);
     if (!order) {
-      order = new ShelfOrder(sort === 'title' || sort === 'artist'
+      order = new CollectionOrder(sort === 'title' || sort === 'artist'
         ? this.rowsOf(this.reader.contentIdsInOrder(sort, direction))
         : this.countingSort(sort, direction));
       this.orders.set(key, order);
@@ -112,7 +112,7 @@ export class ShelfIndex {
   }
 
   /** The rows that pass `filters`, in this order. */
-  view(filters: ShelfFilters, sort: SortKey, direction: Direction): Int32Array {
+  view(filters: IndexFilters, sort: SortKey, direction: Direction): Int32Array {
     const filtered = filterKey(filters);
     if (filtered === UNFILTERED) return this.order(sort, direction).rows; // no copy of the whole order
     const key = `${filtered} ${sort} ${direction}`;
@@ -200,15 +200,15 @@ export class ShelfIndex {
 }
 
 /** Whether what these filters and this sort give depends on availability. */
-export const readsAvailability = (filters: ShelfFilters, sort: SortKey): boolean => !!filters.availableNow || sort === 'availability';
+export const readsAvailability = (filters: IndexFilters, sort: SortKey): boolean => !!filters.availableNow || sort === 'availability';
 
-export function filterKey(filters: ShelfFilters): string {
+export function filterKey(filters: IndexFilters): string {
   return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids]);
 }
 const UNFILTERED = filterKey({});
 
 /** For every facet byte, whether a row with it passes the filters (the reference query's WHERE). */
-export function acceptTable(filters: ShelfFilters): Uint8Array {
+export function acceptTable(filters: IndexFilters): Uint8Array {
   const formats = filters.formats?.length ? new Set(filters.formats.map((f) => FORMAT_ORDER.indexOf(f) + 1)) : undefined;
   const table = new Uint8Array(256);
   for (let facets = 0; facets < 256; facets++) {

@@ -1,18 +1,18 @@
-// Search within one library's index (shelf-index.ts), in any sort, with any filters: the rows
+// Search within one library's index (collection-index.ts), in any sort, with any filters: the rows
 // whose words (search-text.ts) have every search word as the beginning of one of theirs.
 // Two ways to the same rows, chosen per search:
 // - a walk along the order, testing each row's words, stopping once enough are found: the
 //   first page and a count up to the cap cost little when matches are common;
 // - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
 //   complete answer, put in the order's positions.
-// The walk reads the order's lane (shelf-lanes.ts): most rows are ruled out by their initials,
+// The walk reads the order's lane (collection-lanes.ts): most rows are ruled out by their initials,
 // the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
 // A search's progress is kept, so the next page or the exact count carries on from there.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ftsMatch } from './search-text.ts';
-import { acceptTable, filterKey, readsAvailability, type Direction, type ShelfFilters, type ShelfIndex, type SortKey } from './shelf-index.ts';
-import { buildLane, readRowWords, wordTest, type Lane, type RowWords, type WordTest } from './shelf-lanes.ts';
-import { readIntegers } from './shelf-reader.ts';
+import { acceptTable, filterKey, readsAvailability, type Direction, type IndexFilters, type CollectionIndex, type SortKey } from './collection-index.ts';
+import { buildLane, readRowWords, wordTest, type Lane, type RowWords, type WordTest } from './collection-lanes.ts';
+import { readIntegers } from './collection-reader.ts';
 
 /** Common searches stop walking here; the count shows as "1,000+". */
 export const COUNT_CAP = 1000;
@@ -67,8 +67,8 @@ export interface SearchResult {
   complete: boolean;
 }
 
-export class ShelfSearch {
-  private readonly index: ShelfIndex;
+export class CollectionSearch {
+  private readonly index: CollectionIndex;
   private words: RowWords | undefined;
   private readonly lanes = new Map<string, Lane>();
   private readonly searches = new Map<string, Progress>();
@@ -76,14 +76,14 @@ export class ShelfSearch {
   private readonly tuning: SearchTuning;
 
   /** `tuning` is for tests that prove each way on its own. */
-  constructor(index: ShelfIndex, db: DatabaseSync, tuning: SearchTuning = DEFAULT_TUNING) {
+  constructor(index: CollectionIndex, db: DatabaseSync, tuning: SearchTuning = DEFAULT_TUNING) {
     this.index = index;
     this.tuning = tuning;
     this.matchStatement = db.prepare('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
   }
 
   /** Matches of `words` in this order, at least `need` of them (all with Infinity). */
-  find(words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): SearchResult {
+  find(words: readonly string[], filters: IndexFilters, sort: SortKey, direction: Direction, need: number): SearchResult {
     const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
     let progress = this.searches.get(key);
     if (progress) this.searches.delete(key);
@@ -114,7 +114,7 @@ export class ShelfSearch {
     this.searches.clear();
   }
 
-  private advance(progress: Progress, words: readonly string[], filters: ShelfFilters, sort: SortKey, direction: Direction, need: number): void {
+  private advance(progress: Progress, words: readonly string[], filters: IndexFilters, sort: SortKey, direction: Direction, need: number): void {
     const lane = this.lane(sort, direction);
     // Longer words first: they rule most rows out with the first test.
     const tests = words.map(wordTest).sort((a, b) => b.word.length - a.word.length);

@@ -1,10 +1,10 @@
-// What the Collection's search walks (shelf-search.ts): a library's rows' words, read once per
+// What the Collection's search walks (collection-search.ts): a library's rows' words, read once per
 // index, and for the order being walked a "lane" made from them: each word as a 32-bit code of
 // its first four characters and each row's initials as bits, laid out in that order, so most
 // rows are ruled out by one AND and the rest tested with a few integer compares, reading memory
 // front to back. A code match is exact for a search word of up to four Latin-1 characters;
 // longer ones (and others) are confirmed in the row's words.
-import type { ShelfIndex } from './shelf-index.ts';
+import type { CollectionIndex } from './collection-index.ts';
 
 /** A character's byte in a word code: Latin-1 as itself, anything else folded into 1–31, which no Latin-1 letter or digit uses. */
 const codeByte = (c: number): number => (c <= 0xff ? c : 1 + ((Math.imul(c, 0x9e3779b1) >>> 0) % 31));
@@ -37,7 +37,7 @@ export function wordTest(word: string): WordTest {
 /** The rows' words, once per index, as read from the mirror: rows separated by line breaks, in row order. */
 export interface RowWords { text: string; textStarts: Int32Array; wordCount: number }
 
-export function readRowWords(index: ShelfIndex): RowWords {
+export function readRowWords(index: CollectionIndex): RowWords {
   const text = index.reader.words();
   const n = index.size;
   const textStarts = new Int32Array(n + 1);
@@ -61,7 +61,7 @@ export function readRowWords(index: ShelfIndex): RowWords {
 /** The rows' word codes, initials and facets in one order's sequence. */
 export interface Lane { rows: Int32Array; facets: Uint8Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
 
-export function buildLane(index: ShelfIndex, words: RowWords, rows: Int32Array): Lane {
+export function buildLane(index: CollectionIndex, words: RowWords, rows: Int32Array): Lane {
   const { text, textStarts } = words;
   const n = rows.length;
   const facets = new Uint8Array(n);

@@ -1,4 +1,4 @@
-// The entitlements browser end to end: sync the sandbox's collection to the desk, browse,
+// The Collection end to end: sync the sandbox's collection to the desk, browse,
 // filter, search, open a title, read its availability now, and borrow it for the patron on
 // the desk.
 import { join } from 'node:path';

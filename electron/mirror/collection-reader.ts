@@ -1,8 +1,8 @@
-// What one library's in-memory index (shelf-index.ts) reads from the mirror, each as one text
+// What one library's in-memory index (collection-index.ts) reads from the mirror, each as one text
 // SQLite builds in a single statement: a value per row is far cheaper to bring into JavaScript
 // than an object per row, for half a million rows.
 import type { DatabaseSync } from 'node:sqlite';
-import { FACETS_SQL, type Direction } from './shelf-index.ts';
+import { FACETS_SQL, type Direction } from './collection-index.ts';
 
 /** The library's rows in content id order: ids, facet bytes and years. */
 export function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Array; facets: Uint8Array; years: Float32Array } {

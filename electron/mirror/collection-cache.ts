@@ -1,4 +1,4 @@
-// The Collection's in-memory indexes (shelf-index.ts, shelf-search.ts) of the mirror, held by
+// The Collection's in-memory indexes (collection-index.ts, collection-search.ts) of the mirror, held by
 // its owner thread: one per library asked for, the last few kept. An index is one snapshot of
 // the mirror; once the owner has written titles or entitlements since (the file's generation
 // moved), the index is rebuilt on the next read — at most every few seconds while a sync is
@@ -6,22 +6,22 @@
 // Availability the owner stores is patched into the index instead.
 import type { DatabaseSync } from 'node:sqlite';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { ShelfIndex, type Direction, type ShelfReader } from './shelf-index.ts';
-import { readContentIdsInOrder, readRows, readWords } from './shelf-reader.ts';
-import { ShelfSearch, type SearchTuning } from './shelf-search.ts';
+import { CollectionIndex, type Direction, type CollectionReader } from './collection-index.ts';
+import { readContentIdsInOrder, readRows, readWords } from './collection-reader.ts';
+import { CollectionSearch, type SearchTuning } from './collection-search.ts';
 
 const LIBRARIES_KEPT = 2;
 /** While a sync is under way, an index this young is served even though the mirror has moved on. */
 const REBUILD_AT_MOST_EVERY_MS = 3000;
 
 /** The mirror changed under an index being read: build it again. */
-export class StaleShelfError extends Error {}
+export class StaleCollectionError extends Error {}
 
-export interface Shelf { index: ShelfIndex; search: ShelfSearch }
+export interface LibraryCollection { index: CollectionIndex; search: CollectionSearch }
 
-interface Entry extends Shelf { generation: number; builtAt: number }
+interface Entry extends LibraryCollection { generation: number; builtAt: number }
 
-export class ShelfCache {
+export class CollectionCache {
   private readonly mirror: MirrorDatabase;
   private readonly db: DatabaseSync;
   private readonly entries = new Map<number, Entry>();
@@ -38,7 +38,7 @@ export class ShelfCache {
   }
 
   /** The library's index, fresh unless a sync is writing and the one held is younger than a few seconds. */
-  shelf(libraryId: number, forceFresh = false): Shelf {
+  forLibrary(libraryId: number, forceFresh = false): LibraryCollection {
     const entry = this.entries.get(libraryId);
     if (entry) {
       this.entries.delete(libraryId);
@@ -50,12 +50,12 @@ export class ShelfCache {
   }
 
   /** Runs `read` on the library's index; when the index turns out stale mid-read, once more on a fresh one. */
-  read<T>(libraryId: number, read: (shelf: Shelf) => T): T {
+  read<T>(libraryId: number, read: (collection: LibraryCollection) => T): T {
     try {
-      return read(this.shelf(libraryId));
+      return read(this.forLibrary(libraryId));
     } catch (error) {
-      if (!(error instanceof StaleShelfError)) throw error;
-      return read(this.shelf(libraryId, true));
+      if (!(error instanceof StaleCollectionError)) throw error;
+      return read(this.forLibrary(libraryId, true));
     }
   }
 
@@ -67,17 +67,17 @@ export class ShelfCache {
     this.entries.delete(libraryId);
     const generation = this.mirror.generation;
     const rows = readRows(this.db, libraryId);
-    const index = new ShelfIndex(libraryId, rows, this.reader(libraryId, generation));
-    const entry: Entry = { index, search: new ShelfSearch(index, this.db, this.tuning), generation, builtAt: this.now() };
+    const index = new CollectionIndex(libraryId, rows, this.reader(libraryId, generation));
+    const entry: Entry = { index, search: new CollectionSearch(index, this.db, this.tuning), generation, builtAt: this.now() };
     if (this.entries.size >= LIBRARIES_KEPT) this.entries.delete(this.entries.keys().next().value as number);
     this.entries.set(libraryId, entry);
     return entry;
   }
 
   /** Later reads for the index, refused once the owner has written since it was built. */
-  private reader(libraryId: number, generation: number): ShelfReader {
+  private reader(libraryId: number, generation: number): CollectionReader {
     const sameSnapshot = <T>(read: () => T): T => {
-      if (this.mirror.generation !== generation) throw new StaleShelfError('the mirror changed since the index was built');
+      if (this.mirror.generation !== generation) throw new StaleCollectionError('the mirror changed since the index was built');
       return read(); // one statement each, and no write can come between two of the owner's own steps
     };
     return {
