@@ -27,6 +27,7 @@ import { profileFingerprint, type ConnectionProfile, type DeskSettings, type Set
 import { repeatEvery, type RepeatingTask } from './repeating-task.ts';
 import { emptySyncStatus, syncRequest } from './sync-request.ts';
 import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorOptions } from './library-desk.ts';
 import { TitlePages } from './title-pages.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { ConnectionRecords, type ConnectionRecord } from './connection-records.ts';
@@ -132,10 +133,13 @@ export class DeskService implements DeskHandlers {
     this.fullPass = fullPassRule(policy);
     this.clipboard = new DeskClipboard(deps.clipboard);
     this.idle = new IdleClock(deps.now);
+    // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
+    const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, deps.keychain);
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
       ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
+      ...(libraryMirror ? { libraryMirror } : {}),
     });
     this.guardWhileLocked();
   }
@@ -648,6 +652,21 @@ export class DeskService implements DeskHandlers {
     const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
     if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
     return mirrored;
+  }
+
+  // ---- a desk in a library (issue #25, library-desk.ts) ----
+
+  /** The library mirror's fill: checked now and every `everyMs`, run when due (a minute after the last). */
+  startLibraryFill(everyMs = LIBRARY_FILL_CHECK_EVERY_MS): RepeatingTask {
+    return this.every(everyMs, () => this.runDueLibraryFill(), 'catalog.library-fill-failed', { now: true });
+  }
+
+  /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
+  async runDueLibraryFill(): Promise<boolean> {
+    const connection = await this.activeConnectionIfAny();
+    if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.deps.now())) return false;
+    await connection.mirror.fillFromLibrary();
+    return true;
   }
 
   // ---- plumbing ----

@@ -341,6 +341,12 @@ export interface SyncStatusView {
    * listed, and when it is next due.
    */
   fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
+  /**
+   * A desk in a library (issue #25): its Collection comes from the library mirror named by IT's
+   * policy (`server`: host:port/database), never from the partner; the source `library-mirror`
+   * says when it was last filled and why the last attempt failed.
+   */
+  libraryMirror?: { server: string };
 }
 
 export type { CatalogPage };

@@ -157,6 +157,13 @@ export const frCA: Messages = {
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
     'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
     'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
+    'library-mirror.unreachable': 'Le miroir de la bibliothèque ({server}) est injoignable. La Collection reste telle quelle ; le poste réessaie chaque minute.',
+    'library-mirror.certificate': 'Le miroir de la bibliothèque ({server}) n’a pas présenté de certificat auquel cet ordinateur fait confiance ; le poste ne s’y est pas connecté. Avisez le service informatique de votre bibliothèque.',
+    'library-mirror.password': 'Le miroir de la bibliothèque ({server}) a refusé le rôle du poste {user} : son mot de passe dans le trousseau de cet ordinateur manque ou est erroné. Avisez le service informatique de votre bibliothèque.',
+    'library-mirror.refused': 'Le miroir de la bibliothèque ({server}) a répondu, mais son catalogue n’a pas pu être lu avec le rôle du poste. Avisez le service informatique de votre bibliothèque.',
+    'library-mirror.ca-unreadable': 'Le fichier d’autorité de certification indiqué par le service informatique de votre bibliothèque ({file}) n’a pas pu être lu ({code}) ; le poste ne s’est pas connecté au miroir de la bibliothèque.',
+    'library-mirror.no-password': 'Aucun mot de passe du miroir de la bibliothèque n’est gardé dans le trousseau de cet ordinateur ; le poste ne s’y est pas connecté. Le service informatique de votre bibliothèque le définit.',
+    'library-mirror.password-entry-off': 'Le mot de passe du miroir de la bibliothèque est défini sur cet ordinateur par les outils du service informatique de votre bibliothèque, pas dans les Paramètres.',
   },
   start: {
     failedTitle: 'Lending Desk n’a pas pu démarrer',

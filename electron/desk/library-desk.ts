@@ -1,0 +1,35 @@
+// A desk in a library (issue #25): where IT's policy names the library mirror, the connection's
+// Collection is filled from it (electron/mirror/library-fill.ts) — the first fill, then what
+// changed, every minute — and the desk sends the partner no catalog, entitlement or
+// availability-refresh request. This module holds what DeskService needs for that: the
+// connection options made from the policy and the keychain, and when the next fill is due.
+import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import type { ConnectionsOptions } from '../connection/connections.ts';
+import { LIBRARY_SOURCE } from '../mirror/mirror-interface.ts';
+import type { LibraryMirrorPolicy } from '../policy/library-mirror-policy.ts';
+import type { SourceState } from '../shared/collection.ts';
+
+/** How often a desk in a library asks the library mirror what changed. */
+export const LIBRARY_FILL_EVERY_MS = 60_000;
+/** How often the desk looks whether a fill is due: a minute after the last attempt began, give or take this. */
+export const LIBRARY_FILL_CHECK_EVERY_MS = 15_000;
+
+/** The connections' library-mirror settings from IT's policy; the password is read from the keychain at each fill. */
+export function libraryMirrorOptions(policy: LibraryMirrorPolicy | undefined, keychain: DeskKeychain): ConnectionsOptions['libraryMirror'] {
+  if (!policy) return undefined;
+  const { host, port, database, user, caFile } = policy;
+  return {
+    target: { host, port, database, user, ...(caFile === undefined ? {} : { caFile }) },
+    password: async () => {
+      const saved = await keychain.read(DESK_RECORDS.libraryMirrorPassword);
+      return saved === undefined || saved === '' ? undefined : saved;
+    },
+  };
+}
+
+/** The first fill at once; then one a minute after the last attempt began (a failed one too: the desk tries again a minute later). */
+export function libraryFillDue(sources: readonly SourceState[], now: number, everyMs = LIBRARY_FILL_EVERY_MS): boolean {
+  const state = sources.find((s) => s.source === LIBRARY_SOURCE);
+  const last = state?.lastAttemptAt ?? state?.lastSuccessAt;
+  return last === undefined || now - last >= everyMs;
+}
