@@ -2,7 +2,6 @@
 // each fill from the library mirror — IT's settings, the password read from the keychain just
 // then (IT may change it), the desk's libraries and countries — and nothing more: the owner reads
 // PostgreSQL on its own thread (library-source.ts). A fill asked while one is under way joins it.
-import { PartnerError } from '../partner/errors.ts';
 import type { Country } from '../shared/model.ts';
 import type { LibraryFill, LibraryFillResult, LibraryMirrorTarget } from './mirror-interface.ts';
 
@@ -42,10 +41,10 @@ export class LibraryFiller {
 
   private async fillNow(): Promise<LibraryFillResult> {
     const { target, libraries, countries, batchSize } = this.options;
+    // No password kept: the owner records why on the source, as for any refusal (the Sync view says it).
     const password = await this.options.password();
-    if (password === undefined) throw PartnerError.because('unauthorized', 'library-mirror.no-password');
     return this.owner.fillFromLibrary({
-      target, password, libraries, countries, startedAt: this.now(), ...(batchSize === undefined ? {} : { batchSize }),
+      target, ...(password === undefined ? {} : { password }), libraries, countries, startedAt: this.now(), ...(batchSize === undefined ? {} : { batchSize }),
     });
   }
 }

@@ -43,6 +43,7 @@ function sessionConfig(request: LibraryFillRequest): pg.ClientConfig {
       throw PartnerError.because('invalid-input', 'library-mirror.ca-unreadable', { file: target.caFile, code: (error as NodeJS.ErrnoException).code ?? 'error' });
     }
   }
+  if (request.password === undefined) throw PartnerError.because('unauthorized', 'library-mirror.no-password');
   const url = `postgres://${encodeURIComponent(target.user)}@${host}:${target.port}/${encodeURIComponent(target.database)}`;
   return {
     ...clientConfig({ url, password: request.password, ...(ca === undefined ? {} : { ca }) }, { applicationName: 'lending-desk desk' }),
@@ -150,7 +151,7 @@ export class LibrarySource {
 
   /** A session kept between fills while its settings are the same; a new one after a failure. */
   private async connect(request: LibraryFillRequest): Promise<pg.ClientBase> {
-    const config = sessionConfig(request);
+    const config = sessionConfig(request); // first: a CA file or password gone since the last fill is said, not a session reused
     const key = JSON.stringify([request.target, request.password]);
     if (this.session?.key === key) return this.session.client;
     await this.dropSession();

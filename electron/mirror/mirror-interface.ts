@@ -205,8 +205,8 @@ export interface LibraryMirrorTarget {
 
 export interface LibraryFillRequest {
   target: LibraryMirrorTarget;
-  /** The role's password, from the keychain (main reads it for each fill: IT may change it). */
-  password: string;
+  /** The role's password, from the keychain (main reads it for each fill: IT may change it); absent when none is kept there. */
+  password?: string;
   /** The desk's libraries (their entitlements and availability), and the countries its profile serves (titles). */
   libraries: number[];
   countries: Country[];
