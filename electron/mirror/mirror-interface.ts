@@ -224,8 +224,7 @@ export interface LibraryFillResult {
   first: boolean;
 }
 
-/** The library fill's source in the mirror's state: its last success is how old the Collection is. */
-export const LIBRARY_SOURCE = 'library-mirror';
+export { LIBRARY_SOURCE } from '../shared/collection.ts';
 
 export interface LibraryFillCalls {
   fillFromLibrary: Call<[request: LibraryFillRequest], LibraryFillResult>;

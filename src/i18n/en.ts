@@ -553,7 +553,13 @@ export const en = {
     interrupted: 'interrupted; resumes where it stopped',
     never: 'never',
     neverRun: 'No sync has run on this desk yet.',
-    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index', mirrorUpgrade: 'Bringing this desk’s copy up to date (the collection can be used meanwhile)' },
+    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index', libraryMirror: 'Library mirror', mirrorUpgrade: 'Bringing this desk’s copy up to date (the collection can be used meanwhile)' },
+    // A desk in a library (issue #25): the Collection comes from the library mirror, never from the service.
+    libraryIntro: "This desk's collection comes from your library's mirror, which one server keeps up to date for every desk of the library. The desk asks it what changed every minute.",
+    fromLibrary: 'From the library mirror ({server}), updated {when}.',
+    fromLibraryNever: 'From the library mirror ({server}): not filled yet.',
+    libraryStale: 'The library mirror could not be read at the last attempt, {attempt}. {error} The collection shown is as of {when}.',
+    libraryStaleNever: 'The library mirror could not be read at the last attempt, {attempt}. {error} This desk has no copy of the collection yet.',
     // The full entitlement pass (issue #24): removals the service's updates do not mark.
     fullPassButton: 'Check for removed titles',
     fullPassHeading: 'Titles the library no longer holds',
