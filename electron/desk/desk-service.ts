@@ -106,6 +106,8 @@ export class DeskService implements DeskHandlers {
   private readonly idle: IdleClock;
   /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
   private readonly titlePages = new TitlePages();
+  /** IT's policy names the library mirror: the Collection is filled from it (library-desk.ts). */
+  private readonly inLibrary: boolean;
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -135,6 +137,7 @@ export class DeskService implements DeskHandlers {
     this.idle = new IdleClock(deps.now);
     // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
     const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, deps.keychain);
+    this.inLibrary = libraryMirror !== undefined;
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
@@ -663,6 +666,7 @@ export class DeskService implements DeskHandlers {
 
   /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
   async runDueLibraryFill(): Promise<boolean> {
+    if (!this.inLibrary) return false; // a desk on its own: nothing opened, nothing logged
     const connection = await this.activeConnectionIfAny();
     if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.deps.now())) return false;
     await connection.mirror.fillFromLibrary();

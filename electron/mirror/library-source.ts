@@ -60,20 +60,20 @@ export function libraryFailure(error: unknown, target: LibraryMirrorTarget): Par
   if (error instanceof PartnerError) return error;
   const where = { server: describe(target) };
   const code = String((error as { code?: unknown }).code ?? '');
+  // The server's own words go to the log (the English message), not to staff as "the service's message": it is not the partner's.
   const message = error instanceof Error ? error.message : String(error);
-  const detail = { serviceMessage: message };
   if (CERTIFICATE_CODES.test(code) || /certificate|does not support SSL/i.test(message)) {
-    return new PartnerError('network', `The library mirror's certificate was refused (${message}).`, undefined, { reason: 'library-mirror.certificate', params: where, ...detail });
+    return new PartnerError('network', `The library mirror's certificate was refused (${message}).`, undefined, { reason: 'library-mirror.certificate', params: where });
   }
   // 28P01: wrong password; 28000: no entry lets this role in (pg_hba.conf).
   if (code === '28P01' || code === '28000') {
-    return new PartnerError('unauthorized', `The library mirror refused the desks' role (${message}).`, undefined, { reason: 'library-mirror.password', params: { ...where, user: target.user }, ...detail });
+    return new PartnerError('unauthorized', `The library mirror refused the desks' role (${message}).`, undefined, { reason: 'library-mirror.password', params: { ...where, user: target.user } });
   }
   // 42501: not allowed to read; 3D000: no such database; 42P01: no mirror tables there.
   if (code === '42501' || code === '3D000' || code === '42P01' || code === '3F000') {
-    return new PartnerError('server', `The library mirror's database could not be read (${message}).`, undefined, { reason: 'library-mirror.refused', params: where, ...detail });
+    return new PartnerError('server', `The library mirror's database could not be read (${message}).`, undefined, { reason: 'library-mirror.refused', params: where });
   }
-  return new PartnerError('network', `The library mirror could not be reached (${message}).`, undefined, { reason: 'library-mirror.unreachable', params: where, ...detail });
+  return new PartnerError('network', `The library mirror could not be reached (${message}).`, undefined, { reason: 'library-mirror.unreachable', params: where });
 }
 
 const failureOf = (error: PartnerError): RunFailure => {

@@ -174,7 +174,7 @@ export const REASONS = {
   'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
 
   // ---- A desk in a library (issue #25): its Collection comes from the library mirror. {server} is host:port/database.
-  'library-mirror.unreachable': 'The library mirror ({server}) could not be reached. The Collection stays as it was; the desk tries again every minute.',
+  'library-mirror.unreachable': 'The library mirror ({server}) could not be reached; the desk tries again every minute.',
   'library-mirror.certificate': 'The library mirror ({server}) did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
   'library-mirror.password': 'The library mirror ({server}) refused the desk’s role {user}: its password in this computer’s keychain is missing or wrong. Tell your library’s IT.',
   'library-mirror.refused': 'The library mirror ({server}) answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
