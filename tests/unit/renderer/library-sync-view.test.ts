@@ -56,7 +56,7 @@ describe('the Sync page of a desk in a library', () => {
     desk.syncStatus.mockResolvedValue(ok(stale));
     await openView(wrapper, 'Sync');
     expect(wrapper.get('[role="alert"]').text()).toMatch(
-      new RegExp(`The library mirror could not be read at the last attempt, .*\\. The library mirror \\(${SERVER}\\) could not be reached\\. .* The collection shown is as of .*3 minutes ago`));
+      new RegExp(`The library mirror could not be read at the last attempt, .*\\. The library mirror \\(${SERVER}\\) could not be reached; the desk tries again every minute\\. The collection shown is as of .*3 minutes ago`));
   });
 
   it('and in French', async () => {
@@ -65,6 +65,6 @@ describe('the Sync page of a desk in a library', () => {
     await openView(wrapper, 'Synchronisation');
     expect(wrapper.text()).toMatch(new RegExp(`Du miroir de la bibliothèque \\(${SERVER}\\), mis à jour .*il y a 3 minutes`));
     expect(wrapper.get('[role="alert"]').text()).toMatch(
-      new RegExp(`Le miroir de la bibliothèque n’a pas pu être lu à la dernière tentative, .*\\. Le miroir de la bibliothèque \\(${SERVER}\\) est injoignable\\. .* La collection affichée date de .*il y a 3 minutes`));
+      new RegExp(`Le miroir de la bibliothèque n’a pas pu être lu à la dernière tentative, .*\\. Le miroir de la bibliothèque \\(${SERVER}\\) est injoignable ; le poste réessaie chaque minute\\. La collection affichée date de .*il y a 3 minutes`));
   });
 });
