@@ -20,11 +20,21 @@ export function libraryMirrorOptions(policy: LibraryMirrorPolicy | undefined, ke
   const { host, port, database, user, caFile } = policy;
   return {
     target: { host, port, database, user, ...(caFile === undefined ? {} : { caFile }) },
-    password: async () => {
-      const saved = await keychain.read(DESK_RECORDS.libraryMirrorPassword);
-      return saved === undefined || saved === '' ? undefined : saved;
-    },
+    password: async () => typedPassword(await keychain.read(DESK_RECORDS.libraryMirrorPassword)),
   };
+}
+
+/**
+ * The password as IT's tooling left it. keytar keeps UTF-8 bytes; Windows' `cmdkey /pass:`
+ * writes UTF-16LE, which keytar reads back as each character followed by a NUL: such a text is
+ * read as the UTF-16 it is (an ASCII password — the kind a generator makes — comes back whole).
+ */
+export function typedPassword(saved: string | undefined): string | undefined {
+  if (saved === undefined) return undefined;
+  const chars = [...saved];
+  const utf16 = chars.length >= 2 && chars.length % 2 === 0 && chars.every((c, i) => (i % 2 === 1) === (c === '\u0000'));
+  const password = utf16 ? chars.filter((_, i) => i % 2 === 0).join('') : saved;
+  return password === '' ? undefined : password;
 }
 
 /** The first fill at once; then one a minute after the last attempt began (a failed one too: the desk tries again a minute later). */
