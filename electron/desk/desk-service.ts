@@ -27,7 +27,7 @@ import { profileFingerprint, type ConnectionProfile, type DeskSettings, type Set
 import { repeatEvery, type RepeatingTask } from './repeating-task.ts';
 import { emptySyncStatus, syncRequest } from './sync-request.ts';
 import { fullPassDue, fullPassRule, fullPassView, type FullPassRule } from './full-pass.ts';
-import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorOptions } from './library-desk.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorOptions, libraryMirrorView, saveLibraryMirrorPassword } from './library-desk.ts';
 import { TitlePages } from './title-pages.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { ConnectionRecords, type ConnectionRecord } from './connection-records.ts';
@@ -107,7 +107,7 @@ export class DeskService implements DeskHandlers {
   /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
   private readonly titlePages = new TitlePages();
   /** IT's policy names the library mirror: the Collection is filled from it (library-desk.ts). */
-  private readonly inLibrary: boolean;
+  private readonly libraryPolicy: Policy['libraryMirror'];
   /** On-behalf actions under way, so a double click or a repeated Enter joins the first instead of sending twice. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -137,7 +137,7 @@ export class DeskService implements DeskHandlers {
     this.idle = new IdleClock(deps.now);
     // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
     const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, deps.keychain);
-    this.inLibrary = libraryMirror !== undefined;
+    this.libraryPolicy = policy?.libraryMirror;
     this.connections = new Connections({
       fetch: deps.fetch, vault: deps.vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now: deps.now, logger: deps.logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
@@ -666,11 +666,22 @@ export class DeskService implements DeskHandlers {
 
   /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
   async runDueLibraryFill(): Promise<boolean> {
-    if (!this.inLibrary) return false; // a desk on its own: nothing opened, nothing logged
+    if (!this.libraryPolicy) return false; // a desk on its own: nothing opened, nothing logged
     const connection = await this.activeConnectionIfAny();
     if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.deps.now())) return false;
     await connection.mirror.fillFromLibrary();
     return true;
+  }
+
+  async libraryMirror(): ReturnType<DeskHandlers['libraryMirror']> {
+    return libraryMirrorView(this.libraryPolicy, this.deps.keychain);
+  }
+
+  async setLibraryMirrorPassword(args: ParsedArgsOf<'setLibraryMirrorPassword'>): ReturnType<DeskHandlers['setLibraryMirrorPassword']> {
+    this.requireShift();
+    const view = await saveLibraryMirrorPassword(this.libraryPolicy, this.deps.keychain, args.password);
+    this.deps.logger.info('library-mirror.password-set', { server: view.server, by: this.session?.staffName ?? '' });
+    return view;
   }
 
   // ---- plumbing ----

@@ -5,6 +5,9 @@
 // connection options made from the policy and the keychain, and when the next fill is due.
 import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
 import type { ConnectionsOptions } from '../connection/connections.ts';
+import { serverName } from '../mirror/library-fill.ts';
+import { PartnerError } from '../partner/errors.ts';
+import type { LibraryMirrorView } from '../shared/contract.ts';
 import { LIBRARY_SOURCE } from '../mirror/mirror-interface.ts';
 import type { LibraryMirrorPolicy } from '../policy/library-mirror-policy.ts';
 import type { SourceState } from '../shared/collection.ts';
@@ -42,4 +45,18 @@ export function libraryFillDue(sources: readonly SourceState[], now: number, eve
   const state = sources.find((s) => s.source === LIBRARY_SOURCE);
   const last = state?.lastAttemptAt ?? state?.lastSuccessAt;
   return last === undefined || now - last >= everyMs;
+}
+
+/** What Settings shows of the library mirror; null on a desk on its own. */
+export async function libraryMirrorView(policy: LibraryMirrorPolicy | undefined, keychain: DeskKeychain): Promise<LibraryMirrorView | null> {
+  if (!policy) return null;
+  const saved = typedPassword(await keychain.read(DESK_RECORDS.libraryMirrorPassword)) !== undefined;
+  return { server: serverName(policy), user: policy.user, passwordEntry: policy.passwordEntry, passwordSaved: saved };
+}
+
+/** The role's password typed in Settings, kept in the keychain — only where IT's policy lets it be typed there. */
+export async function saveLibraryMirrorPassword(policy: LibraryMirrorPolicy | undefined, keychain: DeskKeychain, password: string): Promise<LibraryMirrorView> {
+  if (policy?.passwordEntry !== 'settings') throw PartnerError.because('invalid-input', 'library-mirror.password-entry-off');
+  await keychain.write(DESK_RECORDS.libraryMirrorPassword, password);
+  return (await libraryMirrorView(policy, keychain)) as LibraryMirrorView;
 }

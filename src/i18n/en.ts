@@ -583,6 +583,17 @@ export const en = {
     profilesSetByIt: "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
   },
   settings: {
+    libraryMirror: {
+      heading: 'Library mirror',
+      where: 'This desk fills its collection from the library mirror {server}, as the role {user}.',
+      passwordSaved: 'The role’s password is kept in this computer’s keychain.',
+      passwordMissing: 'No password for the role is kept on this computer yet: the collection cannot be filled.',
+      formLabel: 'Library mirror password',
+      password: 'Password of the role {user}',
+      save: 'Save the password',
+      savedNow: 'Saved in this computer’s keychain. The desk uses it at the next fill (within a minute), or now with Sync now.',
+      setByItTools: 'Your library’s IT sets this password with its own tools.',
+    },
     title: 'Settings',
     close: 'Close settings',
     installedForAllUsers: "Lending Desk is installed for all users of this computer, so it never updates itself: your library's IT installs new versions.",

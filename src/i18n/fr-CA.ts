@@ -742,6 +742,17 @@ export const frCA: Messages = {
     profilesSetByIt: 'Les connexions de cet ordinateur sont définies par le service informatique de la bibliothèque : elles ne peuvent pas être ajoutées, réadressées ni supprimées ici.',
   },
   settings: {
+    libraryMirror: {
+      heading: 'Miroir de la bibliothèque',
+      where: 'Ce poste remplit sa collection à partir du miroir de la bibliothèque {server}, avec le rôle {user}.',
+      passwordSaved: 'Le mot de passe du rôle est gardé dans le trousseau de cet ordinateur.',
+      passwordMissing: 'Aucun mot de passe du rôle n’est encore gardé sur cet ordinateur : la collection ne peut pas être remplie.',
+      formLabel: 'Mot de passe du miroir de la bibliothèque',
+      password: 'Mot de passe du rôle {user}',
+      save: 'Enregistrer le mot de passe',
+      savedNow: 'Enregistré dans le trousseau de cet ordinateur. Le poste s’en sert au prochain remplissage (d’ici une minute), ou tout de suite avec Synchroniser maintenant.',
+      setByItTools: 'Le service informatique de votre bibliothèque définit ce mot de passe avec ses propres outils.',
+    },
     title: 'Paramètres',
     close: 'Fermer les paramètres',
     installedForAllUsers: 'Lending Desk est installé pour tous les utilisateurs de cet ordinateur : il ne se met donc jamais à jour de lui-même. Le service informatique de votre bibliothèque installe les nouvelles versions.',

@@ -62,7 +62,7 @@ afterEach(async () => {
 });
 
 /** A managed desk of library 101 whose policy names the library mirror; the role's password in its keychain unless `password` is null. */
-async function openDesk(change: { target?: Partial<LibraryMirrorTarget>; password?: string | null } = {}): Promise<DeskService> {
+async function openDesk(change: { target?: Partial<LibraryMirrorTarget> & { passwordEntry?: 'keychain' | 'settings' }; password?: string | null } = {}): Promise<DeskService> {
   const { target, password } = deskTarget(db(), dir);
   const policy = policySchema.parse({
     version: 1,
@@ -200,6 +200,32 @@ describe('refused by the library mirror, nothing written', () => {
     writeFileSync(file, (await db().cluster.otherCa()).cert);
     return file;
   }
+});
+
+describe('the role password typed in Settings', () => {
+  it('is refused unless IT\'s policy lets it be typed there; where it does, it is kept in the keychain only and the next fill uses it', async () => {
+    const { password } = deskTarget(db(), dir);
+    await openDesk({ password: null });
+    expect(await ok('libraryMirror')).toMatchObject({ passwordEntry: 'keychain', passwordSaved: false, user: deskTarget(db(), dir).target.user });
+    const refused = await dispatch(desk!, 'setLibraryMirrorPassword', { password });
+    expect(refused.ok ? undefined : refused.error.reason).toBe('library-mirror.password-entry-off');
+    await desk!.close();
+    closeLog();
+
+    await openDesk({ password: null, target: { passwordEntry: 'settings' } });
+    const missing = await desk!.runDueLibraryFill().then(() => undefined, (e: unknown) => e);
+    expect(isPartnerError(missing) && missing.detail.reason).toBe('library-mirror.no-password');
+    expect(await ok('setLibraryMirrorPassword', { password })).toMatchObject({ passwordEntry: 'settings', passwordSaved: true });
+    clock.advance(MINUTE);
+    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect((await ok('syncStatus')).counts.titles).toBeGreaterThan(0);
+    // Nowhere but the keychain: not the desk's files (its settings, if any, and its log).
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const files = (readdirSync(dir, { recursive: true, encoding: 'utf8' })).map((f) => join(dir, f)).filter((f) => statSync(f).isFile() && !f.includes('catalog'));
+    const log = files.find((f) => f.endsWith('lending-desk.log')) as string;
+    expect(readFileSync(log, 'utf8')).toContain('library-mirror.password-set');
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(password);
+  }, 60_000);
 });
 
 // Last in the file: it stops the database.

@@ -68,3 +68,47 @@ describe('the Sync page of a desk in a library', () => {
       new RegExp(`Le miroir de la bibliothèque n’a pas pu être lu à la dernière tentative, .*\\. Le miroir de la bibliothèque \\(${SERVER}\\) est injoignable ; le poste réessaie chaque minute\\. La collection affichée date de .*il y a 3 minutes`));
   });
 });
+
+describe('Settings of a desk in a library', () => {
+  const view = { server: SERVER, user: 'library_mirror_desk', passwordEntry: 'settings' as const, passwordSaved: false };
+
+  it('says which library mirror and whether its password is kept; IT may save it where the policy lets it be typed here', async () => {
+    const { wrapper, desk } = await mountApp(partnerInfo());
+    desk.libraryMirror.mockResolvedValue(ok(view));
+    desk.setLibraryMirrorPassword.mockResolvedValue(ok({ ...view, passwordSaved: true }));
+    await buttonNamed(wrapper, 'Settings').trigger('click');
+    await flushPromises();
+    const section = wrapper.get('section.library-mirror');
+    expect(section.text()).toContain(`This desk fills its collection from the library mirror ${SERVER}, as the role library_mirror_desk.`);
+    expect(section.text()).toContain('No password for the role is kept on this computer yet');
+    const input = section.get('input[type="password"]');
+    await section.get('form').trigger('submit');
+    expect(desk.setLibraryMirrorPassword).not.toHaveBeenCalled(); // empty: said, not sent
+    expect(section.text()).toContain('Fill in this field.');
+    await input.setValue('s3cret-typed-by-IT');
+    await section.get('form').trigger('submit');
+    await flushPromises();
+    expect(desk.setLibraryMirrorPassword).toHaveBeenCalledWith({ password: 's3cret-typed-by-IT' });
+    expect((input.element as HTMLInputElement).value).toBe('');
+    expect(section.text()).toContain('The role’s password is kept in this computer’s keychain.');
+    expect(section.get('[role="status"]').text()).toContain('Saved in this computer’s keychain.');
+  });
+
+  it('offers no field where only IT’s tools set it, and says so in French', async () => {
+    const { wrapper, desk } = await mountApp(french(partnerInfo()));
+    desk.libraryMirror.mockResolvedValue(ok({ ...view, passwordEntry: 'keychain', passwordSaved: true }));
+    await buttonNamed(wrapper, 'Paramètres').trigger('click');
+    await flushPromises();
+    const section = wrapper.get('section.library-mirror');
+    expect(section.find('input').exists()).toBe(false);
+    expect(section.text()).toContain('Le service informatique de votre bibliothèque définit ce mot de passe avec ses propres outils.');
+    expect(section.text()).toContain('Le mot de passe du rôle est gardé dans le trousseau de cet ordinateur.');
+  });
+
+  it('shows nothing of it on a desk on its own', async () => {
+    const { wrapper } = await mountApp(partnerInfo());
+    await buttonNamed(wrapper, 'Settings').trigger('click');
+    await flushPromises();
+    expect(wrapper.find('section.library-mirror').exists()).toBe(false);
+  });
+});
