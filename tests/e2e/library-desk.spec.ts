@@ -13,7 +13,7 @@ import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.
 import { deskTarget, startLibraryService, type LibraryService } from '../support/library-desk.ts';
 import { createMirrorDatabase, type MirrorDatabase } from '../support/library-mirror-db.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
-import { LANGUAGES, say, type Language } from './desk-steps.ts';
+import { LANGUAGES, say, screenshots, type Language } from './desk-steps.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -66,15 +66,6 @@ async function openIn(page: Page, language: Language): Promise<void> {
   await expect(page.getByText(say(language, 'sync.libraryIntro'))).toBeVisible();
 }
 
-async function screenshots(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-1280x800.png`) });
-  await page.setViewportSize({ width: 1024, height: 700 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-1024x700.png`) });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test('a desk in a library: its Collection from the library mirror, the Sync view saying so and how old it is when the mirror is down, in English and French', async ({ desk }) => {
   test.setTimeout(120_000);
   // IT's tooling at install: the partner password for the managed connection, the library mirror's role password.
@@ -93,13 +84,13 @@ test('a desk in a library: its Collection from the library mirror, the Sync view
     await expect(page.getByRole('button', { name: say(language, 'sync.full') })).toHaveCount(0);
     await expect(page.getByRole('rowheader', { name: say(language, 'sync.sources.libraryMirror') })).toBeVisible();
     await expect(page.locator('.library-stale')).toHaveCount(0);
-    await screenshots(page, `library-sync-${language}`);
+    await screenshots(page, 'library-sync', language);
 
     await page.getByRole('tab', { name: say(language, 'views.collection') }).click();
     const grid = page.getByRole('grid');
     await expect(grid.getByRole('row').nth(2)).toBeVisible();
     expect(Number(await grid.getAttribute('aria-rowcount')) - 1).toBeGreaterThan(100);
-    await screenshots(page, `library-collection-${language}`);
+    await screenshots(page, 'library-collection', language);
   }
 
   // The library mirror stops: the collection stays, the Sync view says how old it is and why.
@@ -112,7 +103,7 @@ test('a desk in a library: its Collection from the library mirror, the Sync view
     await expect(stale).toContainText(say(language, "reasons['library-mirror.unreachable']", { server }));
     await expect(stale).toContainText(say(language, 'sync.libraryStale', { attempt: '@', error: '@', when: '@' }).split('@').at(-2)!.trim());
     await expect(page.locator('.library-source')).toBeVisible();
-    await screenshots(page, `library-sync-stale-${language}`);
+    await screenshots(page, 'library-sync-stale', language);
     await page.getByRole('tab', { name: say(language, 'views.collection') }).click();
     await expect(page.getByRole('grid').getByRole('row').nth(2)).toBeVisible();
   }
