@@ -8,7 +8,7 @@ import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } 
 import type { ContentId } from '../shared/model.ts';
 import { LibraryFiller, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
-import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
+import type { BrowseQuery, LibraryFillResult, MirrorCounts } from './mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from './sync.ts';
 
 export interface SyncStatus {
@@ -57,6 +57,7 @@ export class DeskMirror {
   /** Each source's warnings in its last run. */
   private readonly warnings = new Map<string, string[]>();
   private readonly library: LibraryFiller | undefined;
+  private lastFill: LibraryFillResult | undefined;
 
   constructor(options: DeskMirrorOptions) {
     this.options = options;
@@ -117,8 +118,13 @@ export class DeskMirror {
   async fillFromLibrary(): Promise<SyncStatus> {
     if (!this.library) throw new PartnerError('invalid-input', 'This desk is not filled from a library mirror.');
     this.cancel.signal.throwIfAborted();
-    await this.track(this.library.fill());
+    this.lastFill = await this.track(this.library.fill());
     return this.status();
+  }
+
+  /** What the last fill from the library mirror read (a bench sizes the server by it). */
+  get lastLibraryFill(): LibraryFillResult | undefined {
+    return this.lastFill;
   }
 
   browse(query: BrowseQuery): Promise<CatalogPage> {
@@ -147,8 +153,11 @@ export class DeskMirror {
    */
   async close(): Promise<void> {
     this.cancel.abort(PartnerError.because('network', 'sync.cancelled'));
+    // A fill from the library mirror runs in the owner: its close stops the fill at once (it ends
+    // the fill's session; what was stored stays), instead of waiting for a first fill to finish.
+    const closing = this.library ? this.mirror.close() : undefined;
     await Promise.allSettled([...this.jobs]);
-    await this.mirror.close();
+    await (closing ?? this.mirror.close());
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -123,8 +123,10 @@ export class LibrarySource {
     this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
     let through = from;
     let changes = 0;
+    let bytesRead = 0;
     try {
       const session = await this.connect(request);
+      const readBefore = bytesReadOn(session);
       const libraries = [...request.libraries];
       const countries = new Set(request.countries);
       for (;;) {
@@ -136,8 +138,12 @@ export class LibrarySource {
         changes += batch.changes.length;
         if (!batch.more) break;
       }
+      bytesRead = bytesReadOn(session) - readBefore;
     } catch (error) {
-      if (this.stopping) throw PartnerError.because('network', 'sync.cancelled'); // what it stored stays; the next start goes on from there
+      if (this.stopping) {
+        await this.dropSession(); // one opened while close() was under way
+        throw PartnerError.because('network', 'sync.cancelled'); // what it stored stays; the next start goes on from there
+      }
       const failure = libraryFailure(error, request.target);
       await this.dropSession();
       this.db.failRun(LIBRARY_SOURCE, failureOf(failure), request.startedAt);
@@ -146,7 +152,7 @@ export class LibrarySource {
     }
     this.db.finishRun(LIBRARY_SOURCE, () => ({ titles: 0, entitlements: 0 }));
     this.store.finishTitles(); // after a first fill: the search index, built once
-    return { through, changes, first };
+    return { through, changes, first, bytesRead };
   }
 
   /** A session kept between fills while its settings are the same; a new one after a failure. */
@@ -184,6 +190,12 @@ export class LibrarySource {
       this.db.setLibrarySeq(through);
     }, true);
   }
+}
+
+/** Bytes the session's socket has read (pg keeps its socket on `connection.stream`, which its types do not name). */
+function bytesReadOn(session: pg.ClientBase): number {
+  const stream = (session as unknown as { connection?: { stream?: { bytesRead?: number } } }).connection?.stream;
+  return stream?.bytesRead ?? 0;
 }
 
 /** A title as the desk's own sync would have it: kept only while offered in one of the desk's countries. */

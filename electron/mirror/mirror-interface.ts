@@ -222,6 +222,8 @@ export interface LibraryFillResult {
   changes: number;
   /** The first fill of this mirror (it built the search index at its end). */
   first: boolean;
+  /** Bytes read from PostgreSQL's connection by this fill (TLS records included): what a fill costs the network, for IT's sizing. */
+  bytesRead: number;
 }
 
 export { LIBRARY_SOURCE } from '../shared/collection.ts';

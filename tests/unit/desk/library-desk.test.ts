@@ -202,6 +202,21 @@ describe('refused by the library mirror, nothing written', () => {
   }
 });
 
+describe('a desk closed during its first fill', () => {
+  it('stops the fill, and the next start goes on from the change sequence it stored to the same Collection', async () => {
+    await openDesk();
+    const filling = desk!.runDueLibraryFill().then(() => 'finished', (e: unknown) => (isPartnerError(e) ? e.detail.reason : String(e)));
+    await desk!.close();
+    expect(['finished', 'sync.cancelled']).toContain(await filling);
+    desk = undefined;
+    closeLog();
+    await openDesk();
+    clock.advance(MINUTE);
+    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(new Set((await collection()).map(String))).toEqual((await libraryHolds()).entitled);
+  }, 60_000);
+});
+
 describe('the role password typed in Settings', () => {
   it('is refused unless IT\'s policy lets it be typed there; where it does, it is kept in the keychain only and the next fill uses it', async () => {
     const { password } = deskTarget(db(), dir);
