@@ -3,8 +3,8 @@
 // stores it (COPY into a staging table, merged with change sequences, the cursor in the same
 // transaction), the sandbox in a process of its own over HTTP. Then a desk's first read of every
 // change with the read-only role, in batches. Figures printed, nothing asserted.
-import { changesSince } from '../electron/library-mirror/changes.ts';
-import { openSession } from '../electron/library-mirror/database.ts';
+import { changesSince } from '../electron/library-mirror-reading/changes.ts';
+import { openSession } from '../electron/library-mirror-reading/database.ts';
 import { tryLead } from '../electron/library-mirror/leadership.ts';
 import { grantDeskRole, migrate, SCHEMA } from '../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';

@@ -5,6 +5,7 @@
 // work, sync and refresh, and the mirror. Nothing else builds a PartnerClient for
 // stored credentials. Closing it cancels a sync under way and stops the sandbox it owns.
 import { DeskMirror } from '../mirror/desk-mirror.ts';
+import type { LibraryFillOptions } from '../mirror/library-fill.ts';
 import { PartnerClient, type PartnerClientOptions } from '../partner/client.ts';
 import { RequestBudget } from '../partner/request-budget.ts';
 import type { Credentials } from '../partner/token.ts';
@@ -37,6 +38,8 @@ export interface ConnectionSpec {
   sandbox?: SandboxEndpoint;
   /** The service's warnings beside a bulk page (`metadata.warnings`), for the app log. */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /** A desk in a library: the mirror is filled from the library mirror, not from this service. */
+  library?: LibraryFillOptions;
 }
 
 export class Connection {
@@ -71,6 +74,7 @@ export class Connection {
     this.mirror = new DeskMirror({
       ...spec.mirror, desk: this.desk, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
+      ...(spec.library ? { library: spec.library } : {}),
     });
   }
 

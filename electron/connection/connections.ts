@@ -11,6 +11,7 @@ import type { Credentials } from '../partner/token.ts';
 import { normalizeBaseUrl, type FetchFn } from '../partner/transport.ts';
 import type { Country } from '../shared/model.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
+import { serverName, type LibraryFillOptions } from '../mirror/library-fill.ts';
 import { Connection, type ConnectionSpec, type MirrorPlace } from './connection.ts';
 import { prepareMirror, removeMirrors } from './mirror-files.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
@@ -27,6 +28,11 @@ export interface ConnectionsOptions {
   now: () => number;
   clientOptions?: Partial<PartnerClientOptions>;
   logger: Logger;
+  /**
+   * IT's policy names the library mirror (issue #25): a partner profile's Collection is filled
+   * from it (its libraries and country), never from the partner. The sandbox stays on its own.
+   */
+  libraryMirror?: Omit<LibraryFillOptions, 'libraries' | 'countries'>;
 }
 
 /** The state of a profile's saved password, as Settings shows it. */
@@ -137,12 +143,16 @@ export class Connections {
     }
     const baseUrl = normalizeBaseUrl(profile.baseUrl);
     const origin = originOf(baseUrl);
-    options.logger.info('connection.open', { profileId: profile.id, origin });
+    const library = options.libraryMirror;
+    options.logger.info('connection.open', { profileId: profile.id, origin, ...(library ? { libraryMirror: serverName(library.target) } : {}) });
+    const libraries = profile.libraries.map((l) => ({ libraryId: l.libraryId, country: profile.country }));
     return new Connection({
       ...common, baseUrl, fetch: options.fetch,
       credentials: () => this.savedCredentials(profile, origin),
-      libraries: profile.libraries.map((l) => ({ libraryId: l.libraryId, country: profile.country })),
-      mirror: this.mirrorOf(profile.id, origin),
+      libraries,
+      // A copy filled from the library mirror is its own file: one filled from the partner is never mixed into it.
+      mirror: this.mirrorOf(profile.id, library ? `postgres://${serverName(library.target)}` : origin),
+      ...(library ? { library: { ...library, libraries: libraries.map((l) => l.libraryId), countries: [profile.country] } } : {}),
     });
   }
 

@@ -15,6 +15,11 @@ export const DESK_RECORDS = {
   signIn: 'lending-desk:sign-in',
   connections: 'lending-desk:connections',
   actionLogHead: 'lending-desk:action-log-head',
+  /**
+   * The library mirror's read-only role password (issue #25), as IT's tooling writes it: the
+   * password itself. Read by main for each fill and handed to the mirror's owner; never logged.
+   */
+  libraryMirrorPassword: 'lending-desk:library-mirror',
 } as const;
 export type DeskRecord = (typeof DESK_RECORDS)[keyof typeof DESK_RECORDS];
 

@@ -26,6 +26,7 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { DeskSettings, Settings } from '../settings/index.ts';
 import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
+import { libraryMirrorOptions } from './library-desk.ts';
 import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
@@ -124,10 +125,13 @@ export class DeskService {
     });
     const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now, logger, osUserName, cost });
     const clipboard = new DeskClipboard(deps.clipboard);
+    const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, keychain);
     const connections = this.#connections = new Connections({
       fetch: deps.fetch, vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now, logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
       ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
+      // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
+      ...(libraryMirror ? { libraryMirror } : {}),
     });
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
@@ -139,6 +143,7 @@ export class DeskService {
     const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger });
     const collection = this.#collection = new CollectionArea({
       connections: connectionsArea, fullPass: fullPassRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
+      library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
     });
     const handlers: DeskHandlers = {
       ...methodsOf(shift, 'startShift', 'lockSession', 'reportActivity', 'updatePreferences'),
@@ -150,7 +155,8 @@ export class DeskService {
         'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
       ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
         'liveSearch', 'liveAvailability', 'copyText'),
-      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow'),
+      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow',
+        'libraryMirror', 'setLibraryMirrorPassword'),
       ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
     };
     const gated = gateWhileLocked(handlers, {
@@ -209,6 +215,15 @@ export class DeskService {
 
   refreshChanged(): Promise<boolean> {
     return this.#collection.refreshChanged();
+  }
+
+  /** A desk in a library: the library mirror's fill, checked now and every `everyMs`, run when due (a minute after the last). */
+  startLibraryFill(everyMs?: number): RepeatingTask {
+    return this.#collection.startLibraryFill(everyMs);
+  }
+
+  runDueLibraryFill(): Promise<boolean> {
+    return this.#collection.runDueLibraryFill();
   }
 
   startActionLogRetention(timers?: RetentionTimers): RepeatingTask {

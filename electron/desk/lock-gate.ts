@@ -31,6 +31,8 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   listProfiles: 'refused',
   replaceCredentials: 'refused',
   forgetCredentials: 'refused',
+  libraryMirror: 'refused',
+  setLibraryMirrorPassword: 'refused',
   activateProfile: 'refused',
   removeProfile: 'refused',
   updatePreferences: 'language-only',

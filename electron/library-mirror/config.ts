@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { COUNTRIES } from '../shared/model.ts';
 import { readCredentialsFile, type ServiceCredentials } from './credentials-file.ts';
-import type { DatabaseTarget } from './database.ts';
+import type { DatabaseTarget } from '../library-mirror-reading/database.ts';
 import { LEADER_RETRY_SECONDS } from './leadership.ts';
 
 /** The service's share of the credential's budget (about 100 a minute): half, so desks' patron calls keep the rest. */

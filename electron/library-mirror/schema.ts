@@ -13,7 +13,9 @@
 // No patron data is ever stored here: titles, entitlements, availability and sync cursors.
 import type pg from 'pg';
 
-export const SCHEMA = 'library_mirror';
+import { SCHEMA } from '../library-mirror-reading/schema-name.ts';
+
+export { SCHEMA };
 
 /** Advisory lock keys (two int4s, shown in pg_locks as classid and objid): 'LDMR', then what for. */
 export const LOCK_CLASS = 0x4c444d52;

@@ -9,7 +9,7 @@ import { PartnerClient } from '../partner/client.ts';
 import { RequestBudget } from '../partner/request-budget.ts';
 import type { FetchFn } from '../partner/transport.ts';
 import type { LoadedConfig } from './config.ts';
-import { openSession } from './database.ts';
+import { openSession } from '../library-mirror-reading/database.ts';
 import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts';
 import { runSchedule } from './partner-sync.ts';
 import { grantDeskRole, migrate } from './schema.ts';

@@ -139,6 +139,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   endShiftBeforeQuit(app, () => desk.endShiftForQuit());
   const background: RepeatingTask[] = [
     desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(),
+    desk.startLibraryFill(),
   ];
   // Updates only for an installed app, and only as the policy allows (off without one).
   const updateChecks: UpdateSchedule | undefined = packaged

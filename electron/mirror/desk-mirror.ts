@@ -6,8 +6,9 @@ import type { PartnerClient } from '../partner/client.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ContentId } from '../shared/model.ts';
+import { LibraryFiller, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
-import type { BrowseQuery, MirrorCounts } from './mirror-interface.ts';
+import type { BrowseQuery, LibraryFillResult, MirrorCounts } from './mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from './sync.ts';
 
 export interface SyncStatus {
@@ -17,6 +18,8 @@ export interface SyncStatus {
   running?: SyncProgress;
   /** What the service said beside each source's pages (`metadata.warnings`) in its last run, this session. */
   warnings: { source: string; warnings: string[] }[];
+  /** A desk in a library: where its Collection comes from (the source LIBRARY_SOURCE says when and why not). */
+  libraryMirror?: { server: string };
 }
 
 export interface DeskMirrorOptions {
@@ -31,6 +34,11 @@ export interface DeskMirrorOptions {
   diskSpaceKeptFree?: number;
   /** Told each source's warnings as they come (the connection writes them to the app log). */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /**
+   * A desk in a library (IT's policy names the library mirror): the Collection is filled from it
+   * and the partner is never asked for the catalog, entitlements or availability.
+   */
+  library?: LibraryFillOptions;
 }
 
 /** A source's warnings kept for the Sync view, at most (a page carries ten at most: normalize.ts). */
@@ -48,6 +56,8 @@ export class DeskMirror {
   private readonly cancel = new AbortController();
   /** Each source's warnings in its last run. */
   private readonly warnings = new Map<string, string[]>();
+  private readonly library: LibraryFiller | undefined;
+  private lastFill: LibraryFillResult | undefined;
 
   constructor(options: DeskMirrorOptions) {
     this.options = options;
@@ -56,17 +66,24 @@ export class DeskMirror {
       databasePath: options.databasePath,
       ...(options.diskSpaceKeptFree === undefined ? {} : { diskSpaceKeptFree: options.diskSpaceKeptFree }),
     }, options.workerUrl);
+    this.library = options.library ? new LibraryFiller(options.library, this.mirror, this.now) : undefined;
+  }
+
+  /** Filled from the library mirror (a desk in a library), not from the partner. */
+  get fromLibrary(): boolean {
+    return this.library !== undefined;
   }
 
   async status(): Promise<SyncStatus> {
     const { sources, counts, upkeep } = await this.mirror.status();
     const running = this.running && this.progress ? this.progress : upkeep?.progress;
     const warnings = [...this.warnings].map(([source, said]) => ({ source, warnings: said }));
-    return { sources, counts, ...(running ? { running } : {}), warnings };
+    return { sources, counts, ...(running ? { running } : {}), warnings, ...(this.library ? { libraryMirror: { server: this.library.server } } : {}) };
   }
 
-  /** A second call while a run is under way joins it. */
+  /** A second call while a run is under way joins it. A desk in a library fills from the library mirror instead. */
   syncNow(request: SyncRequest, onProgress: (p: SyncProgress) => void = () => {}): Promise<SyncStatus> {
+    if (this.library) return this.fillFromLibrary();
     this.running ??= this.run((ctx) => runSync(ctx, request), onProgress).finally(() => {
       this.running = undefined;
       this.progress = undefined;
@@ -76,6 +93,8 @@ export class DeskMirror {
 
   /** The 10-minute refresh: entitlements changed since the last run, their availability 50 ids a call. */
   refreshChanged(libraries: number[], onProgress: (p: SyncProgress) => void = () => {}): Promise<SyncStatus> {
+    // A desk in a library: the library mirror's service refreshes availability; it comes with the next fill.
+    if (this.library) return this.status();
     return this.run(async (ctx) => {
       for (const libraryId of libraries) await refreshChangedAvailability(ctx, libraryId);
     }, onProgress);
@@ -83,11 +102,29 @@ export class DeskMirror {
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
   async refreshAvailability(libraryId: number, contentIds: ContentId[]): Promise<BrowseRow[]> {
+    // A desk in a library asks the partner nothing for its Collection: the rows as the library mirror last gave them.
+    if (this.library) return this.mirror.rows(libraryId, contentIds);
     return this.track((async () => {
       const items = await this.options.desk.contentInfo(libraryId, contentIds, this.cancel.signal);
       await this.mirror.storeAvailability(libraryId, items, this.now());
       return this.mirror.rows(libraryId, contentIds);
     })());
+  }
+
+  /**
+   * What changed in the library mirror since the last fill, written into this desk's mirror (a
+   * desk in a library). A failure keeps the Collection as it was and is recorded on the source.
+   */
+  async fillFromLibrary(): Promise<SyncStatus> {
+    if (!this.library) throw new DeskError('invalid-input', 'This desk is not filled from a library mirror.');
+    this.cancel.signal.throwIfAborted();
+    this.lastFill = await this.track(this.library.fill());
+    return this.status();
+  }
+
+  /** What the last fill from the library mirror read (a bench sizes the server by it). */
+  get lastLibraryFill(): LibraryFillResult | undefined {
+    return this.lastFill;
   }
 
   browse(query: BrowseQuery): Promise<CatalogPage> {
@@ -116,8 +153,11 @@ export class DeskMirror {
    */
   async close(): Promise<void> {
     this.cancel.abort(DeskError.because('network', 'sync.cancelled'));
+    // A fill from the library mirror runs in the owner: its close stops the fill at once (it ends
+    // the fill's session; what was stored stays), instead of waiting for a first fill to finish.
+    const closing = this.library ? this.mirror.close() : undefined;
     await Promise.allSettled([...this.jobs]);
-    await this.mirror.close();
+    await (closing ?? this.mirror.close());
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

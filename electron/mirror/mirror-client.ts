@@ -55,6 +55,7 @@ export class MirrorClient implements MirrorInterface {
   rows = (...args: ArgsOf<'rows'>) => this.call('rows', args);
   titleContents = (...args: ArgsOf<'titleContents'>) => this.call('titleContents', args);
   status = () => this.call('status', []);
+  fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {
     let head!: (head: PageHead) => void;

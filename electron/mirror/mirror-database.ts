@@ -74,6 +74,8 @@ export class MirrorDatabase {
    * else can move it).
    */
   private writes = 0;
+  /** The transaction under way, and whether anything in it wrote titles or entitlements. */
+  private open: { changes: boolean } | undefined;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -146,20 +148,52 @@ export class MirrorDatabase {
     return (this.statements[sql] ??= this.db.prepare(sql));
   }
 
-  /** Runs `work` in one transaction; `changes` when it writes titles or entitlements. */
+  /**
+   * Runs `work` in one transaction; `changes` when it writes titles or entitlements. Called inside
+   * another's work (a library fill's batch: several pages' writes and its change sequence), it is
+   * part of that one.
+   */
   transaction<T>(work: () => T, changes = false): T {
+    if (this.open) {
+      this.open.changes ||= changes;
+      return work();
+    }
     this.db.exec('BEGIN IMMEDIATE');
+    const open = { changes };
+    this.open = open;
     try {
       const result = work();
       this.db.exec('COMMIT');
+      this.open = undefined;
       this.vocabulary.committed();
-      if (changes) this.writes++;
+      if (open.changes) this.writes++;
       return result;
     } catch (error) {
+      this.open = undefined;
       this.db.exec('ROLLBACK');
       this.vocabulary.rolledBack(); // words it added are gone from the file: forgotten in memory too
+      // Availability patched into the Collection's index inside it was rolled back: the next read rebuilds.
+      if (open.changes) this.writes++;
       throw error;
     }
+  }
+
+  // ---- a desk in a library (library-source.ts) ----
+
+  /** The change sequence of the library mirror stored so far (0: never filled from it). */
+  librarySeq(): number {
+    const row = this.statement("SELECT value FROM mirror_state WHERE key = 'library_seq'").get() as { value: number } | undefined;
+    return row ? Number(row.value) : 0;
+  }
+
+  /** Inside a batch's transaction: the change sequence its writes reach. */
+  setLibrarySeq(seq: number): void {
+    this.statement("INSERT OR REPLACE INTO mirror_state (key, value) VALUES ('library_seq', ?)").run(seq);
+  }
+
+  /** A fill that failed is not under way (it has no cursor to resume from: the change sequence is one). */
+  endRun(source: string): void {
+    this.statement('UPDATE sync_state SET in_progress = 0 WHERE source = ?').run(source);
   }
 
   // ---- sync state ----

@@ -4,20 +4,24 @@
 // their answers (mirror-client.ts). A second back end — a library system's shared PostgreSQL,
 // filled by a headless service running the same sync engine — implements the same halves.
 //
-// Two halves:
+// Two halves, and a third way in for a desk in a library:
 // - PageStore: what the sync engine (sync.ts) asks of wherever pages are stored. It names no
 //   database concept: runs, numbered pages of bytes as the service sent them, a cursor, counts.
 //   The engine depends on this half only.
 // - Collection: what the desk asks of its own Collection (the library's titles on the desk):
 //   browse, a title's details, rows, what a search hit's title id stands for, the mirror's status.
+// - LibraryFill (issue #25): where IT's policy names the library system's mirror in PostgreSQL,
+//   the owner itself reads what changed there since the change sequence it last stored, and
+//   writes it with the same writes a partner page's records take (library-source.ts). Main only
+//   hands over the settings and the password; the reading happens on the owner's thread.
 //
 // Titles and availability are named by content id (shared/content-id.ts: a whole number, or a
 // string such as an episode's in the published schema) in every call and answer; how a back
 // end files them is its own affair.
 //
 // The protocol's ordering rules:
-// 1. Requests are answered in the order they were sent, each once (storePage twice: its head,
-//    then its end). A request sent after close() is refused.
+// 1. Requests are answered in the order they were sent (fillFromLibrary aside: rule 6), each
+//    once (storePage twice: its head, then its end). A request sent after close() is refused.
 // 2. A run is opened per source (openRun). While a source has a run under way — in this life of
 //    the store or an earlier one, cut short by a crash or a cancelled pull — openRun resumes it:
 //    the same run, from the token after its last stored page. Only one run of a source is open
@@ -37,9 +41,12 @@
 // 5. A Collection read answers from what is stored when it is served; while a run is under way
 //    a library's in-memory order may be up to a few seconds older than the last page (its rows
 //    are read as stored), so staff browsing during a sync are not held up by rebuilds.
+// 6. fillFromLibrary is answered when the fill ends, which may be after requests sent later:
+//    while it waits on PostgreSQL the owner answers them (each batch of changes is written in one
+//    transaction between two of them). One fill at a time: a second joins the first.
 import type { BrowseRow, CatalogPage, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import type { Availability, ContentId, Format, PurchaseModel } from '../shared/model.ts';
+import type { Availability, ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
 
 // ---- the page store: what the sync engine asks ----
 
@@ -180,7 +187,49 @@ export interface CollectionCalls {
   status: Call<[], MirrorStatus>;
 }
 
-export interface MirrorCalls extends PageStoreCalls, CollectionCalls {
+// ---- the library fill: what a desk in a library asks ----
+
+/** Where the library mirror is (IT's policy, electron/policy/library-mirror-policy.ts). */
+export interface LibraryMirrorTarget {
+  host: string;
+  port: number;
+  database: string;
+  /** The desks' read-only role. */
+  user: string;
+  /** The CA that issued the server's certificate (absent: the system's trusted CAs). */
+  caFile?: string;
+}
+
+export interface LibraryFillRequest {
+  target: LibraryMirrorTarget;
+  /** The role's password, from the keychain (main reads it for each fill: IT may change it); absent when none is kept there. */
+  password?: string;
+  /** The desk's libraries (their entitlements and availability), and the countries its profile serves (titles). */
+  libraries: number[];
+  countries: Country[];
+  startedAt: number;
+  /** Changes read per batch (DEFAULT_CHANGES_LIMIT unless a test asks for smaller). */
+  batchSize?: number;
+}
+
+export interface LibraryFillResult {
+  /** The change sequence stored: the next fill asks for what changed after it. */
+  through: number;
+  /** Changes read and written by this fill. */
+  changes: number;
+  /** The first fill of this mirror (it built the search index at its end). */
+  first: boolean;
+  /** Bytes read from PostgreSQL's connection by this fill (TLS records included): what a fill costs the network, for IT's sizing. */
+  bytesRead: number;
+}
+
+export { LIBRARY_SOURCE } from '../shared/collection.ts';
+
+export interface LibraryFillCalls {
+  fillFromLibrary: Call<[request: LibraryFillRequest], LibraryFillResult>;
+}
+
+export interface MirrorCalls extends PageStoreCalls, CollectionCalls, LibraryFillCalls {
   /** The last request: the owner lets its file go. */
   close: Call<[], void>;
 }
@@ -199,8 +248,11 @@ export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
 /** The desk's half. */
 export type Collection = Asked<CollectionCalls> & { close(): Promise<void> };
 
-/** Both halves, as main holds the mirror. */
-export type MirrorInterface = PageStore & Collection;
+/** A desk in a library's way in. */
+export type LibraryFill = Asked<LibraryFillCalls>;
+
+/** Everything, as main holds the mirror. */
+export type MirrorInterface = PageStore & Collection & LibraryFill;
 
 // ---- the messages ----
 
@@ -221,7 +273,7 @@ export type MirrorReply =
   | { id: number; kind: 'refused'; error: ErrorInfo };
 
 export const MIRROR_CALLS: readonly MirrorCall[] = [
-  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'status', 'close',
+  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'status', 'fillFromLibrary', 'close',
 ];
 
 export const isMirrorCall = (value: unknown): value is MirrorCall => (MIRROR_CALLS as readonly unknown[]).includes(value);

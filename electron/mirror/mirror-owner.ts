@@ -7,6 +7,7 @@
 import { MIRROR_UPGRADE_STEP, SEARCH_INDEX_STEP } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DeskError } from '../shared/desk-error.ts';
+import { LibrarySource } from './library-source.ts';
 import { MirrorDatabase } from './mirror-database.ts';
 import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions } from './mirror-interface.ts';
 import { MirrorUpgrade } from './mirror-upgrade.ts';
@@ -20,6 +21,8 @@ export class MirrorOwner {
   private readonly upgrade: MirrorUpgrade;
   private readonly store: PageStoreOnFile;
   private readonly collections: CollectionCache;
+  /** A desk in a library: its fills from the library mirror (rule 6). */
+  private readonly library: LibrarySource;
   private upgrading: Promise<void> | undefined;
   private closed = false;
 
@@ -32,6 +35,7 @@ export class MirrorOwner {
     this.upgrade = new MirrorUpgrade(this.db, () => spareOf(disk));
     this.store = new PageStoreOnFile(this.db, disk, this.upgrade);
     this.collections = new CollectionCache(this.db);
+    this.library = new LibrarySource(this.db, this.store);
     this.continueUpgrade();
   }
 
@@ -48,13 +52,22 @@ export class MirrorOwner {
         answer(read.store());
         return;
       }
+      if (request.call === 'fillFromLibrary') {
+        // Answered when it ends (rule 6); requests that come meanwhile are answered as they come.
+        this.library.fill(...request.args).then(answer, (error: unknown) => reply({ id, kind: 'refused', error: refusal(error) }));
+        return;
+      }
+      if (request.call === 'close') {
+        void this.closeAfterFill().then(() => answer(undefined), (error: unknown) => reply({ id, kind: 'refused', error: refusal(error) }));
+        return;
+      }
       answer(this.answer(request));
     } catch (error) {
       reply({ id, kind: 'refused', error: refusal(error) });
     }
   }
 
-  private answer(request: Exclude<MirrorRequest, { call: 'storePage' }>): AnswerOf<typeof request.call> {
+  private answer(request: Exclude<MirrorRequest, { call: 'storePage' | 'fillFromLibrary' | 'close' }>): AnswerOf<typeof request.call> {
     switch (request.call) {
       case 'states': return this.store.states();
       case 'openRun': return this.store.openRun(...request.args);
@@ -66,7 +79,6 @@ export class MirrorOwner {
       case 'rows': return rowsOf(this.db, ...request.args);
       case 'titleContents': return titleContents(this.db, ...request.args);
       case 'status': return this.status();
-      case 'close': return this.close();
     }
   }
 
@@ -92,8 +104,10 @@ export class MirrorOwner {
       .finally(() => { this.upgrading = undefined; });
   }
 
-  private close(): void {
+  /** A fill under way ends first (its batch committed or rolled back), then the file is let go. */
+  private async closeAfterFill(): Promise<void> {
     this.closed = true;
+    await this.library.close();
     this.db.close();
   }
 }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { pinHashProblem } from './pin-hash-format.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
+import { libraryMirrorPolicySchema } from './library-mirror-policy.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
 
 export const POLICY_VERSION = 1;
@@ -110,6 +111,8 @@ export const policySchema = z
     /** false: staff cannot add, re-address or remove connections (issue #21); credentials can still be replaced. */
     profileEditing: z.boolean({ error: 'profileEditing must be true or false.' }).optional(),
     entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
+    /** The library system's shared mirror (issue #25): the desk fills its Collection from it, not from the partner. */
+    libraryMirror: libraryMirrorPolicySchema.optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);

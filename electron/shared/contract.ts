@@ -168,6 +168,16 @@ export interface ManagedView {
   updatesRefused?: Required<Pick<ErrorInfo, 'reason' | 'params'>>;
 }
 
+/** The library mirror IT's policy names (issue #25), as Settings shows it; never the password. */
+export interface LibraryMirrorView {
+  /** host:port/database */
+  server: string;
+  user: string;
+  /** `settings`: the password may be typed in Settings; `keychain`: only IT's tooling sets it. */
+  passwordEntry: 'keychain' | 'settings';
+  passwordSaved: boolean;
+}
+
 export interface Preferences { idleLockMinutes: number; language: Language }
 
 /** How staff unlock this desk, for the lock and shift-start screens. */
@@ -308,6 +318,10 @@ export const METHODS = {
   syncStatus: method<SyncStatusView>()(none),
   /** `entitlementsOnly` with `full`: the full entitlement pass (what the library holds, read whole; what the service no longer lists goes). */
   syncNow: method<SyncStatusView>()(z.strictObject({ full: z.boolean().default(false), entitlementsOnly: z.boolean().default(false) })),
+  /** A desk in a library (issue #25): which library mirror IT's policy names, and whether its role's password is kept here; null on a desk on its own. */
+  libraryMirror: method<LibraryMirrorView | null>()(none),
+  /** Keeps the library mirror role's password in the keychain, where IT's policy lets it be typed in Settings (`passwordEntry: 'settings'`). */
+  setLibraryMirrorPassword: method<LibraryMirrorView>()(z.strictObject({ password: z.string().min(1).max(1000) })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
@@ -341,6 +355,12 @@ export interface SyncStatusView {
    * listed, and when it is next due.
    */
   fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
+  /**
+   * A desk in a library (issue #25): its Collection comes from the library mirror named by IT's
+   * policy (`server`: host:port/database), never from the partner; the source `library-mirror`
+   * says when it was last filled and why the last attempt failed.
+   */
+  libraryMirror?: { server: string };
 }
 
 export type { CatalogPage };

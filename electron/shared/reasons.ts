@@ -172,6 +172,15 @@ export const REASONS = {
   'pull.token-cycle': 'The lending service sent page tokens that lead back to a page already read (token {token}), so the sync stopped there instead of reading the same pages again. Try again later; if it keeps happening, tell your library’s IT.',
   'mirror.disk-full': 'The catalog copy on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
   'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
+
+  // ---- A desk in a library (issue #25): its Collection comes from the library mirror. {server} is host:port/database.
+  'library-mirror.unreachable': 'The library mirror ({server}) could not be reached; the desk tries again every minute.',
+  'library-mirror.certificate': 'The library mirror ({server}) did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
+  'library-mirror.password': 'The library mirror ({server}) refused the desk’s role {user}: its password in this computer’s keychain is missing or wrong. Tell your library’s IT.',
+  'library-mirror.refused': 'The library mirror ({server}) answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
+  'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
+  'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
+  'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -17,7 +17,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   main: [
     ['electron/shared'],
     ['electron/partner'],
-    ['electron/logging', 'electron/settings', 'electron/credentials', 'electron/sandbox'],
+    ['electron/logging', 'electron/settings', 'electron/credentials', 'electron/sandbox', 'electron/library-mirror-reading'],
     ['electron/policy'],
     ['electron/action-log'],
     ['electron/mirror'],
@@ -40,7 +40,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   'library-mirror': [
     ['electron/shared'],
     ['electron/partner'],
-    ['electron/logging'],
+    ['electron/logging', 'electron/library-mirror-reading'],
     ['electron/mirror'],
     ['electron/library-mirror'],
   ],

@@ -553,7 +553,13 @@ export const en = {
     interrupted: 'interrupted; resumes where it stopped',
     never: 'never',
     neverRun: 'No sync has run on this desk yet.',
-    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index', mirrorUpgrade: 'Bringing this desk’s copy up to date (the collection can be used meanwhile)' },
+    sources: { global: 'Global catalog', entitlements: 'Entitlements, library {library}, {model}', availability: 'Availability, library {library}', libraryContent: 'Library content, library {library}', searchIndex: 'Search index', libraryMirror: 'Library mirror', mirrorUpgrade: 'Bringing this desk’s copy up to date (the collection can be used meanwhile)' },
+    // A desk in a library (issue #25): the Collection comes from the library mirror, never from the service.
+    libraryIntro: "This desk's collection comes from your library's mirror, which one server keeps up to date for every desk of the library. The desk asks it what changed every minute.",
+    fromLibrary: 'From the library mirror ({server}), updated {when}.',
+    fromLibraryNever: 'From the library mirror ({server}): not filled yet.',
+    libraryStale: 'The library mirror could not be read at the last attempt, {attempt}. {error} The collection shown is as of {when}.',
+    libraryStaleNever: 'The library mirror could not be read at the last attempt, {attempt}. {error} This desk has no copy of the collection yet.',
     // The full entitlement pass (issue #24): removals the service's updates do not mark.
     fullPassButton: 'Check for removed titles',
     fullPassHeading: 'Titles the library no longer holds',
@@ -577,6 +583,17 @@ export const en = {
     profilesSetByIt: "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
   },
   settings: {
+    libraryMirror: {
+      heading: 'Library mirror',
+      where: 'This desk fills its collection from the library mirror {server}, as the role {user}.',
+      passwordSaved: 'The role’s password is kept in this computer’s keychain.',
+      passwordMissing: 'No password for the role is kept on this computer yet: the collection cannot be filled.',
+      formLabel: 'Library mirror password',
+      password: 'Password of the role {user}',
+      save: 'Save the password',
+      savedNow: 'Saved in this computer’s keychain. The desk uses it at the next fill (within a minute), or now with Sync now.',
+      setByItTools: 'Your library’s IT sets this password with its own tools.',
+    },
     title: 'Settings',
     close: 'Close settings',
     installedForAllUsers: "Lending Desk is installed for all users of this computer, so it never updates itself: your library's IT installs new versions.",

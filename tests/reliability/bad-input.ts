@@ -32,6 +32,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
   // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
   titleContents: [],
+  // A desk in a library: the keychain and the policy only.
+  libraryMirror: [], setLibraryMirrorPassword: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -216,6 +218,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionTitle: { libraryId, contentId },
     collectionLiveAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
     titleContents: { libraryId, titleIds: contentIds },
+    libraryMirror: undefined, setLibraryMirrorPassword: { password: 'not-used-here' },
   };
 }
 

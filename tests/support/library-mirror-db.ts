@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { openSession, type DatabaseTarget } from '../../electron/library-mirror/database.ts';
+import { openSession, type DatabaseTarget } from '../../electron/library-mirror-reading/database.ts';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
 
 export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'resources', 'library-mirror', 'create-database.sql');

@@ -1,13 +1,17 @@
 // The Collection: what the desk asks of the active connection's mirror. Its queries (browse, a
 // title's details, rows with fresh availability, what a search hit's titleId stands for), the
 // sync (staff's "Sync now", its status for the Sync page), and the background work: the full
-// entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh. Works
+// entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh; on a
+// desk in a library, the library mirror's fill every minute instead (library-desk.ts). Works
 // through the active connection and nothing else of the other areas.
 
 import type { DeskHandlers, EventName, EventPayloads, ParsedArgsOf, SyncStatusView } from '../../shared/contract.ts';
 import type { Connection } from '../../connection/connection.ts';
+import type { DeskKeychain } from '../../credentials/desk-keychain.ts';
 import type { Logger } from '../../logging/logger.ts';
+import type { Policy } from '../../policy/index.ts';
 import { fullPassDue, fullPassView, type FullPassRule } from '../full-pass.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-desk.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
 import { emptySyncStatus, syncRequest } from '../sync-request.ts';
 import type { TitlePages } from '../title-pages.ts';
@@ -21,6 +25,8 @@ export interface CollectionAreaParts {
   logger: Logger;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+  /** A desk in a library (issue #25): what IT's policy names, the keychain that holds its password, who is signed in (for the log). */
+  library: { policy: Policy['libraryMirror']; keychain: DeskKeychain; staff: () => string };
 }
 
 type MirrorStatus = Awaited<ReturnType<Connection['mirror']['status']>>;
@@ -114,5 +120,32 @@ export class CollectionArea {
     const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
     if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
     return mirrored;
+  }
+
+  // ---- a desk in a library (issue #25, library-desk.ts) ----
+
+  /** The library mirror's fill: checked now and every `everyMs`, run when due (a minute after the last). */
+  startLibraryFill(everyMs = LIBRARY_FILL_CHECK_EVERY_MS): RepeatingTask {
+    return repeatLogged(everyMs, () => this.runDueLibraryFill(), this.#parts.logger, 'catalog.library-fill-failed', { now: true });
+  }
+
+  /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
+  async runDueLibraryFill(): Promise<boolean> {
+    if (!this.#parts.library.policy) return false; // a desk on its own: nothing opened, nothing logged
+    const connection = await this.#parts.connections.activeIfAny();
+    if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.#parts.now())) return false;
+    await connection.mirror.fillFromLibrary();
+    return true;
+  }
+
+  async libraryMirror(): ReturnType<DeskHandlers['libraryMirror']> {
+    return libraryMirrorView(this.#parts.library.policy, this.#parts.library.keychain);
+  }
+
+  async setLibraryMirrorPassword(args: ParsedArgsOf<'setLibraryMirrorPassword'>): ReturnType<DeskHandlers['setLibraryMirrorPassword']> {
+    const { policy, keychain, staff } = this.#parts.library;
+    const view = await saveLibraryMirrorPassword(policy, keychain, args.password);
+    this.#parts.logger.info('library-mirror.password-set', { server: view.server, by: staff() });
+    return view;
   }
 }

@@ -234,6 +234,9 @@ describe('secrets', () => {
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
     await drive('todaysActions', { libraryId, card });
+    // A desk on its own: no library mirror, and its password cannot be typed here (whatever is sent stays out of answers and the log).
+    await drive('libraryMirror');
+    await drive('setLibraryMirrorPassword', { password: partner.password });
     await drive('removeProfile', { profileId: 'main-branch-2' });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
 

@@ -59,6 +59,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionLiveAvailability: { libraryId, contentIds: [1] },
     syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
+    libraryMirror: undefined, setLibraryMirrorPassword: { password: 'a-password' },
   };
 }
 
@@ -97,7 +98,8 @@ describe('the lock gate', () => {
     expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
     for (const name of ['lookupPatron', 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'todaysActions', 'copyText',
       'liveSearch', 'liveAvailability', 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'syncStatus', 'syncNow',
-      'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials'] as MethodName[]) {
+      'listActions', 'exportActions', 'listProfiles', 'activateProfile', 'removeProfile', 'replaceCredentials', 'forgetCredentials',
+      'libraryMirror', 'setLibraryMirrorPassword'] as MethodName[]) {
       expect(WHILE_LOCKED[name], name).toBe('refused');
     }
   });

@@ -72,6 +72,7 @@ describe('registerContract', () => {
       collectionTitle: [{ libraryId: 101 }, { libraryId: 101, contentId: 0 }],
       collectionLiveAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
+      libraryMirror: [{ x: 1 }], setLibraryMirrorPassword: [{}, { password: '' }, { password: 'x'.repeat(1001) }, { password: 'x', user: 'desk' }],
       titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());

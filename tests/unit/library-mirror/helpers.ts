@@ -1,7 +1,7 @@
 // Library mirror tests: pulls from the sandbox over HTTP stored run by run, and a desk's reading
 // of every change since a sequence number, batch by batch, with the desks' role.
 import type pg from 'pg';
-import { changesSince, type MirrorChange } from '../../../electron/library-mirror/changes.ts';
+import { changesSince, type MirrorChange } from '../../../electron/library-mirror-reading/changes.ts';
 import type { LibraryMirrorStore, PageKind, Removed, StoredPage } from '../../../electron/library-mirror/store.ts';
 import type { BulkPull, PartnerClient } from '../../../electron/partner/client.ts';
 import { nextPageToken, parseBulkPage } from '../../../electron/partner/normalize.ts';

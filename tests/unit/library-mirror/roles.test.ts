@@ -3,7 +3,7 @@
 // TLS whose certificate it verifies.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientConfig, openSession } from '../../../electron/library-mirror/database.ts';
+import { clientConfig, openSession } from '../../../electron/library-mirror-reading/database.ts';
 import { grantDeskRole, migrate, SCHEMA } from '../../../electron/library-mirror/schema.ts';
 import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
 

@@ -4,7 +4,7 @@
 // all with the read-only role.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changesSince } from '../../../electron/library-mirror/changes.ts';
+import { changesSince } from '../../../electron/library-mirror-reading/changes.ts';
 import { tryLead } from '../../../electron/library-mirror/leadership.ts';
 import { grantDeskRole, migrate, SCHEMA, SCHEMA_VERSION } from '../../../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore, NotLeaderError } from '../../../electron/library-mirror/store.ts';

@@ -110,6 +110,9 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     syncStatus: vi.fn(async () => ok(syncView())),
     syncNow: vi.fn(async () => ok(syncView())),
     // The desk's copy knows every title the fake search finds, each as one content of the same number (the spec's reading).
+    // A desk on its own unless a test says otherwise (a desk in a library: issue #25).
+    libraryMirror: vi.fn(async () => ok(null)),
+    setLibraryMirrorPassword: vi.fn(),
     titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { contentIdOf } from '../shared/content-id.ts';
 import type { AvailabilityStatus, ContentId, PurchaseModel } from '../shared/model.ts';
-import { SCHEMA } from './schema.ts';
+import { SCHEMA } from './schema-name.ts';
 
 export interface TitleChange {
   table: 'titles'; seq: number; id: ContentId; titleId?: number; countries: string[]; removed: boolean;
