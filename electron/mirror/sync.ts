@@ -204,8 +204,10 @@ async function settle(ctx: SyncContext, run: number, error: unknown): Promise<vo
 
 function failureOf(error: unknown): RunFailure {
   if (error instanceof DeskError) {
-    const { reason, params } = error.detail;
-    return { code: error.code, message: error.message, ...(reason ? { reason, ...(params ? { params } : {}) } : {}) };
+    const { reason, params, serviceMessage } = error.detail;
+    // The message is English, for the log: the service's own words (kept apart from the desk's sentence) belong there too.
+    const message = serviceMessage === undefined ? error.message : `${error.message} The service said: "${serviceMessage}"`;
+    return { code: error.code, message, ...(reason ? { reason, ...(params ? { params } : {}) } : {}) };
   }
   return { code: 'server', message: error instanceof Error ? error.message : String(error) };
 }

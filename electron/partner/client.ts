@@ -18,7 +18,7 @@ import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 import { pullPages, type PullStep } from './pull.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
-import { errorForStatus, type Operation } from './status-codes.ts';
+import { errorForStatus, fallbackMessage, type Operation } from './status-codes.ts';
 import { TokenSource, type Credentials } from './token.ts';
 import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
 
@@ -188,7 +188,7 @@ export class PartnerClient {
       // the loans list tells which, so staff are not told "on hold" about a borrowed title.
       if (!(error instanceof DeskError) || error.code !== 'already-on-hold') throw error;
       const lent = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === asked), () => false);
-      throw lent ? new DeskError('already-borrowed', error.message, error.status) : error;
+      throw lent ? new DeskError('already-borrowed', fallbackMessage('already-borrowed'), error.status) : error;
     }
   }
 

@@ -4,6 +4,7 @@
 
 import { DeskError } from '../shared/desk-error.ts';
 import type { ErrorCode } from '../shared/errors.ts';
+import { reasonText } from '../shared/reasons.ts';
 import type { HttpStatusError } from './transport.ts';
 
 export type Operation =
@@ -47,16 +48,19 @@ export function fallbackMessage(code: ErrorCode): string {
 
 /**
  * The code says what happened, and staff read the renderer's sentence for it; the service's own
- * words travel apart (serviceMessage), shown quoted as the service's. The English message,
- * for the log, is the service's words when it gave any.
+ * words travel apart (serviceMessage), shown quoted as the service's. The English message is
+ * the desk's sentence for the code, never the service's words: those may repeat the request
+ * back (a 400's "contentId must be an integer (got "<the id sent>")"), and the log has them
+ * as serviceMessage.
  */
 export function errorForStatus(operation: Operation, error: HttpStatusError): DeskError {
   const code: ErrorCode = BY_OPERATION[operation][error.status]
     ?? (error.status === 401 ? 'unauthorized' : error.status === 429 ? 'rate-limited' : 'server');
   const serviceMessage = error.serverMessage;
-  return new DeskError(code, serviceMessage ?? FALLBACK_MESSAGES[code], error.status, {
-    // "Invalid" alone tells staff nothing: say that it was the service that refused.
-    ...(code === 'invalid-input' ? { reason: 'service.invalid-request', params: {} } : {}),
+  // "Invalid" alone tells staff nothing: say that it was the service that refused.
+  const reason = code === 'invalid-input' ? 'service.invalid-request' : undefined;
+  return new DeskError(code, reason === undefined ? FALLBACK_MESSAGES[code] : reasonText(reason), error.status, {
+    ...(reason === undefined ? {} : { reason, params: {} }),
     ...(serviceMessage === undefined ? {} : { serviceMessage }),
   });
 }

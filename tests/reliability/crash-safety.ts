@@ -24,7 +24,7 @@ import { CRASH_LOG_KEY } from './children/crash-log-key.ts';
 import type { SyncRequest } from '../../electron/mirror/sync.ts';
 import { startSandbox } from '../../electron/sandbox/server.ts';
 import { readSettingsFile, Settings, type DeskSettings, type SettingsStore } from '../../electron/settings/index.ts';
-import { connectionOf, countriesOf, mirrorFingerprint, mirrorTitleKeys, serviceFingerprint } from '../unit/mirror/helpers.ts';
+import { connectionOf, countriesOf, mirrorDifferences, mirrorFingerprint, mirrorTitleKeys, serviceFingerprint } from '../unit/mirror/helpers.ts';
 import { figure, zero, type Figure, type Scale, type Section } from './report.ts';
 import { seeded } from './rig.ts';
 
@@ -176,7 +176,10 @@ async function duringSync(runs: number, random: () => number, root: string): Pro
     const expected = await serviceFingerprint(sandbox);
     let equal = false;
     let resumedAtEnd = 0;
-    if (lastEnd.code === 0) {
+    /** Why the last mirror is not the service's and the uninterrupted one's, when it is not. */
+    const differences: string[] = [];
+    if (lastEnd.code !== 0) differences.push(`the last run failed (exit ${String(lastEnd.code)}): ${lastEnd.stderr.slice(-300)}`);
+    else {
       const killed = new DatabaseSync(target);
       const uninterrupted = new DatabaseSync(referencePath);
       try {
@@ -185,11 +188,21 @@ async function duringSync(runs: number, random: () => number, root: string): Pro
         checkResumed(rows);
         const check = killed.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[];
         const mine = mirrorFingerprint(killed);
-        equal = check.length === 1 && check[0]?.integrity_check === 'ok'
-          && rows.every((r) => r.in_progress === 0)
-          && isDeepStrictEqual(mine, mirrorFingerprint(uninterrupted))
-          && mine.titles === expected.titles && mirrorTitleKeys(killed) === expected.titleKeys
-          && mine.entitlements === expected.entitlements && mine.entitlementSum === expected.entitlementSum;
+        const theirs = mirrorFingerprint(uninterrupted);
+        if (check.length !== 1 || check[0]?.integrity_check !== 'ok') differences.push('integrity check failed');
+        const unfinished = rows.filter((r) => r.in_progress !== 0).map((r) => r.source);
+        if (unfinished.length > 0) differences.push(`still in progress: ${unfinished.join(', ')}`);
+        if (!isDeepStrictEqual(mine, theirs)) {
+          const parts = (Object.keys(mine) as (keyof typeof mine)[]).filter((k) => mine[k] !== theirs[k]);
+          differences.push(`differs from the uninterrupted sync in ${parts.join(', ')}`, ...mirrorDifferences(killed, uninterrupted, ['killed', 'uninterrupted']));
+        }
+        if (mine.titles !== expected.titles || mirrorTitleKeys(killed) !== expected.titleKeys) {
+          differences.push(`titles differ from the service (${mine.titles.toLocaleString('en-US')} here, ${expected.titles.toLocaleString('en-US')} there${mine.titles === expected.titles ? ', ids, titles or formats differ' : ''})`);
+        }
+        if (mine.entitlements !== expected.entitlements || mine.entitlementSum !== expected.entitlementSum) {
+          differences.push(`entitlements differ from the service (${mine.entitlements.toLocaleString('en-US')} here, ${expected.entitlements.toLocaleString('en-US')} there)`);
+        }
+        equal = differences.length === 0;
       } finally {
         killed.close();
         uninterrupted.close();
@@ -205,6 +218,7 @@ async function duringSync(runs: number, random: () => number, root: string): Pro
       ],
       notes: [
         `Sync: a child process syncing a ${CATALOG_SIZE.toLocaleString('en-US')}-title sandbox (${pagesInFullRun} pages a full run) killed ${runs} times, after 1 to ${Math.floor(pagesInFullRun / 2)} stored pages plus 0–24 ms; kills landed in ${[...phases].map(([p, n]) => `${p} ×${n}`).join(', ') || 'no run'} (${points.slice(0, 6).join('; ')}${points.length > 6 ? '; …' : ''}); the last run resumed ${resumedAtEnd} interrupted source(s) and finished.`,
+        ...differences.map((d) => `final mirror: ${d}`),
       ],
     };
   } finally {

@@ -1,6 +1,7 @@
 // `npm run reliability` (`-- --short` for the size `npm test` runs): every reliability run in
 // turn, each figure printed beside its goal and what it proves; exit code 1 when a goal is
-// missed. Nothing is timed against a limit: time is printed, not asserted.
+// missed. `-- --only "bad input"` (repeatable) runs the named runs alone, to check one fix.
+// Nothing is timed against a limit: time is printed, not asserted.
 import { runBadInput } from './bad-input.ts';
 import { runCrashSafety } from './crash-safety.ts';
 import { runFaultMix } from './fault-mix.ts';
@@ -20,10 +21,15 @@ const runs: [string, (s: Scale) => Promise<Section>][] = [
   ['secrets', async () => secretsSection()],
 ];
 
+const only = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--only' ? [arg] : []));
+const unknown = only.filter((name) => !runs.some(([n]) => n === name));
+if (unknown.length > 0) throw new Error(`No run named ${unknown.join(', ')}; the runs: ${runs.map(([n]) => n).join(', ')}`);
+const chosen = only.length === 0 ? runs : runs.filter(([name]) => only.includes(name));
+
 console.log(`Lending Desk reliability runs (${scale.name}) — Node ${process.versions.node}, ${new Date().toISOString()}\n`);
 const started = Date.now();
 let missed = 0;
-for (const [name, run] of runs) {
+for (const [name, run] of chosen) {
   const t = Date.now();
   const section = await run(scale);
   missed += section.figures.filter((f) => !f.met).length;

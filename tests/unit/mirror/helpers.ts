@@ -110,3 +110,68 @@ export function mirrorTitleKeys(db: DatabaseSync): string {
   const rows = db.prepare('SELECT id, title, format FROM titles').all() as { id: number; title: string | null; format: string | null }[];
   return sha(rows.map((t) => `${t.id}|${t.title ?? ''}|${t.format ?? ''}`));
 }
+
+/**
+ * What differs between two mirrors, in lines a person can read: per table, the row counts, a few
+ * ids found in one and not the other, and for rows in both, which fields differ (with a few ids).
+ * Empty when the fingerprints agree. For when a fingerprint comparison says "no".
+ */
+export function mirrorDifferences(a: DatabaseSync, b: DatabaseSync, names: [string, string] = ['a', 'b']): string[] {
+  const rowsOf = (db: DatabaseSync): Map<string, Map<string, Record<string, unknown>>> => {
+    const vocabulary = new StoredVocabulary(db);
+    const keys = new ContentKeys(db);
+    const tables = new Map<string, Map<string, Record<string, unknown>>>();
+    const titles = new Map<string, Record<string, unknown>>();
+    for (const t of db.prepare('SELECT id, title, format, title_id, words, record FROM titles').all() as Record<string, unknown>[]) {
+      const contentId = keys.contentIdOf(t.id as number);
+      const record = decodeRecord(t.record as Uint8Array, contentId, vocabulary) as unknown as Record<string, unknown>;
+      const row: Record<string, unknown> = { title: t.title, format: t.format, title_id: t.title_id, words: t.words };
+      for (const [field, value] of Object.entries(record)) row[`record.${field}`] = JSON.stringify(value);
+      titles.set(String(contentId), row);
+    }
+    tables.set('titles', titles);
+    const ents = new Map<string, Record<string, unknown>>();
+    for (const e of db.prepare('SELECT * FROM entitlements').all() as Record<string, unknown>[]) {
+      const { library_id, content_id, seen_run: _seen, ...rest } = e;
+      ents.set(`${String(library_id)}/${String(keys.contentIdOf(content_id as number))}`, rest);
+    }
+    tables.set('entitlements', ents);
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.difference_words USING fts5vocab(main, title_words, instance)');
+    const words = new Map<string, Record<string, unknown>>();
+    for (const w of db.prepare('SELECT term, doc FROM temp.difference_words').all() as { term: string; doc: number }[]) {
+      words.set(`${w.term}@${String(keys.contentIdOf(w.doc))}`, {});
+    }
+    tables.set('search words', words);
+    return tables;
+  };
+  const left = rowsOf(a);
+  const right = rowsOf(b);
+  const few = (ids: string[]): string => `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
+  const lines: string[] = [];
+  for (const [table, rowsA] of left) {
+    const rowsB = right.get(table) ?? new Map<string, Record<string, unknown>>();
+    const onlyA = [...rowsA.keys()].filter((id) => !rowsB.has(id));
+    const onlyB = [...rowsB.keys()].filter((id) => !rowsA.has(id));
+    const fields = new Map<string, string[]>();
+    for (const [id, rowA] of rowsA) {
+      const rowB = rowsB.get(id);
+      if (rowB === undefined) continue;
+      for (const field of new Set([...Object.keys(rowA), ...Object.keys(rowB)])) {
+        if (rowA[field] === rowB[field]) continue;
+        const ids = fields.get(field) ?? [];
+        fields.set(field, ids);
+        ids.push(id);
+      }
+    }
+    if (onlyA.length === 0 && onlyB.length === 0 && fields.size === 0) continue;
+    const parts = [`${table}: ${rowsA.size.toLocaleString('en-US')} in ${names[0]}, ${rowsB.size.toLocaleString('en-US')} in ${names[1]}`];
+    if (onlyA.length > 0) parts.push(`${onlyA.length} only in ${names[0]} (${few(onlyA)})`);
+    if (onlyB.length > 0) parts.push(`${onlyB.length} only in ${names[1]} (${few(onlyB)})`);
+    for (const [field, ids] of fields) {
+      const [id] = ids as [string];
+      parts.push(`${field} differs in ${ids.length} (${few(ids)}; ${id}: ${String(rowsA.get(id)?.[field]).slice(0, 60)} / ${String(rowsB.get(id)?.[field]).slice(0, 60)})`);
+    }
+    lines.push(parts.join('; '));
+  }
+  return lines;
+}

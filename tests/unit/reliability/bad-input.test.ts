@@ -8,6 +8,7 @@ import type { DeskHandlers } from '../../../electron/shared/contract.ts';
 import { dispatch } from '../../../electron/ipc/dispatch.ts';
 import { checkBaseUrl } from '../../../electron/partner/paths.ts';
 import { runBadInput } from '../../reliability/bad-input.ts';
+import { unclearBecause } from '../../reliability/clear-message.ts';
 import { formatSection, SHORT } from '../../reliability/report.ts';
 import { startRig } from '../../reliability/rig.ts';
 
@@ -128,6 +129,28 @@ describe('numbers the bad-input run found answered with a bound the field does n
     expect(await refusal('updatePreferences', { idleLockMinutes: 2 ** 60 })).toBe('Idle lock minutes: must be at most 240.');
     // An id's own limit is the safe range: that one is still named.
     expect(await refusal('collectionTitle', { libraryId: 101, contentId: 2 ** 64 })).toBe('Title id: must be at most 9007199254740991.');
+  });
+});
+
+describe('service refusals the bad-input run found worded in the service\'s words ("contentId must be an integer (got "{"libraryId":101}")")', () => {
+  it('a patron action the service refuses with a 400 says the desk\'s sentence; the service\'s words, with the id, travel apart', async () => {
+    const rig = await startRig({ seed: 41, watchTitles: false });
+    try {
+      expect(await rig.call('useSandbox')).toMatchObject({ ok: true });
+      const card = rig.sandbox.libraries.find((l) => l.libraryId === 101)?.cards[0];
+      // A string is a content id the desk sends (an episode's, issue #24); this sandbox takes whole numbers only.
+      const contentId = '{"libraryId":101}';
+      for (const method of ['borrow', 'returnTitle', 'placeHold', 'removeHold'] as const) {
+        const result = await rig.call(method, { libraryId: 101, card, contentId, title: 'A title' });
+        if (result.ok) throw new Error(`${method} was accepted`);
+        expect(unclearBecause(result.error), method).toBeUndefined();
+        expect(result.error.message, method).not.toContain('libraryId');
+        expect(result.error.serviceMessage, method).toContain('contentId must be an integer');
+      }
+      expect(rig.unexpected).toEqual([]);
+    } finally {
+      await rig.close();
+    }
   });
 });
 
