@@ -18,7 +18,7 @@ import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 import { atMostGoal, quantile } from './figures.ts';
-import type { SandboxProcess } from './sandbox-process.ts';
+import { sandboxToken, type SandboxProcess } from './sandbox-process.ts';
 
 const LOOKUP_EVERY_MS = 200;
 const IDLE_LOOKUPS = 40;
@@ -70,9 +70,7 @@ function watchTurns(): () => { busyInWorstMs: number; busyMaxMs: number } {
 type BareRequest = () => Promise<void>;
 
 async function bareStatusRequest(sandbox: SandboxProcess, libraryId: number, card: string): Promise<BareRequest> {
-  const basic = Buffer.from(`${sandbox.username}:${sandbox.password}`).toString('base64');
-  const token = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
-  const { access_token: accessToken } = await token.json() as { access_token: string };
+  const accessToken = await sandboxToken(sandbox);
   const url = `${sandbox.url}/api/v1/libraries/${libraryId}/patrons/${encodeURIComponent(card)}/status`;
   // The sandbox counts a pull's total over its whole catalog at the pull's first page (about
   // 300 ms on its one thread here, once per library and model): a one-off of the sandbox, not of

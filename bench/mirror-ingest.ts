@@ -27,7 +27,7 @@ import { pageMetadata, parseGlobalContentPage } from '../electron/partner/normal
 import { encodeRecord, type Vocabulary } from '../electron/mirror/title-record.ts';
 import { wordsOf } from '../electron/mirror/title-row.ts';
 import type { Country } from '../electron/shared/model.ts';
-import type { SandboxProcess } from './sandbox-process.ts';
+import { sandboxToken, type SandboxProcess } from './sandbox-process.ts';
 
 export const PAGE = Number(process.env.PAGE ?? 500);
 const SAMPLE_PAGES = 150;
@@ -61,9 +61,7 @@ export async function bareExtraction(sandbox: Pick<SandboxProcess, 'url' | 'user
 /** The first pages of the global catalog as the service sends them, one file each. */
 async function savePages(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>, country: Country, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
-  const basic = Buffer.from(`${sandbox.username}:${sandbox.password}`).toString('base64');
-  const tokenAnswer = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
-  const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+  const token = await sandboxToken(sandbox);
   const files: string[] = [];
   let startToken: string | undefined;
   for (let i = 0; i < SAMPLE_PAGES; i++) {

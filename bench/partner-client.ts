@@ -3,7 +3,7 @@
 //  2. throughput of a full paged extraction of 100,000 library content records.
 // The sandbox runs in its own process, so the figures are this process's (the client's) work.
 import { PartnerClient } from '../electron/partner/client.ts';
-import { startSandboxProcess } from './sandbox-process.ts';
+import { sandboxToken, startSandboxProcess } from './sandbox-process.ts';
 
 const ROUNDS = 1_000;
 const REPEATS = 5;
@@ -22,9 +22,7 @@ export async function benchClientOverhead(): Promise<void> {
     const { libraryId, cards } = sandbox.libraries[0]!;
     const card = cards[0]!;
     const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
-    const basic = Buffer.from(`${sandbox.username}:${sandbox.password}`).toString('base64');
-    const tokenAnswer = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
-    const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+    const token = await sandboxToken(sandbox);
     const url = `${sandbox.url}/api/v1/libraries/${libraryId}/patrons/${encodeURIComponent(card)}/status`;
     const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json', 'ws-api': '2.1' };
     const bareCall = async (): Promise<unknown> => (await fetch(url, { headers })).json();

@@ -30,3 +30,11 @@ export async function startSandboxProcess(args: string[] = [], options: SandboxP
   lines.close();
   return { ...(JSON.parse(first) as Omit<SandboxProcess, 'stop'>), stop: () => child.kill('SIGTERM') };
 }
+
+/** A bearer token of the sandbox's own, for a bench that asks the service directly (no desk, no client). */
+export async function sandboxToken(sandbox: Pick<SandboxProcess, 'url' | 'username' | 'password'>): Promise<string> {
+  const basic = Buffer.from(`${sandbox.username}:${sandbox.password}`).toString('base64');
+  const answer = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
+  if (!answer.ok) throw new Error(`the sandbox refused a token: ${answer.status}`);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
