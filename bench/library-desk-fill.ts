@@ -16,14 +16,13 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { openSession } from '../electron/library-mirror-reading/database.ts';
-import { tryLead } from '../electron/library-mirror/leadership.ts';
 import { syncCatalog } from '../electron/library-mirror/partner-sync.ts';
-import { grantDeskRole, migrate, SCHEMA } from '../electron/library-mirror/schema.ts';
+import { SCHEMA } from '../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';
 import { DeskMirror } from '../electron/mirror/desk-mirror.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
 import { COUNTRIES } from '../electron/shared/model.ts';
-import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
+import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -56,10 +55,7 @@ const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 const dir = mkdtempSync(join(tmpdir(), 'library-desk-fill-'));
 try {
   const db = await createMirrorDatabase(cluster);
-  const lead = await openSession(db.service);
-  await migrate(lead);
-  await grantDeskRole(lead, db.deskRole);
-  if (!(await tryLead(lead))) throw new Error('no lead');
+  const lead = await leadingSession(db);
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
   const loadStarted = performance.now();
   await syncCatalog({ client, store: new LibraryMirrorStore(lead), now: Date.now, signal: new AbortController().signal, log: quiet, pageSize: 500 },

@@ -5,26 +5,22 @@
 // change with the read-only role, in batches. Figures printed, nothing asserted.
 import { changesSince } from '../electron/library-mirror-reading/changes.ts';
 import { openSession } from '../electron/library-mirror-reading/database.ts';
-import { tryLead } from '../electron/library-mirror/leadership.ts';
-import { grantDeskRole, migrate, SCHEMA } from '../electron/library-mirror/schema.ts';
+import { SCHEMA } from '../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';
 import { PartnerClient } from '../electron/partner/client.ts';
-import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
+import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
+import { quantile } from './figures.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
 const TITLES = Number(process.argv[2] ?? 1_000_000);
 const PAGE = 500;
-const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
 
 const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 try {
   const db = await createMirrorDatabase(cluster);
-  const lead = await openSession(db.service);
-  await migrate(lead);
-  await grantDeskRole(lead, db.deskRole);
-  if (!(await tryLead(lead))) throw new Error('no lead');
+  const lead = await leadingSession(db);
   const store = new LibraryMirrorStore(lead);
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
 
@@ -68,7 +64,7 @@ try {
 
   console.log(`\nLibrary mirror bulk load — ${records} titles in ${page} pages of ${PAGE} (PostgreSQL ${cluster.port}, fsync on; a shared 2-core machine: noisy)`);
   console.log(`  whole run (sandbox over HTTP + store):  ${wallSeconds.toFixed(1)} s, ${(records / wallSeconds).toFixed(0)} titles/s`);
-  console.log(`  store only (COPY + merge + cursor):     ${storeSeconds.toFixed(1)} s, ${(records / storeSeconds).toFixed(0)} titles/s; per page p50 ${percentile(storeMs, 0.5).toFixed(1)} ms, p95 ${percentile(storeMs, 0.95).toFixed(1)} ms`);
+  console.log(`  store only (COPY + merge + cursor):     ${storeSeconds.toFixed(1)} s, ${(records / storeSeconds).toFixed(0)} titles/s; per page p50 ${quantile(storeMs, 0.5).toFixed(1)} ms, p95 ${quantile(storeMs, 0.95).toFixed(1)} ms`);
   console.log(`  the run's end (sweep of a full run):    ${(finishMs / 1000).toFixed(1)} s`);
   console.log(`  on disk: titles ${(Number(sizes.titles) / 2 ** 20).toFixed(0)} MiB (with indexes and TOAST), database ${(Number(sizes.db) / 2 ** 20).toFixed(0)} MiB`);
   console.log(`  a desk's read of every change (read-only role, TLS, batches of 5000): ${read} rows in ${readSeconds.toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(0)} MiB of records`);

@@ -5,9 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { tryLead } from '../../electron/library-mirror/leadership.ts';
 import { syncCatalog, type LibraryServed } from '../../electron/library-mirror/partner-sync.ts';
-import { grantDeskRole, migrate } from '../../electron/library-mirror/schema.ts';
 import { LibraryMirrorStore } from '../../electron/library-mirror/store.ts';
 import type { Logger } from '../../electron/logging/index.ts';
 import type { LibraryMirrorTarget } from '../../electron/mirror/mirror-interface.ts';
@@ -15,7 +13,7 @@ import { CONTENT_INFO_BATCH } from '../../electron/partner/limits.ts';
 import { PartnerClient } from '../../electron/partner/client.ts';
 import type { SandboxHandle } from '../../electron/sandbox/server.ts';
 import type { ContentId, Country } from '../../electron/shared/model.ts';
-import type { MirrorDatabase } from './library-mirror-db.ts';
+import { leadingSession, type MirrorDatabase } from './library-mirror-db.ts';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -30,10 +28,7 @@ export interface LibraryService {
 }
 
 export async function startLibraryService(db: MirrorDatabase, sandbox: SandboxHandle, now: () => number = Date.now): Promise<LibraryService> {
-  const session: pg.Client = await db.session(db.service, 'test library mirror service');
-  await migrate(session);
-  await grantDeskRole(session, db.deskRole);
-  if (!(await tryLead(session))) throw new Error('Another session leads this library mirror.');
+  const session: pg.Client = await leadingSession(db, 'test library mirror service');
   const store = new LibraryMirrorStore(session);
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password }, now });
   const libraries: LibraryServed[] = sandbox.libraries.map((l) => ({ libraryId: l.libraryId, countries: [l.country as Country] }));

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openSession, type DatabaseTarget } from '../../electron/library-mirror-reading/database.ts';
+import { tryLead } from '../../electron/library-mirror/leadership.ts';
+import { grantDeskRole, migrate } from '../../electron/library-mirror/schema.ts';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
 
 export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'resources', 'library-mirror', 'create-database.sql');
@@ -44,6 +46,15 @@ export async function createMirrorDatabase(cluster: PostgresCluster, name = 'lib
     session: (target, applicationName) => openSession(target, applicationName ? { applicationName } : {}),
     admin: () => cluster.admin(name),
   };
+}
+
+/** A session of the service's role set up as the service sets up its own: the schema migrated, the desks' role granted, the lead taken. */
+export async function leadingSession(db: MirrorDatabase, applicationName?: string): Promise<pg.Client> {
+  const session = await db.session(db.service, applicationName);
+  await migrate(session);
+  await grantDeskRole(session, db.deskRole);
+  if (!(await tryLead(session))) throw new Error('Another session leads this library mirror.');
+  return session;
 }
 
 /** A cluster with one mirror database for this test file, stopped (and its folder removed) after the file, failed or not. */
