@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Connection } from '../electron/connection/connection.ts';
 import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
 import { sourceName } from '../electron/mirror/mirror-interface.ts';
-import { CONTENT_INFO_BATCH } from '../electron/partner/limits.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/partner/limits.ts';
 import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 import { SimulatedTime } from './support/simulated-time.ts';
@@ -21,7 +21,7 @@ const NETWORK_MS = 80;
 const DESK_EVERY_MS = 10_000;
 
 export interface RefreshFigures {
-  /** Refresh time over the floor of its 200 content-info calls at the rate limit (and calls over 200): the larger. */
+  /** Refresh calls and time over the floor of the spec's own procedure (entitlement pages of at most 500, then content info 50 ids a call): the larger. */
   refreshVsFloor: number;
   overLimit: number;
   deskWaitMaxMs: number;
@@ -85,7 +85,12 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
     await time.run(staff);
 
     const refreshSends = sends.slice(fromSend).filter((s) => !s.path.endsWith('/status') && !s.path.endsWith('/get-token'));
-    const floorCalls = Math.ceil(CHANGED / CONTENT_INFO_BATCH);
+    // The floor is the spec's procedure at its fewest calls: the changed ids come from the
+    // entitlements delta in pages of at most 500 (the published guidance), then their
+    // availability from content info, 50 ids a call. Before the 500 rule one entitlement page
+    // carried all 10,000 ids and the floor counted content info alone; that ratio is printed too.
+    const contentInfoFloor = Math.ceil(CHANGED / CONTENT_INFO_BATCH);
+    const floorCalls = Math.ceil(CHANGED / BATCH_LIMIT) + contentInfoFloor;
     const floorMs = (floorCalls / PER_MINUTE) * 60_000;
     const overLimit = sends.filter((s, i) => sends.slice(0, i + 1).filter((t) => t.at > s.at - 60_000).length > PER_MINUTE).length;
     const contentInfo = refreshSends.filter((s) => s.path.endsWith('/content/info')).length;
@@ -94,8 +99,9 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
     const callRatio = refreshSends.length / floorCalls;
     const deskWaitMaxMs = Math.max(0, ...deskWaits);
     console.log(`Availability refresh through the connection's budget (${CHANGED.toLocaleString('en-US')} changed Flex titles, ${PER_MINUTE} requests a minute, simulated time, ${NETWORK_MS} ms network each)`);
-    console.log(`  calls: ${refreshSends.length} (${entitlementPages} entitlement pages + ${contentInfo} content info) against a floor of ${floorCalls}: ${callRatio.toFixed(3)}x   goal ≤ 1.05x`);
+    console.log(`  calls: ${refreshSends.length} (${entitlementPages} entitlement pages + ${contentInfo} content info) against a floor of ${floorCalls} (${floorCalls - contentInfoFloor} entitlement pages of ${BATCH_LIMIT} + ${contentInfoFloor} content info of ${CONTENT_INFO_BATCH}): ${callRatio.toFixed(3)}x   goal ≤ 1.05x`);
     console.log(`  time:  ${(duration / 1000).toFixed(1)} s against the floor of ${floorCalls} calls at ${PER_MINUTE}/min (${floorMs / 1000} s): ${timeRatio.toFixed(3)}x   goal ≤ 1.05x`);
+    console.log(`  (against content info alone, ${contentInfoFloor} calls, as the floor was counted before the 500 rule: calls ${(refreshSends.length / contentInfoFloor).toFixed(3)}x, time ${(duration / ((contentInfoFloor / PER_MINUTE) * 60_000)).toFixed(3)}x)`);
     console.log(`  requests over ${PER_MINUTE} in any 60 s: ${overLimit}   goal 0 (all ${sends.length} requests, desk included)`);
     console.log(`  desk lookups during the refresh: ${deskWaits.length}, longest wait for the budget ${deskWaitMaxMs} ms   goal: desk first (no wait beyond the one background request on the wire)`);
     return { refreshVsFloor: Math.max(timeRatio, callRatio), overLimit, deskWaitMaxMs };
