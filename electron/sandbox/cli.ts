@@ -16,6 +16,7 @@ const USAGE = `Usage: node electron/sandbox/cli.ts [options]
   --username <name>        default desk-sandbox
   --password <text>        default: a new random password each start
   --rate-limit <n>         at most n requests a minute per credential, then 429 (default: no limit)
+  --rate-window-ms <ms>    the rate limit's "minute", 1000 to 60000 (default 60000; benches compress time)
   --ids spec|published     how content ids and titleIds relate (default spec; published:
                            titleIds differ from content ids, a series' episodes are
                            contents with string ids)
@@ -53,6 +54,7 @@ try {
       username: { type: 'string' },
       password: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'rate-window-ms': { type: 'string' },
       ids: { type: 'string' },
       removals: { type: 'string' },
       verbose: { type: 'boolean' },
@@ -78,6 +80,7 @@ const sandbox = await startSandbox({
   username: values.username,
   password: values.password,
   rateLimitPerMinute: integer('rate-limit', values['rate-limit'], 1, 1_000_000),
+  rateLimitWindowMs: integer('rate-window-ms', values['rate-window-ms'], 1000, 60_000),
   ids: oneOf('ids', values.ids, ID_READINGS),
   removals: oneOf('removals', values.removals, REMOVALS),
   log: values.verbose === true ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,

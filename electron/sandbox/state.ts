@@ -26,6 +26,7 @@ export interface StateOptions {
   now: () => number;
   /** Requests a minute per credential before 429s (rate-limit.ts); no limit when absent. */
   rateLimitPerMinute?: number;
+  rateLimitWindowMs?: number;
   /** How content ids and title ids relate (content-ids.ts). */
   ids: IdReading;
   /** How a delta shows a removal: `marked` (`removed: true`) or `absent` (not at all, as the published schemas show none). */
@@ -56,7 +57,7 @@ export class SandboxState {
   constructor(options: StateOptions) {
     this.options = options;
     this.faults = new FaultInjector(options.seed);
-    this.rateLimit = new CredentialRateLimit(options.rateLimitPerMinute);
+    this.rateLimit = new CredentialRateLimit(options.rateLimitPerMinute, options.rateLimitWindowMs);
     this.catalog = new CatalogStore(options.seed, options.catalogSize);
     this.entitlements = new EntitlementStore(this.catalog);
     this.contents = new ContentIds(options.ids, this.catalog);

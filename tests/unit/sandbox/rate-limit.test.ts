@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CredentialRateLimit } from '../../../electron/sandbox/rate-limit.ts';
 import { ADMIN_HEADER } from '../../../electron/sandbox/server.ts';
 import { basic, raw, startApi, type Api } from './helpers.ts';
 
@@ -36,6 +37,19 @@ describe('the per-credential rate limit', () => {
     api.clock.advance(50_000);
     expect((await bulk()).status).toBe(200); // one slot freed; refused requests took none
     expect((await bulk()).status).toBe(429);
+  });
+
+  it('counts its window in the given milliseconds when a bench compresses time, Retry-After in whole seconds', async () => {
+    api = await startApi({ rateLimitPerMinute: 2, rateLimitWindowMs: 3000 });
+    expect((await tokenRequest(api)).status).toBe(200);
+    api.clock.advance(500);
+    expect((await tokenRequest(api)).status).toBe(200);
+    const refused = await tokenRequest(api);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('3'); // 2.5 s until the first leaves the 3 s window, rounded up
+    api.clock.advance(2500);
+    expect((await tokenRequest(api)).status).toBe(200);
+    expect(() => new CredentialRateLimit(1, 999)).toThrow(/from 1000 to 60000/);
   });
 
   it('does not count requests that prove no credential (they get their 401)', async () => {
