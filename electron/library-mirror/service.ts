@@ -14,31 +14,38 @@ import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts'
 import { runSchedule } from './partner-sync.ts';
 import { grantDeskRole, migrate } from './schema.ts';
 import { LibraryMirrorStore } from './store.ts';
+import { YieldingShare } from './yielding-share.ts';
 
 export interface ServiceDependencies {
   log: Logger;
   /** Node's fetch unless a test gives another. */
   fetch?: FetchFn;
   now?: () => number;
+  /** The credential's rate window, a minute; only a bench that compresses time (bench:fleet) shortens it. */
+  rateWindowMs?: number;
 }
 
 export interface RunningService {
   /** Ends the lead (if it has it) and the sessions; the sync resumes from its cursors on the next start. */
   stop(): Promise<void>;
+  /** The share of the credential's budget the service allows itself now (it gives way to busy desks). */
+  share(): ReturnType<YieldingShare['describe']>;
 }
 
 export function startLibraryMirrorService({ config, credentials, database }: LoadedConfig, deps: ServiceDependencies): RunningService {
   const { log } = deps;
   const now = deps.now ?? Date.now;
-  // The service's own share of the credential's budget: every request, retries included, passes it.
-  const budget = new RequestBudget({ perMinute: config.requestsPerMinute, now });
+  // The service's own share of the credential's budget: every request, retries included, passes
+  // it, and the share halves when a 429 says the desks have filled the credential's window.
+  const budget = new RequestBudget({ perMinute: config.requestsPerMinute, now, ...(deps.rateWindowMs ? { windowMs: deps.rateWindowMs } : {}) });
+  const share = new YieldingShare(budget, now, (perMinute) => log.info('request-share', { perMinute, of: config.requestsPerMinute }));
   const client = new PartnerClient({
     baseUrl: config.partner.baseUrl,
     credentials: { username: credentials.username, password: credentials.password },
     wsApi: config.partner.wsApi,
     gate: budget.gate,
     now,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    fetch: share.watch(deps.fetch ?? ((input, init) => fetch(input, init))),
   });
   const lead = async ({ session, signal }: LeaderTerm): Promise<void> => {
     const versions = await migrate(session);
@@ -62,5 +69,5 @@ export function startLibraryMirrorService({ config, credentials, database }: Loa
     partner: config.partner.baseUrl,
   });
   void leadership.start();
-  return { stop: () => leadership.stop() };
+  return { stop: () => leadership.stop(), share: () => share.describe() };
 }

@@ -12,9 +12,9 @@ export interface RequestBudgetOptions {
   now?: () => number;
   /** Waits `ms` (simulated in the reliability runs). */
   sleep?: (ms: number) => Promise<void>;
+  /** The service's window, a minute; only a bench that compresses time (bench:fleet) shortens it. */
+  windowMs?: number;
 }
-
-const WINDOW_MS = 60_000;
 
 interface Waiter {
   priority: Priority;
@@ -22,9 +22,10 @@ interface Waiter {
 }
 
 export class RequestBudget {
-  private readonly perMinute: number;
+  private perMinute: number;
   /** Window slots background work leaves to the desk. */
-  private readonly deskReserve: number;
+  private deskReserve: number;
+  readonly windowMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** When each exchange of the last 60 s was sent, oldest first. */
@@ -34,10 +35,12 @@ export class RequestBudget {
   private wakeUp: Promise<void> | undefined;
 
   constructor(options: RequestBudgetOptions) {
-    this.perMinute = Math.max(1, Math.floor(options.perMinute));
-    this.deskReserve = this.perMinute >= 10 ? Math.ceil(this.perMinute / 10) : 0;
+    this.windowMs = options.windowMs ?? 60_000;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.perMinute = 0;
+    this.deskReserve = 0;
+    this.setPerMinute(options.perMinute);
   }
 
   /** The gate a connection's transport sends through. */
@@ -54,6 +57,18 @@ export class RequestBudget {
     }
   };
 
+  /** Changes the share from now on (the library mirror's share gives way to the desks: yielding-share.ts). */
+  setPerMinute(perMinute: number): void {
+    this.perMinute = Math.max(1, Math.floor(perMinute));
+    this.deskReserve = this.perMinute >= 10 ? Math.ceil(this.perMinute / 10) : 0;
+    if (this.waiting.length > 0) this.pump();
+  }
+
+  /** Exchanges a window admits now. */
+  get limit(): number {
+    return this.perMinute;
+  }
+
   /** Exchanges sent in the current window (for the Sync page and the benches). */
   inWindow(): number {
     this.forgetOld();
@@ -61,7 +76,7 @@ export class RequestBudget {
   }
 
   private forgetOld(): void {
-    const horizon = this.now() - WINDOW_MS;
+    const horizon = this.now() - this.windowMs;
     while (this.sent.length > 0 && (this.sent[0] as number) <= horizon) this.sent.shift();
   }
 
@@ -90,7 +105,7 @@ export class RequestBudget {
     // Only a full window (for the desk) or a window past background's share frees with time.
     const limit = deskWaits ? this.perMinute : this.perMinute - this.deskReserve;
     if (this.sent.length < limit) return;
-    const freesAt = (this.sent[this.sent.length - limit] as number) + WINDOW_MS;
+    const freesAt = (this.sent[this.sent.length - limit] as number) + this.windowMs;
     this.wakeUp = this.sleep(Math.max(1, freesAt - this.now())).then(() => {
       this.wakeUp = undefined;
       this.pump();

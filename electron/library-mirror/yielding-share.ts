@@ -1,0 +1,65 @@
+// The service's share of the credential's request budget gives way to the desks. One partner
+// credential serves the service and every desk of the library, and the service cannot see what
+// the desks send; a 429 it meets says the credential's window is full, so desks are busy with
+// patrons. It then halves its share at once (at most once a window: one full window is one
+// signal), and gives back a tenth of its configured share for each window that passes without a
+// 429, never above what IT configured — additive increase, multiplicative decrease, the way TCP
+// senders share a link. The sync slows while the desks are busy; patron calls keep the window.
+import type { RequestBudget } from '../partner/request-budget.ts';
+import type { FetchFn } from '../partner/transport.ts';
+
+export class YieldingShare {
+  readonly #budget: RequestBudget;
+  readonly #configured: number;
+  readonly #step: number;
+  readonly #now: () => number;
+  /** When the share last changed (a cut or a step back up). */
+  #changedAt: number;
+  #lastRefusal = Number.NEGATIVE_INFINITY;
+  #refusals = 0;
+  readonly #changed: (perMinute: number) => void;
+
+  /** `changed` hears each cut and the share's return to what IT configured (for the service's log). */
+  constructor(budget: RequestBudget, now: () => number, changed: (perMinute: number) => void = () => {}) {
+    this.#changed = changed;
+    this.#budget = budget;
+    this.#configured = budget.limit;
+    this.#step = Math.max(1, Math.round(this.#configured / 10));
+    this.#now = now;
+    this.#changedAt = now();
+  }
+
+  /** Node's fetch (or the one given) watched: every answer tells the share whether the window was full. */
+  watch(fetch: FetchFn): FetchFn {
+    return async (input, init) => {
+      const answer = await fetch(input, init);
+      if (answer.status === 429) this.refused();
+      else this.answered();
+      return answer;
+    };
+  }
+
+  /** The share the service allows itself now, and the 429s it has met. */
+  describe(): { perMinute: number; configured: number; refusals: number } {
+    return { perMinute: this.#budget.limit, configured: this.#configured, refusals: this.#refusals };
+  }
+
+  refused(): void {
+    const now = this.#now();
+    this.#refusals += 1;
+    this.#changedAt = now; // the quiet windows that give the share back count from the last 429
+    if (now - this.#lastRefusal < this.#budget.windowMs) return;
+    this.#lastRefusal = now;
+    this.#budget.setPerMinute(Math.max(1, Math.floor(this.#budget.limit / 2)));
+    this.#changed(this.#budget.limit);
+  }
+
+  answered(): void {
+    const now = this.#now();
+    const windows = Math.floor((now - this.#changedAt) / this.#budget.windowMs);
+    if (windows < 1 || this.#budget.limit >= this.#configured) return;
+    this.#changedAt += windows * this.#budget.windowMs;
+    this.#budget.setPerMinute(Math.min(this.#configured, this.#budget.limit + windows * this.#step));
+    if (this.#budget.limit === this.#configured) this.#changed(this.#budget.limit);
+  }
+}

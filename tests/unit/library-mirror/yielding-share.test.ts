@@ -1,0 +1,51 @@
+// The library mirror's share of the credential gives way to busy desks: a 429 from the service
+// (the sandbox's per-credential limit, over HTTP) halves it at once, at most once a window, and
+// each quiet window gives back a tenth of what IT configured, never more.
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestBudget } from '../../../electron/partner/request-budget.ts';
+import { YieldingShare } from '../../../electron/library-mirror/yielding-share.ts';
+import { createClock } from '../../support/clock.ts';
+import { basic, startApi, type Api } from '../sandbox/helpers.ts';
+
+let api: Api | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+describe('the library mirror\'s yielding share', () => {
+  it('halves on a 429 from the credential\'s limit, once a window, and comes back a tenth a quiet window', async () => {
+    api = await startApi({ rateLimitPerMinute: 1 });
+    const clock = createClock();
+    const budget = new RequestBudget({ perMinute: 50, now: clock.now });
+    const changes: number[] = [];
+    const share = new YieldingShare(budget, clock.now, (perMinute) => changes.push(perMinute));
+    const fetch = share.watch((input, init) => globalThis.fetch(input, init));
+    const token = () => fetch(`${api!.sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { authorization: basic(api!.sandbox.username, api!.sandbox.password) } });
+
+    expect((await token()).status).toBe(200); // a desk's request, say: the window is now full
+    expect(share.describe()).toEqual({ perMinute: 50, configured: 50, refusals: 0 });
+    expect((await token()).status).toBe(429);
+    expect(budget.limit).toBe(25);
+    clock.advance(30_000);
+    expect((await token()).status).toBe(429); // the same full window: counted, not cut again
+    expect(share.describe()).toEqual({ perMinute: 25, configured: 50, refusals: 2 });
+
+    clock.advance(60_000); // a quiet window since the last 429
+    share.answered();
+    expect(budget.limit).toBe(30);
+    clock.advance(10 * 60_000);
+    share.answered();
+    expect(budget.limit).toBe(50); // never above what IT configured
+    expect(changes).toEqual([25, 50]);
+    // The cut share is what the budget admits: 25 desk-priority exchanges in a window, the 26th waits.
+    const sent: number[] = [];
+    const waits: (() => void)[] = [];
+    const sleepy = new RequestBudget({ perMinute: 50, now: clock.now, sleep: () => new Promise<void>((wake) => { waits.push(wake); }) });
+    new YieldingShare(sleepy, clock.now).refused();
+    const gates = Array.from({ length: 26 }, () => sleepy.gate('desk', async () => { sent.push(clock.now()); }));
+    await Promise.all(gates.slice(0, 25));
+    expect(sent).toHaveLength(25);
+    expect(waits).toHaveLength(1); // the 26th waits for the window's oldest slot
+  });
+});
