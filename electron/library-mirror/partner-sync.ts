@@ -3,8 +3,10 @@
 // library's entitlements, full once and then deltas reaching back past the last success; every
 // 10 minutes, Flex entitlements changed since the last refresh, their availability 50 ids a
 // call). The pull is the desk's own (PartnerClient.bulkPages, partner/pull.ts): the client
-// fetches each page's bytes (one page asked for ahead, the signal reaching the request on the
-// wire) and hands them to the store as they came; the store reads them and answers with the
+// fetches each page's bytes (the signal reaching the request on the wire) and hands them to the
+// store as they came — without asking for the next page ahead: the service's share of the budget
+// spaces its requests a second or more apart, so fetching ahead gains nothing, and a leader killed
+// mid-sync leaves its successor at most the one page it was storing to fetch again; the store reads them and answers with the
 // page's next token. Sources are named and deltas paced as the desk's sync does it (its
 // constants: sync.ts and mirror-interface.ts hold no database). Kept thin and in this one
 // module: once the store implements the desk's PageStore (electron/mirror/mirror-interface.ts),
@@ -71,7 +73,7 @@ async function syncSource(ctx: PartnerSyncContext, source: string, kind: PageKin
   try {
     // A run whose last page is stored (its cursor ends) only has its end left to do.
     if (page === 0 || state.nextToken !== undefined) {
-      for await (const _stored of ctx.client.bulkPages(pull(state.nextToken, state.runSince), take, signal)) { /* each page is stored in `take` */ }
+      for await (const _stored of ctx.client.bulkPages(pull(state.nextToken, state.runSince), take, signal, { ahead: false })) { /* each page is stored in `take` */ }
     }
     signal.throwIfAborted();
     const removed = await store.finishRun(source, run, { full: state.runSince === undefined });

@@ -277,11 +277,11 @@ export class PartnerClient {
    * token, read from the page); each answer is yielded. The next page is asked for as soon as
    * its token is known (pullPages); `signal` cancels the pull and the request on the wire.
    */
-  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: ArrayBuffer) => Promise<R>, signal?: AbortSignal): AsyncGenerator<R> {
+  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: ArrayBuffer) => Promise<R>, signal?: AbortSignal, { ahead = true }: { ahead?: boolean } = {}): AsyncGenerator<R> {
     const { path, query, firstToken } = bulkRequest(pull);
     const fetchPage = (token: string | undefined, cancel: AbortSignal): Promise<ArrayBuffer> =>
       this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, bytes: true, signal: cancel }) as Promise<ArrayBuffer>;
-    return pullPages({ fetchPage, take, startToken: pull.startToken ?? firstToken, attempts: this.core.garbledPageAttempts, ...(signal ? { signal } : {}) });
+    return pullPages({ fetchPage, take, startToken: pull.startToken ?? firstToken, attempts: this.core.garbledPageAttempts, ahead, ...(signal ? { signal } : {}) });
   }
 
   /** A bulk pull read here: each page parsed in this thread (tests, the benchmark's HTTP limit). */

@@ -19,6 +19,8 @@ export interface PullOptions<R extends PullStep> {
   take(bytes: ArrayBuffer): Promise<R>;
   startToken?: string;
   attempts: number;
+  /** False: the next page is asked for only once this one is taken (the library mirror service: a successor fetches again at most the page that was being stored). */
+  ahead?: boolean;
   signal?: AbortSignal;
 }
 
@@ -43,7 +45,7 @@ export async function* pullPages<R extends PullStep>(options: PullOptions<R>): A
       for (let attempt = 1; ; attempt++) {
         const bytes = await current.bytes;
         const guess = leadingNextToken(bytes); // before `take`, which may move the bytes away
-        if (guess !== undefined && guess !== ahead?.token && guess !== current.token && !read.has(guess)) {
+        if (options.ahead !== false && guess !== undefined && guess !== ahead?.token && guess !== current.token && !read.has(guess)) {
           ahead?.stop.abort();
           ahead = ask(guess);
         }

@@ -218,6 +218,22 @@ describe('the pull: one page ahead, never round in circles, cancelled on the wir
     expect(asked.map((a) => a.token)).toEqual([null, ...new Set(asked.slice(1).map((a) => a.token))]); // every page asked for once
   });
 
+  it('without look-ahead (the library mirror service), asks for no page until the one before it is taken', async () => {
+    const { client, asked } = watched();
+    const askedWhileTaking: number[] = [];
+    let pages = 0;
+    for await (const head of client.bulkPages({ kind: 'global', limit: 400 }, async (bytes) => {
+      const head = await headOf(bytes);
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve)); // room for a request ahead, were one made
+      askedWhileTaking.push(asked.length);
+      return head;
+    }, undefined, { ahead: false })) {
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(2);
+    expect(askedWhileTaking).toEqual(Array.from({ length: pages }, (_, i) => i + 1)); // page i+1 taken with only i+1 pages asked for
+  });
+
   it('on a wrong guess, cancels that request and asks for the page the parsed page names', async () => {
     // The first bytes show a token the page's metadata overrides (the metadata's is the one read).
     const { client, asked } = watched((_url, text) => (text.includes('"nextStartToken"') ? text.replace(/^\{/, '{"nextStartToken":"999999",') : text));
