@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Debian/Ubuntu packages the project needs on Linux: libsecret to build keytar, gnome-keyring
-# and D-Bus for a Secret Service in tests, Chromium and Xvfb for end-to-end tests, PostgreSQL
+# and D-Bus for a Secret Service in tests, secret-tool (libsecret-tools) to put a password there
+# as IT's install tooling does (tests/unit/credentials/installed-password.test.ts), Chromium and Xvfb for end-to-end tests, PostgreSQL
 # and OpenSSL for the library mirror's tests (each test file starts a cluster of its own in a
 # temporary folder, with a test CA made by openssl: tests/support/postgres-cluster.ts).
 # Installs only what is missing; elsewhere it is a no-op.
 set -euo pipefail
 [ "$(uname)" = "Linux" ] || exit 0
-command -v dpkg >/dev/null || { echo "system-deps: not a Debian system; install libsecret (dev), gnome-keyring, dbus, chromium, postgresql and openssl yourself" >&2; exit 0; }
+command -v dpkg >/dev/null || { echo "system-deps: not a Debian system; install libsecret (dev and its secret-tool), gnome-keyring, dbus, chromium, postgresql and openssl yourself" >&2; exit 0; }
 
-packages=(libsecret-1-dev gnome-keyring dbus-x11 chromium xvfb postgresql openssl)
+packages=(libsecret-1-dev libsecret-tools gnome-keyring dbus-x11 chromium xvfb postgresql openssl)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ "${#missing[@]}" -eq 0 ] && exit 0

@@ -1,8 +1,9 @@
 // How the library mirror's processes reach PostgreSQL. Over the network it is TLS with the
 // server's certificate verified against the configured CA (libpq's verify-full: the chain and
 // the host name, or IP, it was issued for), never less: a URL cannot turn it off. Without a
-// configured CA the system's trusted CAs verify it. A Unix socket (the server on the same
-// machine, `?host=/run/postgresql`) needs no TLS: the kernel carries the bytes.
+// configured CA, Node's built-in public CAs (Mozilla's list) verify it, not the OS's store. A
+// Unix socket (the server on the same machine, `?host=/run/postgresql`) needs no TLS: the kernel
+// carries the bytes.
 import pg from 'pg';
 
 export interface DatabaseTarget {

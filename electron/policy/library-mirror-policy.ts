@@ -4,9 +4,9 @@
 // (the policy file is readable by every user of the PC): IT's tooling puts it in the keychain,
 // or IT types it in Settings where `passwordEntry` allows. TLS with the server's certificate
 // verified (chain and host name) is not a choice: there is no setting to turn it off, only the
-// CA to verify it with (absent: the system's trusted CAs). Desks are other machines than the
-// database's, so a Unix socket is not offered.
-import { isAbsolute } from 'node:path';
+// CA to verify it with (absent: the public CAs Node carries, Mozilla's list, not the OS's store).
+// Desks are other machines than the database's, so a Unix socket is not offered.
+import { posix, win32 } from 'node:path';
 import { z } from 'zod';
 
 /** Host names and IP addresses as IT writes them: no scheme, path, user or spaces. */
@@ -26,7 +26,9 @@ export const libraryMirrorPolicySchema = z.strictObject({
   port: z.number({ error: PORT_RULE }).int({ error: PORT_RULE }).min(1, { error: PORT_RULE }).max(65_535, { error: PORT_RULE }).default(5432),
   database: z.string({ error: DATABASE_RULE }).regex(IDENTIFIER, { error: DATABASE_RULE }),
   user: z.string({ error: USER_RULE }).regex(IDENTIFIER, { error: USER_RULE }),
-  caFile: z.string({ error: CA_RULE }).refine((path) => isAbsolute(path) && !/[\u0000-\u001f]/.test(path), { error: CA_RULE }).optional(),
+  // Absolute on some OS here (a Windows path is absolute by win32's rules, a POSIX one by both);
+  // absolute on the desk's own OS is checked where the policy was found (caFileRule, load.ts).
+  caFile: z.string({ error: CA_RULE }).refine((path) => win32.isAbsolute(path) && !/[\u0000-\u001f]/.test(path), { error: CA_RULE }).optional(),
   /**
    * Where the role's password comes from: `keychain` (IT's tooling puts it there at install; the
    * default), or `settings`, where IT may also type it on the desk (Settings → Library mirror).
@@ -35,3 +37,14 @@ export const libraryMirrorPolicySchema = z.strictObject({
 }, { error: (issue) => (issue.code === 'invalid_type' ? 'libraryMirror must be an object with host, database and user.' : undefined) });
 
 export type LibraryMirrorPolicy = z.output<typeof libraryMirrorPolicySchema>;
+
+/**
+ * Why `caFile` cannot be read on the OS the policy was found on (a relative path would be read
+ * from wherever the desk was started), or undefined. Checked for that OS rather than the one
+ * running the check, so a Windows template's C:\… path is judged as Windows reads it.
+ */
+export function caFileRule(mirror: LibraryMirrorPolicy | undefined, platform: NodeJS.Platform): string | undefined {
+  if (mirror?.caFile === undefined) return undefined;
+  const absolute = platform === 'win32' ? win32.isAbsolute : posix.isAbsolute;
+  return absolute(mirror.caFile) ? undefined : CA_RULE;
+}

@@ -14,6 +14,11 @@
 //                           entitlementFullPassDays  REG_DWORD  1–90
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
+//   Lending Desk\libraryMirror  host, database, user, caFile, passwordEntry  REG_SZ
+//                           port             REG_DWORD     1–65535
+//
+// Inside a subkey an empty REG_SZ is a field not set: the ADMX's optional text boxes (caFile,
+// updates.url) left blank, whether the policy editor then writes an empty string or nothing.
 //
 // The registry has no true/false and no list of objects, so sandboxOffered is a DWORD and
 // profiles is JSON, as Chrome writes its dictionary policies. A value or subkey this version does
@@ -44,7 +49,7 @@ const TYPE_NAMES: Record<number, string> = {
 /** Top-level fields the registry cannot hold in their own type. */
 const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered', 'actionLogTitles', 'profileEditing']);
 const WRITTEN_AS_JSON = new Set(['profiles', 'staffPins']);
-/** The policy nests one level (updates); deeper subkeys are read as empty, and refused as unknown. */
+/** The policy nests one level (updates, libraryMirror); deeper subkeys are read as empty, and refused as unknown. */
 const MAX_DEPTH = 2;
 
 class Refusal extends Error {
@@ -90,6 +95,7 @@ function treeToObject(registry: RegistryReader, key: KeyContents, place: KeyPlac
     budget.bytes -= value.data.length;
     if (budget.bytes < 0) throw new Refusal(policyProblem('policy.too-large', { source: windowsSourceName(), limit: MAX_POLICY_BYTES / 1024 }));
     const name = value.name === '' ? '(Default)' : value.name;
+    if (depth > 0 && value.type === REG_SZ && utf16(value.data) === '') continue;
     // Named only: load.ts sets it aside (or refuses it, if it looks like a credential).
     if (depth === 0 && !POLICY_SETTING_NAMES.includes(name)) result[name] = null;
     else result[name] = valueToField(value, depth === 0 ? name : undefined, `HKLM\\${keyPath}`, prefix ? `${prefix}.${name}` : name);

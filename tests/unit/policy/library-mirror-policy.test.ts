@@ -41,9 +41,21 @@ describe('libraryMirror in the policy', () => {
     expect(check({ ...MIRROR, verifyCertificate: false }).problems.ignored).toMatchObject({ reason: 'policy.unknown-field' });
   });
 
+  it('takes a CA file absolute on the OS the policy is for, and refuses one that is not', () => {
+    const on = (platform: NodeJS.Platform, caFile: string) => checkedPolicy({ kind: 'found', source: SOURCE, raw: { libraryMirror: { ...MIRROR, caFile } } }, { platform, windowsPublisherVerified: true });
+    const windowsPath = 'C:\\Program Files\\Lending Desk CA\\library-mirror-ca.pem';
+    expect(on('win32', windowsPath)).toMatchObject({ problems: {}, policy: { libraryMirror: { caFile: windowsPath } } });
+    expect(on('darwin', '/Library/Application Support/Lending Desk/ca.pem').problems).toEqual({});
+    // Read on Linux or macOS, C:\… is a name relative to wherever the desk was started; C:ca.pem is relative on Windows too.
+    for (const [platform, caFile] of [['linux', windowsPath], ['darwin', windowsPath], ['win32', 'C:ca.pem'], ['win32', 'ca.pem']] as const) {
+      expect(on(platform, caFile).problems.ignored, `${platform} ${caFile}`).toMatchObject({ reason: 'policy.invalid-value', params: { source: SOURCE, setting: 'libraryMirror.caFile' } });
+    }
+  });
+
+  const sz = (name: string, text: string): RegistryValue => ({ name, type: REG_SZ, data: Buffer.from(`${text}\0`, 'utf16le') });
+  const dword = (name: string, n: number): RegistryValue => { const data = Buffer.alloc(4); data.writeUInt32LE(n); return { name, type: REG_DWORD, data }; };
+
   it('reads from the registry as a subkey of values, as Group Policy writes one', () => {
-    const sz = (name: string, text: string): RegistryValue => ({ name, type: REG_SZ, data: Buffer.from(`${text}\0`, 'utf16le') });
-    const dword = (name: string, n: number): RegistryValue => { const data = Buffer.alloc(4); data.writeUInt32LE(n); return { name, type: REG_DWORD, data }; };
     const keys = new Map<string, { values: RegistryValue[]; subkeys: string[] }>([
       [WINDOWS_POLICY_KEY, { values: [], subkeys: ['libraryMirror'] }],
       [`${WINDOWS_POLICY_KEY}\\libraryMirror`, { values: [sz('host', MIRROR.host), dword('port', 6432), sz('database', MIRROR.database), sz('user', MIRROR.user)], subkeys: [] }],
@@ -52,5 +64,18 @@ describe('libraryMirror in the policy', () => {
     const { policy, problems } = checkedPolicy(read, { platform: 'win32', windowsPublisherVerified: true });
     expect(problems).toEqual({});
     expect(policy?.libraryMirror).toEqual({ ...MIRROR, port: 6432, passwordEntry: 'keychain' });
+  });
+
+  it('reads a blank text value in a subkey as a field not set (an optional box IT left empty), not as a refusal', () => {
+    const keys = new Map<string, { values: RegistryValue[]; subkeys: string[] }>([
+      [WINDOWS_POLICY_KEY, { values: [], subkeys: ['libraryMirror', 'updates'] }],
+      [`${WINDOWS_POLICY_KEY}\\libraryMirror`, { values: [sz('host', MIRROR.host), dword('port', 5432), sz('database', MIRROR.database), sz('user', MIRROR.user), sz('caFile', ''), sz('passwordEntry', 'keychain')], subkeys: [] }],
+      [`${WINDOWS_POLICY_KEY}\\updates`, { values: [sz('mode', 'it-managed'), sz('url', '')], subkeys: [] }],
+    ]);
+    const { policy, problems } = checkedPolicy(readWindowsPolicy({ readKey: (path) => keys.get(path) ?? null }), { platform: 'win32', windowsPublisherVerified: true });
+    expect(problems).toEqual({});
+    expect(policy).toMatchObject({ libraryMirror: { ...MIRROR, port: 5432, passwordEntry: 'keychain' }, updates: { mode: 'it-managed' } });
+    expect(policy?.libraryMirror).not.toHaveProperty('caFile');
+    expect(policy?.updates).not.toHaveProperty('url');
   });
 });

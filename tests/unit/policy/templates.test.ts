@@ -1,16 +1,23 @@
 // The files IT deploys (resources/policy/): the ADMX template with its English and French ADML,
 // the sample .reg, the sample .mobileconfig and the sample Linux file. Each is read the way the
 // app will meet it (the ADMX through what Group Policy writes into the registry for it, the
-// profile through the managed preferences it becomes) and must give the documented policy.
+// profile through the managed preferences it becomes) and must give the documented policy, and
+// each must carry every setting the policy's schema defines: a setting added to the schema
+// without its place in every sample fails here.
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatDWORD, formatMultiString, formatString } from 'native-reg';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { APP_ID } from '../../../electron-builder.config.ts';
-import { BUNDLE_ID, checkedPolicy, loadMachinePolicy, UPDATE_MODES, WINDOWS_POLICY_KEY, type Policy } from '../../../electron/policy/index.ts';
-import type { RegistryReader, RegistryValue } from '../../../electron/policy/windows-source.ts';
+import { BUNDLE_ID, checkedPolicy, loadMachinePolicy, policySchema, UPDATE_MODES, WINDOWS_POLICY_KEY, type Policy } from '../../../electron/policy/index.ts';
+import { PASSWORD_ENTRIES } from '../../../electron/policy/library-mirror-policy.ts';
+import { readWindowsPolicy, type RegistryReader, type RegistryValue } from '../../../electron/policy/windows-source.ts';
+import type { SourceRead } from '../../../electron/policy/source.ts';
+import { readLinuxPolicy } from '../../../electron/policy/linux-source.ts';
+import { readMacPolicy } from '../../../electron/policy/macos-source.ts';
 
 const DIR = join(import.meta.dirname, '..', '..', '..', 'resources', 'policy');
 const read = (...path: string[]) => readFileSync(join(DIR, ...path), 'utf8');
@@ -23,11 +30,41 @@ const STAFF_PINS = [
   { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4' },
   { name: 'Jo Park', pinHash: '$scrypt$ln=16,r=8,p=1$8vONNuQRAdWL0iADuzaL7w$qRlEyp0hY1/t3SsLKd2vXYA8k0nDrNDWl4FSUIwrvJ0' },
 ];
+/** Each OS's sample keeps the library mirror's CA where that OS's administrators alone can write. */
+const CA_FILE = {
+  windows: 'C:\\Program Files\\Lending Desk CA\\library-mirror-ca.pem',
+  macos: '/Library/Application Support/Lending Desk/library-mirror-ca.pem',
+  linux: '/etc/lending-desk/library-mirror-ca.pem',
+};
+const LIBRARY_MIRROR = { host: 'db.library.example.org', port: 5432, database: 'library_mirror', user: 'library_mirror_desk', caFile: CA_FILE.windows, passwordEntry: 'keychain' } as const;
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
   staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
+  libraryMirror: LIBRARY_MIRROR,
 };
+const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
+
+/** Every field the policy's schema defines, as paths (`updates.url`, `staffPins[].name`); a profile's fields are the settings schema's, and a list of profiles is one field here. */
+function schemaPaths(schema: z.core.$ZodType, prefix = ''): string[] {
+  let inner = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) inner = inner.unwrap();
+  if (inner instanceof z.ZodObject) return Object.entries(inner.shape).flatMap(([name, field]) => [prefix + name, ...schemaPaths(field, `${prefix}${name}.`)]);
+  if (inner instanceof z.ZodArray) return schemaPaths(inner.element, `${prefix.slice(0, -1)}[].`);
+  return [];
+}
+/** The fields a source handed the parser, as the same paths. */
+function givenPaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => givenPaths(item, `${prefix.slice(0, -1)}[].`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([name, field]) => [prefix + name, ...givenPaths(field, `${prefix}${name}.`)]);
+}
+/** What the schema defines and the sample, as its source read it, leaves out. */
+function missingFrom(read: SourceRead): string[] {
+  expect(read.kind).toBe('found');
+  const given = new Set(givenPaths(read.kind === 'found' ? read.raw : undefined));
+  return [...new Set(schemaPaths(policySchema))].filter((path) => !given.has(path));
+}
 
 function xml(text: string): Document {
   const document = new new Window().DOMParser().parseFromString(text, 'application/xml') as unknown as Document;
@@ -50,6 +87,21 @@ function registryOf(keys: Map<string, RegistryValue[]>): RegistryReader {
 }
 const loadFromRegistry = (keys: Map<string, RegistryValue[]>) => loadMachinePolicy({ platform: 'win32', registry: registryOf(keys), windowsPublisherVerified: true });
 
+type Entered = Record<string, Record<string, string | string[] | number>>;
+/** What the Group Policy editor writes when IT enables each policy with the values in docs/it-deployment.md. */
+const ENTERED: Entered = {
+  Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
+  StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
+  ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
+  EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
+  IdleLockMinutes: { IdleLockMinutesValue: 3 },
+  Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
+  LibraryMirror: {
+    LibraryMirrorHost: LIBRARY_MIRROR.host, LibraryMirrorPort: LIBRARY_MIRROR.port, LibraryMirrorDatabase: LIBRARY_MIRROR.database,
+    LibraryMirrorUser: LIBRARY_MIRROR.user, LibraryMirrorCaFile: CA_FILE.windows, LibraryMirrorPasswordEntry: LIBRARY_MIRROR.passwordEntry,
+  },
+};
+
 describe('the ADMX template', () => {
   const admx = xml(read('windows', 'LendingDesk.admx'));
   const policies = all(admx, 'policy');
@@ -58,13 +110,15 @@ describe('the ADMX template', () => {
     const written = new Set<string>();
     for (const policy of policies) {
       const key = attr(policy, 'key');
-      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`]).toContain(key);
+      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`, `${WINDOWS_POLICY_KEY}\\libraryMirror`]).toContain(key);
       expect(attr(policy, 'class')).toBe('Machine');
-      const prefix = key === WINDOWS_POLICY_KEY ? '' : 'updates.';
+      const prefix = key === WINDOWS_POLICY_KEY ? '' : `${key.slice(WINDOWS_POLICY_KEY.length + 1)}.`;
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes', 'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
+      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
+      'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
+      'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
     ]);
   });
 
@@ -86,16 +140,8 @@ describe('the ADMX template', () => {
     expect([found(0).ignored?.reason, found(241).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
-  it('gives the documented policy through the registry values Group Policy writes for it', () => {
-    // What the Group Policy editor writes when IT enables each policy with the values in docs/it-deployment.md.
-    const entered: Record<string, Record<string, string | string[] | number>> = {
-      Profiles: { ProfilesJson: JSON.stringify([PROFILE], null, 2).split('\n') },
-      StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
-      ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
-      EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
-      IdleLockMinutes: { IdleLockMinutesValue: 3 },
-      Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
-    };
+  /** The registry as Group Policy leaves it with every policy enabled as `entered` says (an element it leaves out is not written), and the on/off ones disabled. */
+  function groupPolicyRegistry(entered: Entered): Map<string, RegistryValue[]> {
     const keys = new Map<string, RegistryValue[]>();
     const write = (key: string, value: RegistryValue) => keys.set(key, [...(keys.get(key) ?? []), value]);
     for (const policy of policies) {
@@ -106,8 +152,12 @@ describe('the ADMX template', () => {
         continue;
       }
       for (const element of all(policy, 'elements > *')) {
-        const value = entered[attr(policy, 'name')]?.[attr(element, 'id')];
-        expect(value, `${attr(policy, 'name')}/${attr(element, 'id')}`).toBeDefined();
+        const given = entered[attr(policy, 'name')] ?? {};
+        const value = given[attr(element, 'id')];
+        if (!(attr(element, 'id') in given)) {
+          expect(attr(element, 'required'), `${attr(policy, 'name')}/${attr(element, 'id')} is required`).not.toBe('true');
+          continue;
+        }
         const name = attr(element, 'valueName');
         if (element.tagName === 'multiText') write(key, { name, type: 7, data: formatMultiString(value as string[]) });
         else if (element.tagName === 'decimal') write(key, { name, type: 4, data: formatDWORD(value as number) });
@@ -115,11 +165,34 @@ describe('the ADMX template', () => {
         else throw new Error(`no registry mapping for <${element.tagName}>`);
       }
     }
-    expect(loadFromRegistry(keys)).toEqual({ policy: EXPECTED, problems: {}, source: `HKLM\\${WINDOWS_POLICY_KEY}` });
+    return keys;
+  }
+
+  it('gives the documented policy through the registry values Group Policy writes for it', () => {
+    expect(loadFromRegistry(groupPolicyRegistry(ENTERED))).toEqual({ policy: EXPECTED, problems: {}, source: `HKLM\\${WINDOWS_POLICY_KEY}` });
   });
 
-  it.each(['en-US', 'fr-CA'])('has every string and presentation in its %s ADML', (language) => {
+  it('carries every setting the schema defines (but version, which the registry may leave out)', () => {
+    expect(missingFrom(readWindowsPolicy(registryOf(groupPolicyRegistry(ENTERED))))).toEqual(['version']);
+  });
+
+  it('offers the library mirror\'s fields as the app accepts them, its CA file left out when the box is left blank', () => {
+    const port = admx.querySelector('decimal[valueName="port"]') as Element;
+    expect([attr(port, 'minValue'), attr(port, 'maxValue')]).toEqual(['1', '65535']);
+    expect(all(admx, 'enum[valueName="passwordEntry"] item value string').map((node) => node.textContent)).toEqual([...PASSWORD_ENTRIES]);
+    const { caFile: _caFile, ...mirrorWithoutCa } = LIBRARY_MIRROR;
+    const { LibraryMirrorCaFile: _entered, ...enteredWithoutCa } = ENTERED.LibraryMirror as Record<string, string | number>;
+    // A blank optional text box: whether the editor then writes an empty string or no value, the CA file is not set.
+    for (const blank of [{ LibraryMirrorCaFile: '' }, {}] as Record<string, string>[]) {
+      expect(loadFromRegistry(groupPolicyRegistry({ ...ENTERED, LibraryMirror: { ...enteredWithoutCa, ...blank } })).policy).toEqual({ ...EXPECTED, libraryMirror: mirrorWithoutCa });
+    }
+  });
+
+  it.each(['en-US', 'fr-CA'])('has every string and presentation in its %s ADML, of the revision the ADMX asks for', (language) => {
     const adml = xml(read('windows', language, 'LendingDesk.adml'));
+    const required = attr(admx.querySelector('resources') as Element, 'minRequiredRevision');
+    expect(attr(adml.documentElement, 'revision')).toBe(required);
+    expect(attr(admx.documentElement, 'revision')).toBe(required);
     const strings = new Set(all(adml, 'stringTable string').map((node) => attr(node, 'id')));
     const source = read('windows', 'LendingDesk.admx');
     const referenced = [...source.matchAll(/\$\(string\.(\w+)\)/g)].map((match) => match[1] as string);
@@ -154,6 +227,10 @@ describe('the sample .reg file', () => {
 
   it('gives the documented policy', () => {
     expect(loadFromRegistry(parseReg(read('windows', 'lending-desk-policy.reg'))).policy).toEqual(EXPECTED);
+  });
+
+  it('carries every setting the schema defines (but version, which the registry may leave out)', () => {
+    expect(missingFrom(readWindowsPolicy(registryOf(parseReg(read('windows', 'lending-desk-policy.reg')))))).toEqual(['version']);
   });
 });
 
@@ -190,7 +267,7 @@ describe('the sample configuration profile', () => {
   let root: string | undefined;
   afterEach(() => { if (root) rmSync(root, { recursive: true, force: true }); root = undefined; });
 
-  it('gives the documented policy as the managed preferences it becomes', () => {
+  it('gives the documented policy as the managed preferences it becomes, with every setting the schema defines', () => {
     root = mkdtempSync(join(tmpdir(), 'policy-mobileconfig-'));
     chmodSync(root, 0o755);
     const path = join(root, `${BUNDLE_ID}.plist`);
@@ -198,7 +275,8 @@ describe('the sample configuration profile', () => {
     chmodSync(path, 0o644);
     // plutil's part: the payload's keys, Payload bookkeeping included, as JSON.
     const toJson = () => ({ ok: true as const, json: Buffer.from(JSON.stringify(payloads[0])) });
-    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: EXPECTED, problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: withCaFile(CA_FILE.macos), problems: {}, source: path });
+    expect(missingFrom(readMacPolicy({ path, trustRoot: root, toJson }))).toEqual([]);
   });
 });
 
@@ -206,12 +284,13 @@ describe('the sample Linux file', () => {
   let root: string | undefined;
   afterEach(() => { if (root) rmSync(root, { recursive: true, force: true }); root = undefined; });
 
-  it('gives the documented policy, with updates left to IT (Linux refuses auto)', () => {
+  it('gives the documented policy with every setting the schema defines, updates left to IT (Linux refuses auto, so no update server)', () => {
     root = mkdtempSync(join(tmpdir(), 'policy-sample-'));
     chmodSync(root, 0o755);
     const path = join(root, 'policy.json');
     copyFileSync(join(DIR, 'linux', 'policy.json'), path);
     chmodSync(path, 0o644);
-    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...EXPECTED, updates: { mode: 'it-managed' } }, problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...withCaFile(CA_FILE.linux), updates: { mode: 'it-managed' } }, problems: {}, source: path });
+    expect(missingFrom(readLinuxPolicy({ path, trustRoot: root }))).toEqual(['updates.url']);
   });
 });
