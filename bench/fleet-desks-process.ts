@@ -18,6 +18,7 @@ import type { DeskService } from '../electron/desk/desk-service.ts';
 import type { RepeatingTask } from '../electron/desk/repeating-task.ts';
 import { dispatch } from '../electron/ipc/dispatch.ts';
 import { policySchema } from '../electron/policy/index.ts';
+import type { SyncStatusView } from '../electron/shared/contract.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk, keychainOf } from '../tests/support/node-desk.ts';
 
@@ -43,6 +44,8 @@ export interface FleetDesksResult {
   errors: Record<string, number>;
   /** The filling desk's Collection at the end (titles), when one of these desks fills. */
   filledTitles: number | null;
+  /** Why its last fill failed, if it did (the Sync view's words). */
+  fillProblem?: string;
 }
 
 const job = JSON.parse(process.argv[2] as string) as FleetDesksJob;
@@ -117,6 +120,10 @@ if (filling >= 0) {
   // Staff's "Sync now" on a library desk: one more fill from the library mirror, by change sequence.
   const synced = await dispatch(desk.service, 'syncNow', { full: false });
   if (!synced.ok) failed(`final-fill:${synced.error.code}`);
+  else {
+    const source = (synced.value as SyncStatusView).sources.find((s) => s.source === 'library-mirror');
+    if (source?.lastError) result.fillProblem = source.lastError;
+  }
   const page = await dispatch(desk.service, 'collectionBrowse', { libraryId: job.libraryId, sort: 'title', offset: 0, limit: 1, exactCount: true });
   result.filledTitles = page.ok ? (page.value as { total: number }).total : null;
 }

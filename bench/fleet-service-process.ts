@@ -12,9 +12,9 @@ import type { FetchFn } from '../electron/partner/transport.ts';
 const [path, windowMs] = process.argv.slice(2) as [string, string];
 const loaded = loadConfig(path);
 const log = jsonLinesLog({ secrets: () => [loaded.credentials.password, loaded.credentials.databasePassword ?? ''].filter(Boolean), instance: loaded.config.instanceName });
-// Every catalog or entitlement page it asks for, said as it is answered, so the bench can count
+// Every catalog, entitlement or availability request it sends, said as it is answered, so the bench can count
 // what was fetched twice across the two instances (a killed one says nothing more).
-const BULK = /\/(global-contents|entitlements)$/;
+const BULK = /\/(global-contents|entitlements|content\/info)$/;
 const fetchSaid: FetchFn = async (input, init) => {
   const answer = await fetch(input, init);
   const url = new URL(input);

@@ -43,7 +43,7 @@ export function startLibraryMirrorService({ config, credentials, database }: Loa
     baseUrl: config.partner.baseUrl,
     credentials: { username: credentials.username, password: credentials.password },
     wsApi: config.partner.wsApi,
-    gate: budget.gate,
+    gate: share.gate(budget.gate),
     now,
     fetch: share.watch(deps.fetch ?? ((input, init) => fetch(input, init))),
   });

@@ -5,8 +5,14 @@
 // signal), and gives back a tenth of its configured share for each window that passes without a
 // 429, never above what IT configured — additive increase, multiplicative decrease, the way TCP
 // senders share a link. The sync slows while the desks are busy; patron calls keep the window.
+// And it backs off exponentially, as the guidance asks: after a 429 nothing more is sent for a
+// window, after a second in a row for two, then four (the cap); an answer ends the backoff. A
+// desk retries at Retry-After because staff are waiting; the service can leave the freed slots
+// to them, and each 429 it avoids is a request nobody spends.
 import type { RequestBudget } from '../partner/request-budget.ts';
-import type { FetchFn } from '../partner/transport.ts';
+import type { FetchFn, SendGate } from '../partner/transport.ts';
+
+const MAX_BACKOFF_WINDOWS = 4;
 
 export class YieldingShare {
   readonly #budget: RequestBudget;
@@ -17,11 +23,16 @@ export class YieldingShare {
   #changedAt: number;
   #lastRefusal = Number.NEGATIVE_INFINITY;
   #refusals = 0;
+  /** 429s in a row, and when the backoff they set ends. */
+  #inARow = 0;
+  #quietUntil = Number.NEGATIVE_INFINITY;
+  readonly #sleep: (ms: number) => Promise<void>;
   readonly #changed: (perMinute: number) => void;
 
   /** `changed` hears each cut and the share's return to what IT configured (for the service's log). */
-  constructor(budget: RequestBudget, now: () => number, changed: (perMinute: number) => void = () => {}) {
+  constructor(budget: RequestBudget, now: () => number, changed: (perMinute: number) => void = () => {}, sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))) {
     this.#changed = changed;
+    this.#sleep = sleep;
     this.#budget = budget;
     this.#configured = budget.limit;
     this.#step = Math.max(1, Math.round(this.#configured / 10));
@@ -39,6 +50,14 @@ export class YieldingShare {
     };
   }
 
+  /** The budget's gate, behind the backoff: an exchange waits until the backoff is over, then for the budget. */
+  gate(inner: SendGate): SendGate {
+    return async (priority, send) => {
+      for (let wait = this.#quietUntil - this.#now(); wait > 0; wait = this.#quietUntil - this.#now()) await this.#sleep(wait);
+      return inner(priority, send);
+    };
+  }
+
   /** The share the service allows itself now, and the 429s it has met. */
   describe(): { perMinute: number; configured: number; refusals: number } {
     return { perMinute: this.#budget.limit, configured: this.#configured, refusals: this.#refusals };
@@ -47,6 +66,8 @@ export class YieldingShare {
   refused(): void {
     const now = this.#now();
     this.#refusals += 1;
+    this.#inARow += 1;
+    this.#quietUntil = now + this.#budget.windowMs * Math.min(MAX_BACKOFF_WINDOWS, 2 ** (this.#inARow - 1));
     this.#changedAt = now; // the quiet windows that give the share back count from the last 429
     if (now - this.#lastRefusal < this.#budget.windowMs) return;
     this.#lastRefusal = now;
@@ -56,6 +77,7 @@ export class YieldingShare {
 
   answered(): void {
     const now = this.#now();
+    this.#inARow = 0;
     const windows = Math.floor((now - this.#changedAt) / this.#budget.windowMs);
     if (windows < 1 || this.#budget.limit >= this.#configured) return;
     this.#changedAt += windows * this.#budget.windowMs;

@@ -48,4 +48,28 @@ describe('the library mirror\'s yielding share', () => {
     expect(sent).toHaveLength(25);
     expect(waits).toHaveLength(1); // the 26th waits for the window's oldest slot
   });
+
+  it('backs off exponentially after 429s in a row (a window, two, then four at most) and not at all once answered', async () => {
+    const clock = createClock();
+    const slept: number[] = [];
+    const budget = new RequestBudget({ perMinute: 50, now: clock.now });
+    const share = new YieldingShare(budget, clock.now, () => {}, async (ms) => { slept.push(ms); clock.advance(ms); });
+    const gate = share.gate((_priority, send) => send());
+    const send = () => gate('background', async () => clock.now());
+    expect(await send()).toBe(clock.now()); // no 429 yet: no wait
+    for (const expected of [60_000, 120_000, 240_000, 240_000]) {
+      share.refused();
+      slept.length = 0;
+      const sentAt = clock.now();
+      expect(await send()).toBe(sentAt + expected);
+      expect(slept.reduce((a, b) => a + b, 0)).toBe(expected);
+    }
+    share.answered();
+    slept.length = 0;
+    await send();
+    expect(slept).toEqual([]);
+    share.refused(); // the first of a new run of 429s: one window again
+    const sentAt = clock.now();
+    expect(await send()).toBe(sentAt + 60_000);
+  });
 });
