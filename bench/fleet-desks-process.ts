@@ -114,6 +114,8 @@ await lines.next(); // "stop"
 stopping = true;
 wake();
 await Promise.all(working);
+// Main's tasks stopped first: a fill under way finishes (a first fill shows its Collection only once done).
+await Promise.all(desks.flatMap((desk) => desk.tasks.map((task) => task.stop())));
 const filling = job.desks.findIndex((d) => d.fills);
 if (filling >= 0) {
   const desk = desks[filling] as Desk;
@@ -128,7 +130,6 @@ if (filling >= 0) {
   result.filledTitles = page.ok ? (page.value as { total: number }).total : null;
 }
 for (const desk of desks) {
-  await Promise.all(desk.tasks.map((task) => task.stop()));
   await desk.service.close();
   desk.close();
 }
