@@ -120,7 +120,10 @@ export class LibrarySource {
     const first = from === 0;
     // A first fill writes as a full run of titles does (bulk: the search index built once at the end).
     const since = first ? undefined : this.db.state(LIBRARY_SOURCE).lastSuccessAt ?? request.startedAt;
-    this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
+    this.db.transaction(() => {
+      this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
+      if (first) this.db.deferCollectionOrders(); // built once at the end (finishTitles)
+    });
     let through = from;
     let changes = 0;
     let bytesRead = 0;
