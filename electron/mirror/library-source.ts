@@ -83,7 +83,8 @@ const failureOf = (error: DeskError): RunFailure => {
 
 /** The writes one batch takes, grouped the way the store writes pages. */
 interface BatchWrites {
-  titles: CatalogChange[];
+  /** As read: each is parsed only when the store takes it (catalogChanges). */
+  titles: TitleChange[];
   entitlements: Map<string, { libraryId: number; model: PurchaseModel; items: Entitlement[] }>;
   availability: Map<string, { libraryId: number; readAt: number; items: Availability[] }>;
 }
@@ -190,12 +191,12 @@ export class LibrarySource {
   private write(changes: readonly MirrorChange[], through: number, countries: ReadonlySet<Country>, run: number): void {
     const writes: BatchWrites = { titles: [], entitlements: new Map(), availability: new Map() };
     for (const change of changes) {
-      if (change.table === 'titles') writes.titles.push(titleChange(change, countries));
+      if (change.table === 'titles') writes.titles.push(change);
       else if (change.table === 'entitlements') addEntitlement(writes, change);
       else addAvailability(writes, change);
     }
     this.db.transaction(() => {
-      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_SOURCE, run, writes.titles, undefined);
+      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
       for (const { libraryId, model, items } of writes.entitlements.values()) this.db.applyEntitlementPage(LIBRARY_SOURCE, run, libraryId, model, items, undefined);
       for (const { libraryId, readAt, items } of writes.availability.values()) this.db.storeAvailability(libraryId, items, readAt);
       this.db.setLibrarySeq(through);
@@ -207,6 +208,11 @@ export class LibrarySource {
 function bytesReadOn(session: pg.ClientBase): number {
   const stream = (session as unknown as { connection?: { stream?: { bytesRead?: number } } }).connection?.stream;
   return stream?.bytesRead ?? 0;
+}
+
+/** The titles as the desk's own sync would have them, each parsed when the store takes it (applyGlobalPage). */
+function* catalogChanges(changes: readonly TitleChange[], countries: ReadonlySet<Country>): Generator<CatalogChange> {
+  for (const change of changes) yield titleChange(change, countries);
 }
 
 /** A title as the desk's own sync would have it: kept only while offered in one of the desk's countries. */
