@@ -5,11 +5,13 @@
 // this machine, so the other 10 are modelled as readers of the database, and one real desk's
 // whole fill is measured amid them). The library mirror is filled first by the service's own
 // sync (partner-sync.ts) from the sandbox in a process of its own: the global catalog and library
-// 101's entitlements, into a PostgreSQL cluster of its own (fsync on). Printed: the desk's fill
+// 101's entitlements, into a PostgreSQL cluster of its own (fsync on), then vacuumed as autovacuum
+// does after a bulk load. Printed: the desk's fill
 // (its owner thread reading PostgreSQL and writing SQLite, the search index built at the end) to
 // its Collection's first page, and what PostgreSQL spent on it — the CPU seconds of the desk's
 // backend process (/proc) and the bytes the desk read from it, so IT can size a server for 100 desks. Nothing asserted;
-// a shared 2-core machine: read the figures as an order of size.
+// a shared 2-core machine: read the figures as an order of size (docs/benchmarks.md has runs
+// before and after the fill's speed-ups, and their load).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
