@@ -43,47 +43,58 @@ const num = (v: string | number): number => Number(v);
 const contentId = (v: string): ContentId => contentIdOf(v) as ContentId;
 const optional = <K extends string, V>(key: K, value: V | null): Partial<Record<K, V>> => (value === null ? {} : ({ [key]: value } as Record<K, V>));
 
+/** The largest change sequence (bigint): no bound. */
+const NO_BOUND = '9223372036854775807';
+
 export async function changesSince(session: pg.ClientBase, since: number, options: ChangesOptions = {}): Promise<ChangeBatch> {
   const limit = options.limit ?? DEFAULT_CHANGES_LIMIT;
   if (!Number.isSafeInteger(since) || since < 0) throw new Error('The change sequence to read from must be a whole number, 0 or more.');
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('The batch size must be a whole number, 1 or more.');
-  const libraries = options.libraries ? [...options.libraries] : null;
-  const libraryFilter = 'AND ($3::bigint[] IS NULL OR library_id = ANY($3))';
-  await session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    const [titles, entitlements, availability, top] = [
-      await session.query(`SELECT change_seq, id, title_id, countries, record, wire, removed FROM ${SCHEMA}.titles
-        WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`, [since, limit]),
-      await session.query(`SELECT change_seq, library_id, content_id, model, active, removed FROM ${SCHEMA}.entitlements
-        WHERE change_seq > $1 ${libraryFilter} ORDER BY change_seq LIMIT $2`, [since, limit, libraries]),
-      await session.query(`SELECT change_seq, library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at
-        FROM ${SCHEMA}.availability WHERE change_seq > $1 ${libraryFilter} ORDER BY change_seq LIMIT $2`, [since, limit, libraries]),
-      await session.query(`SELECT greatest((SELECT max(change_seq) FROM ${SCHEMA}.titles), (SELECT max(change_seq) FROM ${SCHEMA}.entitlements),
-        (SELECT max(change_seq) FROM ${SCHEMA}.availability)) AS high`),
-    ];
-    await session.query('COMMIT');
-    const all: MirrorChange[] = [
-      ...titles.rows.map((r): TitleChange => ({
-        table: 'titles', seq: num(r.change_seq), id: contentId(r.id), ...optional('titleId', r.title_id === null ? null : num(r.title_id)),
-        countries: r.countries, removed: r.removed, ...optional('record', r.record), wire: r.wire,
-      })),
-      ...entitlements.rows.map((r): EntitlementChange => ({
-        table: 'entitlements', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), model: r.model, active: r.active, removed: r.removed,
-      })),
-      ...availability.rows.map((r): AvailabilityChange => ({
-        table: 'availability', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), ...optional('status', r.status),
-        ...optional('availableCopies', r.available_copies), ...optional('totalCopies', r.total_copies),
-        ...optional('holdsQueueSize', r.holds_queue_size), readAt: (r.read_at as Date).getTime(),
-      })),
-    ].sort((a, b) => a.seq - b.seq);
-    const highWater = Math.max(since, num(top.rows[0]?.high ?? 0));
-    // Each table gave at most `limit`: past the limit-th change, one of them may have more.
-    const changes = all.slice(0, limit);
-    const more = all.length >= limit && (changes.at(-1)?.seq ?? since) < highWater;
-    const through = more ? (changes.at(-1)?.seq ?? since) : highWater;
-    return { changes, through, highWater, more };
-  } catch (error) {
+  if (options.libraries && !options.libraries.every(Number.isSafeInteger)) throw new Error('A library id must be a whole number.');
+  // One message, one round trip (the simple query protocol: whole numbers checked above are the
+  // only values written into it), so a desk can ask for its next batch before it writes this one
+  // and PostgreSQL reads and sends it meanwhile (library-source.ts). A table's changes past the
+  // limit-th change of a table read before it cannot be in the batch (only the first `limit` of
+  // all are kept): they are not read, so a first fill is not sent 5000 entitlements with every
+  // batch of titles only to drop them.
+  const libraryFilter = options.libraries ? `AND library_id = ANY('{${options.libraries.join(',')}}'::bigint[])` : '';
+  const limitTh = (table: string, filter: string): string =>
+    `(SELECT max(change_seq) FROM (SELECT change_seq FROM ${SCHEMA}.${table} WHERE change_seq > ${since} ${filter} ORDER BY change_seq LIMIT ${limit}) AS first
+      HAVING count(*) = ${limit})`;
+  const bound = (tables: [string, string][]): string => `coalesce(least(${tables.map(([table, filter]) => limitTh(table, filter)).join(', ')}), ${NO_BOUND})`;
+  const results = await session.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+    SELECT change_seq, id, title_id, countries, record, wire, removed FROM ${SCHEMA}.titles
+      WHERE change_seq > ${since} ORDER BY change_seq LIMIT ${limit};
+    SELECT change_seq, library_id, content_id, model, active, removed FROM ${SCHEMA}.entitlements
+      WHERE change_seq > ${since} AND change_seq <= ${bound([['titles', '']])} ${libraryFilter} ORDER BY change_seq LIMIT ${limit};
+    SELECT change_seq, library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at FROM ${SCHEMA}.availability
+      WHERE change_seq > ${since} AND change_seq <= ${bound([['titles', ''], ['entitlements', libraryFilter]])} ${libraryFilter} ORDER BY change_seq LIMIT ${limit};
+    SELECT greatest((SELECT max(change_seq) FROM ${SCHEMA}.titles), (SELECT max(change_seq) FROM ${SCHEMA}.entitlements),
+      (SELECT max(change_seq) FROM ${SCHEMA}.availability)) AS high;
+    COMMIT`).catch(async (error: unknown) => {
     await session.query('ROLLBACK').catch(() => {});
     throw error;
-  }
+  });
+  // Several statements answer with one result each: BEGIN, the three tables, the high-water mark, COMMIT.
+  const [, titles, entitlements, availability, top] = results as unknown as pg.QueryResult[] as [unknown, pg.QueryResult, pg.QueryResult, pg.QueryResult, pg.QueryResult];
+  const all: MirrorChange[] = [
+    ...titles.rows.map((r): TitleChange => ({
+      table: 'titles', seq: num(r.change_seq), id: contentId(r.id), ...optional('titleId', r.title_id === null ? null : num(r.title_id)),
+      countries: r.countries, removed: r.removed, ...optional('record', r.record), wire: r.wire,
+    })),
+    ...entitlements.rows.map((r): EntitlementChange => ({
+      table: 'entitlements', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), model: r.model, active: r.active, removed: r.removed,
+    })),
+    ...availability.rows.map((r): AvailabilityChange => ({
+      table: 'availability', seq: num(r.change_seq), libraryId: num(r.library_id), contentId: contentId(r.content_id), ...optional('status', r.status),
+      ...optional('availableCopies', r.available_copies), ...optional('totalCopies', r.total_copies),
+      ...optional('holdsQueueSize', r.holds_queue_size), readAt: (r.read_at as Date).getTime(),
+    })),
+  ].sort((a, b) => a.seq - b.seq);
+  const highWater = Math.max(since, num(top.rows[0]?.high ?? 0));
+  // Each table gave at most `limit`: past the limit-th change, one of them may have more.
+  const changes = all.slice(0, limit);
+  const more = all.length >= limit && (changes.at(-1)?.seq ?? since) < highWater;
+  const through = more ? (changes.at(-1)?.seq ?? since) : highWater;
+  return { changes, through, highWater, more };
 }

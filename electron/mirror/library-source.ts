@@ -15,7 +15,7 @@
 // and is recorded on the source with a reason staff read; the desk never turns to the partner.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { changesSince, DEFAULT_CHANGES_LIMIT, type AvailabilityChange, type EntitlementChange, type MirrorChange, type TitleChange } from '../library-mirror-reading/changes.ts';
+import { changesSince, DEFAULT_CHANGES_LIMIT, type AvailabilityChange, type ChangeBatch, type EntitlementChange, type MirrorChange, type TitleChange } from '../library-mirror-reading/changes.ts';
 import { clientConfig } from '../library-mirror-reading/database.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import type { Availability, CatalogChange, ContentId, Country, Entitlement, PurchaseModel } from '../shared/model.ts';
@@ -83,7 +83,8 @@ const failureOf = (error: DeskError): RunFailure => {
 
 /** The writes one batch takes, grouped the way the store writes pages. */
 interface BatchWrites {
-  titles: CatalogChange[];
+  /** As read: each is parsed only when the store takes it (catalogChanges). */
+  titles: TitleChange[];
   entitlements: Map<string, { libraryId: number; model: PurchaseModel; items: Entitlement[] }>;
   availability: Map<string, { libraryId: number; readAt: number; items: Availability[] }>;
 }
@@ -120,7 +121,10 @@ export class LibrarySource {
     const first = from === 0;
     // A first fill writes as a full run of titles does (bulk: the search index built once at the end).
     const since = first ? undefined : this.db.state(LIBRARY_SOURCE).lastSuccessAt ?? request.startedAt;
-    this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
+    this.db.transaction(() => {
+      this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
+      if (first) this.db.deferCollectionOrders(); // built once at the end (finishTitles)
+    });
     let through = from;
     let changes = 0;
     let bytesRead = 0;
@@ -129,10 +133,18 @@ export class LibrarySource {
       const readBefore = bytesReadOn(session);
       const libraries = [...request.libraries];
       const countries = new Set(request.countries);
+      const read = (since: number): Promise<ChangeBatch> => {
+        const reading = changesSince(session, since, { libraries, limit: request.batchSize ?? DEFAULT_CHANGES_LIMIT });
+        reading.catch(() => {}); // a batch asked for ahead and never awaited (a write failed first) is no unhandled rejection
+        return reading;
+      };
+      let next = read(through);
       for (;;) {
+        const batch = await next;
         if (this.stopping) throw DeskError.because('network', 'sync.cancelled');
-        const batch = await changesSince(session, through, { libraries, limit: request.batchSize ?? DEFAULT_CHANGES_LIMIT });
-        if (this.stopping) throw DeskError.because('network', 'sync.cancelled');
+        // The next batch is asked for before this one is written: PostgreSQL reads and sends it
+        // while this thread writes (one message: changes.ts), instead of waiting turn about.
+        if (batch.more) next = read(batch.through);
         this.write(batch.changes, batch.through, countries, request.startedAt);
         through = batch.through;
         changes += batch.changes.length;
@@ -179,12 +191,12 @@ export class LibrarySource {
   private write(changes: readonly MirrorChange[], through: number, countries: ReadonlySet<Country>, run: number): void {
     const writes: BatchWrites = { titles: [], entitlements: new Map(), availability: new Map() };
     for (const change of changes) {
-      if (change.table === 'titles') writes.titles.push(titleChange(change, countries));
+      if (change.table === 'titles') writes.titles.push(change);
       else if (change.table === 'entitlements') addEntitlement(writes, change);
       else addAvailability(writes, change);
     }
     this.db.transaction(() => {
-      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_SOURCE, run, writes.titles, undefined);
+      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
       for (const { libraryId, model, items } of writes.entitlements.values()) this.db.applyEntitlementPage(LIBRARY_SOURCE, run, libraryId, model, items, undefined);
       for (const { libraryId, readAt, items } of writes.availability.values()) this.db.storeAvailability(libraryId, items, readAt);
       this.db.setLibrarySeq(through);
@@ -198,13 +210,19 @@ function bytesReadOn(session: pg.ClientBase): number {
   return stream?.bytesRead ?? 0;
 }
 
+/** The titles as the desk's own sync would have them, each parsed when the store takes it (applyGlobalPage). */
+function* catalogChanges(changes: readonly TitleChange[], countries: ReadonlySet<Country>): Generator<CatalogChange> {
+  for (const change of changes) yield titleChange(change, countries);
+}
+
 /** A title as the desk's own sync would have it: kept only while offered in one of the desk's countries. */
 function titleChange(change: TitleChange, countries: ReadonlySet<Country>): CatalogChange {
   const offeredHere = change.countries.length === 0 || change.countries.some((c) => countries.has(c as Country));
   if (change.removed || change.record === undefined || !offeredHere) return { kind: 'removed', id: change.id };
   // A global record as the service sent it is read as a partner page's is; library content's is already normalised.
   const record = recordOf(change.record, change.wire ? 1 : 0, change.id as number);
-  return { kind: 'upsert', record: { ...record, id: change.id as ContentId } };
+  record.id = change.id; // its own, freshly parsed: no copy of a million records
+  return { kind: 'upsert', record };
 }
 
 function addEntitlement(writes: BatchWrites, change: EntitlementChange): void {

@@ -3,6 +3,16 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 
+/**
+ * The Collection's title and artist orders (schema 2), by name and definition: a first fill from
+ * the library mirror builds them once at its end instead of entry by entry (mirror-database.ts,
+ * deferCollectionOrders), as a migration would.
+ */
+export const COLLECTION_ORDER_INDEXES = [
+  'entitlements_by_title ON entitlements (library_id, title COLLATE NOCASE, content_id)',
+  'entitlements_by_artist ON entitlements (library_id, artist COLLATE NOCASE, content_id)',
+] as const;
+
 const MIGRATIONS: string[][] = [
   // 1: global records, the library's entitlements, availability with the time it was read,
   //    sync state per source, and an FTS5 index over what staff search by.
@@ -81,8 +91,7 @@ const MIGRATIONS: string[][] = [
      ) WITHOUT ROWID`,
     // Filled before the indexes exist: building an index once is far quicker than keeping it row by row.
     `UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}, avail = ${AVAILABILITY_RANK('entitlements')}`,
-    'CREATE INDEX entitlements_by_title ON entitlements (library_id, title COLLATE NOCASE, content_id)',
-    'CREATE INDEX entitlements_by_artist ON entitlements (library_id, artist COLLATE NOCASE, content_id)',
+    ...COLLECTION_ORDER_INDEXES.map((index) => `CREATE INDEX ${index}`),
     'CREATE INDEX entitlements_by_content ON entitlements (content_id)',
     "INSERT INTO mirror_state (key, value) SELECT 'words_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
   ],

@@ -5,7 +5,7 @@
 // Records a mirror before schema 6 stored (title_records: as the service sent them, `wire` 1,
 // or normalised, 0) are read by recordOf until the owner has converted them (mirror-upgrade.ts).
 import { parseCatalogRecord, type Json } from '../partner/normalize.ts';
-import type { CatalogChange, CatalogRecord, ContentId } from '../shared/model.ts';
+import type { CatalogRecord, ContentId } from '../shared/model.ts';
 import { searchWords } from './search-text.ts';
 import { encodeRecord, type Vocabulary } from './title-record.ts';
 
@@ -24,8 +24,6 @@ export interface TitleRow {
   titleId: number | null;
 }
 
-export type TitleChange = { kind: 'upsert'; row: TitleRow } | { kind: 'removed'; id: ContentId };
-
 /** The words a title is found by, from its record. */
 export const wordsOf = (record: CatalogRecord): string =>
   searchWords([record.title, record.series, record.artist ?? record.artists[0]?.name, record.isbn, record.upc]);
@@ -37,10 +35,6 @@ export function titleRow(record: CatalogRecord, vocabulary: Vocabulary): TitleRo
     titleId: record.titleId ?? null,
   };
 }
-
-/** A page of the global catalog's changes as rows. */
-export const titleChanges = (changes: readonly CatalogChange[], vocabulary: Vocabulary): TitleChange[] =>
-  changes.map((c) => (c.kind === 'removed' ? c : { kind: 'upsert', row: titleRow(c.record, vocabulary) }));
 
 /** A record a mirror before schema 6 stored, normalised (an earlier mirror filed only whole-number ids). */
 export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
