@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { SandboxControl } from './control.ts';
 import type { Reply } from './routes/context.ts';
 import { createSandboxService, oversizedBody, type SandboxLibrary, type SandboxOptions, type SandboxService } from './service.ts';
+import { jsonInSlices } from './slices.ts';
 
 export type { SandboxControl, ContentFilter } from './control.ts';
 export type { FaultSpec, FaultKind } from './faults.ts';
@@ -36,15 +37,18 @@ export interface SandboxHandle {
 
 const MAX_BODY_BYTES = 1_000_000;
 
-function send(response: ServerResponse, reply: Reply): void {
+async function send(response: ServerResponse, reply: Reply): Promise<void> {
   if (response.destroyed || response.headersSent) return;
   if (reply.status === 204 || reply.body === undefined) {
     response.writeHead(reply.status, reply.headers ?? {});
     response.end();
     return;
   }
+  // A bulk page's JSON is written in slices: other clients' requests are answered meanwhile.
+  const text = await jsonInSlices(reply.body);
+  if (response.destroyed || response.headersSent) return;
   response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-  response.end(JSON.stringify(reply.body));
+  response.end(text);
 }
 
 /** Streams the body a piece at a time, waiting for the socket to drain, and stops when the client hangs up. */
@@ -118,13 +122,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'oversized':
         return sendOversized(response, outcome.bytes, outcome.declared);
       case 'reply':
-        send(response, outcome.reply);
+        return send(response, outcome.reply);
     }
   }
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      send(response, { status: 500, body: { message: 'The sandbox failed to handle this request', detail: error instanceof Error ? error.message : String(error) } });
+      void send(response, { status: 500, body: { message: 'The sandbox failed to handle this request', detail: error instanceof Error ? error.message : String(error) } });
     });
   });
   server.on('connection', (socket) => {

@@ -19,6 +19,7 @@ import { requireBearer } from './routes/token.ts';
 import type { RouteName } from './route-names.ts';
 import { SandboxState, REMOVALS, type Removals } from './state.ts';
 import { ID_READINGS, type IdReading } from './content-ids.ts';
+import { jsonInSlices } from './slices.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -259,7 +260,7 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     let reply: Reply;
     try {
       if (name !== 'token') requireBearer(state, headers);
-      reply = handler({ state, method, params, query, headers });
+      reply = await handler({ state, method, params, query, headers });
     } catch (error) {
       reply = errorReply(error);
     }
@@ -343,7 +344,7 @@ async function fetchInProcess(respond: SandboxService['respond'], input: string,
     }
     case 'reply': {
       const { reply } = outcome;
-      const body = reply.status === 204 || reply.body === undefined ? null : JSON.stringify(reply.body);
+      const body = reply.status === 204 || reply.body === undefined ? null : (await jsonInSlices(reply.body)) ?? null;
       const headers: Record<string, string> = body === null ? {} : { 'content-type': 'application/json; charset=utf-8' };
       return new Response(body, { status: reply.status, headers: { ...headers, ...reply.headers } });
     }

@@ -49,8 +49,8 @@ export class SandboxState {
   /** Every request that reached the router, newest last, capped: what tests check routing against. */
   readonly requestLog = new RequestLog();
   readonly demoPatrons = new Map<number, DemoPatron[]>();
-  /** Full-pull totals, which would otherwise mean a scan of every id per request. Cleared on catalog changes. */
-  readonly totals = new Map<string, number>();
+  /** Full-pull totals, which would otherwise mean a scan of every id per request (one being counted is shared). Cleared on catalog changes. */
+  readonly totals = new Map<string, Promise<number>>();
   counts: Record<RouteName, number> = zeroCounts();
   shapes: Shapes = defaultShapes();
 
@@ -83,11 +83,13 @@ export class SandboxState {
     return toSeconds(this.options.now());
   }
 
-  total(key: string, compute: () => number): number {
+  total(key: string, compute: () => Promise<number>): Promise<number> {
     let value = this.totals.get(key);
     if (value === undefined) {
       value = compute();
       this.totals.set(key, value);
+      // A count that failed is not kept: the next request counts again.
+      value.catch(() => this.totals.get(key) === value && this.totals.delete(key));
     }
     return value;
   }

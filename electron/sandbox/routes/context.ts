@@ -1,5 +1,6 @@
-// What a route handler receives and returns. Handlers are synchronous and pure over the
-// state; the server owns sockets, auth and faults.
+// What a route handler receives and returns. Handlers are pure over the state; the server owns
+// sockets, auth and faults. The bulk routes answer asynchronously: they make their pages in
+// slices (slices.ts), so a patron's request is answered between two slices of a page.
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from '../http-error.ts';
@@ -28,7 +29,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (context: RequestContext) => Reply;
+export type Handler = (context: RequestContext) => Reply | Promise<Reply>;
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const noContent = (): Reply => ({ status: 204 });

@@ -8,6 +8,7 @@ import type { Entitlement } from '../libraries.ts';
 import { countMatching, listPage, scanPage } from '../paging.ts';
 import type { IdPage } from '../paging.ts';
 import { parseLimit, parseNonNegative, parsePurchaseModel, parseStartTime } from '../query.ts';
+import { filterInSlices, flatMapInSlices } from '../slices.ts';
 import { libraryOf, ok } from './context.ts';
 import type { Handler } from './context.ts';
 
@@ -20,7 +21,7 @@ function parseStatus(raw: string | null): StatusFilter {
   throw new HttpError(400, 'status must be one of active, inactive, all', `got "${raw}"`);
 }
 
-export const entitlements: Handler = (context) => {
+export const entitlements: Handler = async (context) => {
   const { state, query } = context;
   const library = libraryOf(context);
   const limit = parseLimit(query, 100);
@@ -38,11 +39,11 @@ export const entitlements: Handler = (context) => {
   if (since === undefined) {
     const inPull = (id: number): boolean => matches(store.get(library.libraryId, id));
     page = scanPage(startToken, state.catalog.maxId, limit, inPull);
-    totalCount = state.total(`entitlements:${library.libraryId}:${status}:${model}`, () => countMatching(state.catalog.maxId, inPull));
+    totalCount = await state.total(`entitlements:${library.libraryId}:${status}:${model}`, () => countMatching(state.catalog.maxId, inPull));
   } else {
     // A title that left the collection counts as inactive, whatever its model was.
     // With removals `absent` (the published schemas show no marker), a removed entitlement is left out: only a full pull shows it gone.
-    const changed = state.changes.librarySince('entitlements', library.libraryId, since).filter((id) => {
+    const changed = await filterInSlices(state.changes.librarySince('entitlements', library.libraryId, since), (id) => {
       const entitlement = store.get(library.libraryId, id);
       return entitlement === undefined ? statusMatches(false) && state.options.removals === 'marked' : matches(entitlement);
     });
@@ -50,7 +51,7 @@ export const entitlements: Handler = (context) => {
     totalCount = changed.length;
   }
   // One entry per content: a series' episodes each (content-ids.ts).
-  const list: WireEntitlement[] = page.ids.flatMap((id) => {
+  const list: WireEntitlement[] = await flatMapInSlices(page.ids, (id) => {
     const entitlement = store.get(library.libraryId, id);
     return state.contents.contentsOf(id).map((key): WireEntitlement => {
       const contentId = state.contents.wire(key);

@@ -7,6 +7,7 @@ import { HttpError } from '../http-error.ts';
 import { countMatching, listPage, scanPage } from '../paging.ts';
 import { commaList, parseLimit, parseNonNegative, parseStartTime } from '../query.ts';
 import { globalRecords, removedRecords } from '../records.ts';
+import { filterInSlices, flatMapInSlices } from '../slices.ts';
 import { ok } from './context.ts';
 import type { Handler } from './context.ts';
 
@@ -19,7 +20,7 @@ function parseCountries(raw: string | null): Country[] | undefined {
   });
 }
 
-export const globalContents: Handler = ({ state, query }) => {
+export const globalContents: Handler = async ({ state, query }) => {
   const countries = parseCountries(query.get('countryCodes'));
   const limit = parseLimit(query, 100);
   const startToken = parseNonNegative(query, 'startToken', 0);
@@ -36,14 +37,14 @@ export const globalContents: Handler = ({ state, query }) => {
     page = scanPage(startToken, catalog.maxId, limit, matches);
     totalCount = countries === undefined
       ? catalog.size
-      : state.total(`global:${countries.slice().sort().join(',')}`, () => countMatching(catalog.maxId, matches));
+      : await state.total(`global:${countries.slice().sort().join(',')}`, () => countMatching(catalog.maxId, matches));
   } else {
     // With removals `absent` (the published schemas show no marker), a delta leaves a removed title out.
-    const changed = state.changes.globalSince(since).filter((id) => inCountries(id) && (state.options.removals === 'marked' || catalog.has(id)));
+    const changed = await filterInSlices(state.changes.globalSince(since), (id) => inCountries(id) && (state.options.removals === 'marked' || catalog.has(id)));
     page = listPage(changed, startToken, limit);
     totalCount = changed.length;
   }
-  const contents: WireGlobalContentRecord[] = page.ids.flatMap((id) => {
+  const contents: WireGlobalContentRecord[] = await flatMapInSlices(page.ids, (id) => {
     const title = catalog.title(id);
     return title === undefined ? removedRecords(id, state.contents) : globalRecords(title, state.contents);
   });

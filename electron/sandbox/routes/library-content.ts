@@ -7,13 +7,14 @@ import { listPage, scanPage } from '../paging.ts';
 import type { IdPage } from '../paging.ts';
 import { parseLimit, parseNonNegative, parsePurchaseModel, parseStartTime } from '../query.ts';
 import { libraryRecords, removedRecords } from '../records.ts';
+import { filterInSlices, flatMapInSlices } from '../slices.ts';
 import { libraryOf, ok } from './context.ts';
 import type { Handler } from './context.ts';
 
 /** In the earlier schema a startToken this large is a unix time, not a content id. */
 export const UNIX_TIME_TOKEN = 1_000_000_000;
 
-export const libraryContent: Handler = (context) => {
+export const libraryContent: Handler = async (context) => {
   const { state, query } = context;
   const library = libraryOf(context);
   const schema = state.shapes.libraryContentSchema[library.libraryId] ?? library.schema;
@@ -40,13 +41,13 @@ export const libraryContent: Handler = (context) => {
     });
   } else {
     // With removals `absent`, a removal or un-entitlement is left out of the delta.
-    const changed = state.changes.librarySince('libraryContent', library.libraryId, since).filter((id) => {
+    const changed = await filterInSlices(state.changes.librarySince('libraryContent', library.libraryId, since), (id) => {
       const entitlement = entitlements.get(library.libraryId, id);
       return entitlement === undefined ? state.options.removals === 'marked' : modelMatches(entitlement.purchaseModel);
     });
     page = paged ? listPage(changed, startToken, limit) : { ids: changed, next: undefined };
   }
-  const titles: WireLibraryContentRecord[] = page.ids.flatMap((id) => {
+  const titles: WireLibraryContentRecord[] = await flatMapInSlices(page.ids, (id) => {
     const entitlement = entitlements.get(library.libraryId, id);
     const title = catalog.title(id);
     if (entitlement === undefined || title === undefined) return removedRecords(id, state.contents).map((record) => ({ ...record, active: false }));
