@@ -4,8 +4,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MirrorReply, MirrorRequest, OwnerOptions } from './mirror-interface.ts';
 import { MirrorOwner } from './mirror-owner.ts';
+import { yieldToMain } from './thread-priority.ts';
 
 if (!parentPort) throw new Error('mirror-worker must run as a worker thread');
+yieldToMain();
 const port = parentPort;
 const owner = new MirrorOwner(workerData as OwnerOptions);
 port.on('message', (request: MirrorRequest) => owner.serve(request, (reply: MirrorReply) => port.postMessage(reply)));
