@@ -6,7 +6,8 @@
 // would measure this 2-core machine's CPU, not the library (the bench measures one desk's fill
 // amid readers apart). At "go" each desk works the modelled peak, a patron lookup then one action
 // (a borrow, or the return of what it borrowed) every `everyMs`, at its own random phase, until
-// "stop"; then the process prints what staff would have seen and exits.
+// "stop"; at "fill" (the service's sync over) the filling desk fills once more, as staff's "Sync
+// now" does, and its Collection is counted; then the process prints what staff saw and exits.
 // argv: one JSON FleetDesksJob. Prints {"ready":true}, then the FleetDesksResult as one line.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,6 +117,7 @@ wake();
 await Promise.all(working);
 // Main's tasks stopped first: a fill under way finishes (a first fill shows its Collection only once done).
 await Promise.all(desks.flatMap((desk) => desk.tasks.map((task) => task.stop())));
+await lines.next(); // "fill": the service's sync is over
 const filling = job.desks.findIndex((d) => d.fills);
 if (filling >= 0) {
   const desk = desks[filling] as Desk;

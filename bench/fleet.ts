@@ -178,10 +178,12 @@ try {
     await peakOver;
     const syncedDuringPeak = sources.size >= 3;
     for (const p of deskProcesses) p.child.stdin!.write('stop\n');
-    await Promise.all(deskProcesses.map((p) => p.done));
     await killing;
     await synced;
     const syncSeconds = (performance.now() - started) / 1000;
+    // The sync over: the filling desk fills once more and counts its Collection (no gap: all of it).
+    for (const p of deskProcesses) p.child.stdin!.write('fill\n');
+    await Promise.all(deskProcesses.map((p) => p.done));
     const counts = await admin(sandbox, 'GET', 'request-counts') as Record<string, number>;
     const refused = ((await admin(sandbox, 'GET', 'rate-limit')).refused as number) - refusedBefore;
     for (const child of services) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

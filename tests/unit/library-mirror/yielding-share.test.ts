@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('the library mirror\'s yielding share', () => {
-  it('halves on a 429 from the credential\'s limit, once a window, and comes back a tenth a quiet window', async () => {
+  it('halves on a 429 from the credential\'s limit, once a window, comes back one a quiet window, and whole after 10', async () => {
     api = await startApi({ rateLimitPerMinute: 1 });
     const clock = createClock();
     const budget = new RequestBudget({ perMinute: 50, now: clock.now });
@@ -33,10 +33,16 @@ describe('the library mirror\'s yielding share', () => {
 
     clock.advance(60_000); // a quiet window since the last 429
     share.answered();
-    expect(budget.limit).toBe(30);
-    clock.advance(10 * 60_000);
+    expect(budget.limit).toBe(26);
+    clock.advance(3 * 60_000);
     share.answered();
-    expect(budget.limit).toBe(50); // never above what IT configured
+    expect(budget.limit).toBe(29);
+    clock.advance(6 * 60_000 - 30_000); // 10 windows since the first 429, 9.5 since the last
+    share.answered();
+    expect(budget.limit).toBe(34);
+    clock.advance(30_000); // 10 quiet windows: the busy hour is over
+    share.answered();
+    expect(budget.limit).toBe(50); // all of it, never above what IT configured
     expect(changes).toEqual([25, 50]);
     // The cut share is what the budget admits: 25 desk-priority exchanges in a window, the 26th waits.
     const sent: number[] = [];
