@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxService } from '../../../electron/sandbox/server.ts';
 import { jsonInSlices } from '../../../electron/sandbox/slices.ts';
 import { basic, startApi, type Api } from './helpers.ts';
+import type { ShapeChanges } from '../../../electron/sandbox/shapes.ts';
 
 let api: Api | undefined;
 afterEach(async () => {
@@ -46,7 +47,8 @@ describe('a page written in slices', () => {
         if (outcome.kind !== 'reply' || outcome.reply.status !== 200) throw new Error(`${rawUrl}: ${JSON.stringify(outcome)}`);
         bodies.push(outcome.reply.body);
       };
-      for (const shapes of [{}, { globalContents: 'contents', entitlements: 'data', entitlementWarnings: ['partial'] }] as const) {
+      const shapeSets: ShapeChanges[] = [{}, { globalContents: 'contents', entitlements: 'data', entitlementWarnings: ['partial'] }];
+      for (const shapes of shapeSets) {
         service.control.setShapes(shapes);
         await ask('/api/v1/global-contents?limit=500&startToken=400');
         await ask('/api/v1/global-contents?countryCodes=CA,NZ&limit=300');
