@@ -11,14 +11,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '../electron/connection/connection.ts';
-import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import { Rng } from '../electron/sandbox/random.ts';
 import type { Country } from '../electron/shared/model.ts';
 import { benchCollectionWindow } from './collection-window.ts';
 import { atLeastGoal, atMostGoal, count, latency, mib, quantile } from './figures.ts';
 import { fullIngest, PAGE } from './mirror-ingest.ts';
 import { measureQueries, MirrorReader, typedSearches } from './mirror-queries.ts';
-import { startSandboxProcess, type SandboxProcess } from './sandbox-process.ts';
+import { sandboxAdmin, startSandboxProcess, type SandboxProcess } from './sandbox-process.ts';
 
 const CATALOG = 1_000_000;
 const WINDOW_SEARCHES = 14;
@@ -86,8 +85,7 @@ export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
     console.log(`  entitlements of library ${libraryId} (after a global delta with nothing in it): ${count(entitlements)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const changed = Array.from({ length: CATALOG / 100 }, (_, i) => 1 + i * 97);
-    const answer = await fetch(`${sandbox.url}/__sandbox/catalog-changes`, { method: 'POST', headers: { 'content-type': 'application/json', [ADMIN_HEADER]: sandbox.adminToken }, body: JSON.stringify({ modify: changed }) });
-    if (!answer.ok) throw new Error(`the sandbox refused the changes: ${answer.status}`);
+    await sandboxAdmin(sandbox, 'POST', 'catalog-changes', { modify: changed });
     started = performance.now();
     const afterDelta = await catalog.syncNow(withLibrary);
     const deltaSeconds = (performance.now() - started) / 1000;

@@ -10,8 +10,7 @@ import { Connection } from '../electron/connection/connection.ts';
 import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
 import { sourceName } from '../electron/mirror/mirror-interface.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/partner/limits.ts';
-import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
-import type { SandboxProcess } from './sandbox-process.ts';
+import { sandboxAdmin, type SandboxProcess } from './sandbox-process.ts';
 import { SimulatedTime } from './support/simulated-time.ts';
 
 const LIBRARY = 101;
@@ -25,15 +24,6 @@ export interface RefreshFigures {
   refreshVsFloor: number;
   overLimit: number;
   deskWaitMaxMs: number;
-}
-
-async function admin(sandbox: SandboxProcess, method: string, route: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${sandbox.url}/__sandbox/${route}`, {
-    method, headers: { [ADMIN_HEADER]: sandbox.adminToken, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`sandbox admin ${route}: HTTP ${response.status}`);
-  const text = await response.text();
-  return text ? JSON.parse(text) : undefined;
 }
 
 export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<RefreshFigures> {
@@ -60,9 +50,9 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
   });
   time.waitFor(connection.mirror.ownerThread);
   try {
-    const { contentIds } = (await admin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=FLEX&active=true&count=${CHANGED}`)) as { contentIds: number[] };
+    const { contentIds } = (await sandboxAdmin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=FLEX&active=true&count=${CHANGED}`)) as { contentIds: number[] };
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the service's clock counts whole seconds
-    await admin(sandbox, 'POST', 'catalog-changes', { deactivate: { libraryId: LIBRARY, contentIds } });
+    await sandboxAdmin(sandbox, 'POST', 'catalog-changes', { deactivate: { libraryId: LIBRARY, contentIds } });
 
     const card = '2110100002';
     const deskWaits: number[] = [];

@@ -17,11 +17,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createMemoryVault } from '../electron/credentials/index.ts';
 import type { DeskService } from '../electron/desk/desk-service.ts';
-import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 import { atMostGoal, quantile } from './figures.ts';
-import { sandboxToken, type SandboxProcess } from './sandbox-process.ts';
+import { sandboxAdmin, sandboxToken, type SandboxProcess } from './sandbox-process.ts';
 
 const LOOKUP_EVERY_MS = 200;
 const IDLE_LOOKUPS = 40;
@@ -137,8 +136,7 @@ export async function benchMainStall(sandbox: SandboxProcess, catalogSize = 1_00
       await watched('first Collection open after it', desk, libraryId, card, bareRequest, open),
     ];
     const changed = Array.from({ length: catalogSize / 100 }, (_, i) => 1 + i * 97);
-    const answer = await fetch(`${sandbox.url}/__sandbox/catalog-changes`, { method: 'POST', headers: { 'content-type': 'application/json', [ADMIN_HEADER]: sandbox.adminToken }, body: JSON.stringify({ modify: changed }) });
-    if (!answer.ok) throw new Error(`the sandbox refused the changes: ${answer.status}`);
+    await sandboxAdmin(sandbox, 'POST', 'catalog-changes', { modify: changed });
     phases.push(
       await watched(`1% delta (${changed.length.toLocaleString('en')} titles changed)`, desk, libraryId, card, bareRequest, () => desk.syncNow({ full: false, entitlementsOnly: false })),
       await watched('first Collection open after it', desk, libraryId, card, bareRequest, open),

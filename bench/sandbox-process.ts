@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 
 export interface SandboxProcess {
   url: string;
@@ -37,4 +38,14 @@ export async function sandboxToken(sandbox: Pick<SandboxProcess, 'url' | 'userna
   const answer = await fetch(`${sandbox.url}/api/v1/get-token`, { method: 'POST', headers: { Authorization: `Basic ${basic}` } });
   if (!answer.ok) throw new Error(`the sandbox refused a token: ${answer.status}`);
   return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** One of the sandbox's admin routes (`/__sandbox/<route>`) with its admin token; its JSON answer, if any. */
+export async function sandboxAdmin(sandbox: Pick<SandboxProcess, 'url' | 'adminToken'>, method: string, route: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const answer = await fetch(`${sandbox.url}/__sandbox/${route}`, {
+    method, headers: { [ADMIN_HEADER]: sandbox.adminToken, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!answer.ok) throw new Error(`sandbox admin ${route}: HTTP ${answer.status}`);
+  const text = await answer.text();
+  return text ? JSON.parse(text) : undefined;
 }
