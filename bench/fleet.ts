@@ -20,12 +20,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SCHEMA } from '../electron/library-mirror/schema.ts';
-import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
 import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { atMostGoal, quantile } from './figures.ts';
 import type { FleetDesksJob, FleetDesksResult } from './fleet-desks-process.ts';
-import { startSandboxProcess, type SandboxProcess } from './sandbox-process.ts';
+import { sandboxAdmin, startSandboxProcess } from './sandbox-process.ts';
 
 const TITLES = Number(process.argv[2] ?? 1_000_000);
 const SCALE = Number(process.env.FLEET_TIME_SCALE ?? 20);
@@ -39,15 +38,6 @@ const PEAK_MINUTES = Number(process.env.FLEET_PEAK_MINUTES ?? 40);
 /** The partner routes of the catalog, the entitlements and availability (not patron work, not tokens). */
 const CATALOG_ROUTES = ['globalContents', 'entitlements', 'contentInfo', 'libraryContent', 'search'];
 const GOALS = { catalogRequests50vs1: 1.05, deskReadyWith10Seconds: 120, lookupP95Ratio50vs1: 1.2, staff429: 0, failoverSeconds: 60 };
-
-async function admin(sandbox: SandboxProcess, method: string, route: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const answer = await fetch(`${sandbox.url}/__sandbox/${route}`, {
-    method, headers: { [ADMIN_HEADER]: sandbox.adminToken, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!answer.ok) throw new Error(`sandbox admin ${route}: HTTP ${answer.status}`);
-  const text = await answer.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** A child process whose standard output is JSON lines, each handed to `onLine` with the time it came. */
 function jsonChild(args: string[], onLine: (line: Record<string, unknown>, at: number) => void, env: NodeJS.ProcessEnv = process.env): ChildProcess {
@@ -90,12 +80,12 @@ const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES), '--rate-window-ms', String(Math.round(MODELLED_MINUTE_MS))], { rateLimitPerMinute: PER_MINUTE });
 const dir = mkdtempSync(join(tmpdir(), 'fleet-'));
 try {
-  const { contentIds } = await admin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=INSTANT&active=true&count=${FLEET}`) as { contentIds: number[] };
+  const { contentIds } = await sandboxAdmin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=INSTANT&active=true&count=${FLEET}`) as { contentIds: number[] };
 
   /** `everyMs`: each desk's lookup and action this often (the peak's 2 minutes unless said). */
   async function run(desks: number, failover: boolean, everyMs = 2 * MODELLED_MINUTE_MS): Promise<RunFigures> {
     // Patrons of this run's own, so no loan is left over from an earlier run.
-    for (let i = 0; i < desks; i++) await admin(sandbox, 'POST', 'patrons', { libraryId: LIBRARY, card: `FLEET-${desks}-${i}`, borrowsAllowedPerMonth: 100_000 });
+    for (let i = 0; i < desks; i++) await sandboxAdmin(sandbox, 'POST', 'patrons', { libraryId: LIBRARY, card: `FLEET-${desks}-${i}`, borrowsAllowedPerMonth: 100_000 });
     const db = await createMirrorDatabase(cluster, `fleet_${desks}`);
     const caFile = join(dir, `ca-${desks}.pem`);
     writeFileSync(caFile, cluster.ca.cert);
@@ -117,11 +107,27 @@ try {
     let syncDone: () => void = () => {};
     const synced = new Promise<void>((resolve) => { syncDone = resolve; });
     const sources = new Set<string>();
+    // Killed mid-sync: when the leader has stored a quarter of the catalog's pages (at most 200),
+    // it gets SIGKILL, whether the desks are still at the peak or not.
+    const part = Math.max(1, Math.min(200, Math.ceil(TITLES / 500 / 4)));
+    let leader: string | undefined;
+    let leaderPages = 0;
+    let killedAt: number | null = null;
+    let killed: () => void = () => {};
+    const killing = new Promise<void>((resolve) => { killed = resolve; });
+    if (!failover) killed();
     const onServiceLine = (instance: string) => (line: Record<string, unknown>, at: number): void => {
       events.push({ instance, event: String(line.event), at, line });
       if (line.event === 'run-finished') sources.add(String(line.source));
       if (line.event === 'fetched' && line.status === 200) fetched.set(String(line.url), (fetched.get(String(line.url)) ?? 0) + 1);
       if (line.event === 'availability-refreshed' && sources.size >= 3) syncDone();
+      if (line.event === 'leader') leader ??= instance;
+      const leadersGlobalPage = line.event === 'page-stored' && instance === leader && String(line.source).startsWith('global');
+      if (failover && killedAt === null && leadersGlobalPage && ++leaderPages >= part) {
+        services[instance === 'first' ? 0 : 1]!.kill('SIGKILL');
+        killedAt = performance.now();
+        killed();
+      }
     };
 
     // The desks, each process with its share; desk 0 fills its Collection for real.
@@ -149,8 +155,8 @@ try {
     }
     await Promise.all(deskProcesses.map((p) => p.ready));
 
-    await admin(sandbox, 'DELETE', 'request-counts');
-    const refusedBefore = (await admin(sandbox, 'GET', 'rate-limit')).refused as number;
+    await sandboxAdmin(sandbox, 'DELETE', 'request-counts');
+    const refusedBefore = (await sandboxAdmin(sandbox, 'GET', 'rate-limit')).refused as number;
     const started = performance.now();
     // The service starts with the desks already up: every partner request it sends is counted.
     const services = (failover ? ['first', 'second'] : ['only']).map((name) => jsonChild(
@@ -158,24 +164,7 @@ try {
       onServiceLine(name), { ...process.env, LIBRARY_MIRROR_INSTANCE: name }));
     for (const p of deskProcesses) p.child.stdin!.write('go\n');
 
-    let killedAt: number | null = null;
-    const peakOver = new Promise<void>((resolve) => setTimeout(resolve, PEAK_MINUTES * MODELLED_MINUTE_MS));
-    // Killed mid-sync: when a quarter of the catalog's pages (at most 200) are stored, the leader
-    // gets SIGKILL, whether the desks are still at the peak or not.
-    const part = Math.max(1, Math.min(200, Math.ceil(TITLES / 500 / 4)));
-    const killing = !failover ? Promise.resolve() : new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        const leader = events.find((e) => e.event === 'leader')?.instance;
-        const stored = events.filter((e) => e.instance === leader && e.event === 'page-stored' && String(e.line.source).startsWith('global')).length;
-        if (leader && stored >= part) {
-          clearInterval(check);
-          services[leader === 'first' ? 0 : 1]!.kill('SIGKILL');
-          killedAt = performance.now();
-          resolve();
-        }
-      }, 100);
-    });
-    await peakOver;
+    await new Promise<void>((resolve) => setTimeout(resolve, PEAK_MINUTES * MODELLED_MINUTE_MS));
     const syncedDuringPeak = sources.size >= 3;
     for (const p of deskProcesses) p.child.stdin!.write('stop\n');
     await killing;
@@ -184,8 +173,8 @@ try {
     // The sync over: the filling desk fills once more and counts its Collection (no gap: all of it).
     for (const p of deskProcesses) p.child.stdin!.write('fill\n');
     await Promise.all(deskProcesses.map((p) => p.done));
-    const counts = await admin(sandbox, 'GET', 'request-counts') as Record<string, number>;
-    const refused = ((await admin(sandbox, 'GET', 'rate-limit')).refused as number) - refusedBefore;
+    const counts = await sandboxAdmin(sandbox, 'GET', 'request-counts') as Record<string, number>;
+    const refused = ((await sandboxAdmin(sandbox, 'GET', 'rate-limit')).refused as number) - refusedBefore;
     for (const child of services) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.all(services.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve)))));
 
@@ -195,13 +184,13 @@ try {
     let failoverSeconds: number | null = null;
     let nextPageSeconds: number | null = null;
     if (killedAt !== null) {
-      const killed = killedAt;
+      const killTime = killedAt;
       // From the kill to the second instance holding the lead (it then resumes from the stored
       // cursor; its next page waits for the share's turn, which the busy desks decide).
-      const took = events.find((e) => e.at > killed && e.event === 'leader');
-      const resumed = events.find((e) => e.at > killed && e.event === 'page-stored');
-      failoverSeconds = took ? (took.at - killed) / 1000 : null;
-      nextPageSeconds = resumed ? (resumed.at - killed) / 1000 : null;
+      const took = events.find((e) => e.at > killTime && e.event === 'leader');
+      const resumed = events.find((e) => e.at > killTime && e.event === 'page-stored');
+      failoverSeconds = took ? (took.at - killTime) / 1000 : null;
+      nextPageSeconds = resumed ? (resumed.at - killTime) / 1000 : null;
     }
     const adminDb = await db.admin();
     const mirrorEntitled = Number((await adminDb.query(`SELECT count(*) AS n FROM ${SCHEMA}.entitlements WHERE NOT removed AND library_id = $1`, [LIBRARY])).rows[0].n);
