@@ -5,7 +5,7 @@
 // The window is a minute unless set shorter: the fleet bench compresses time (a "minute" of a
 // few seconds), so the same 100 requests a window model an hour in minutes.
 
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 export class CredentialRateLimit {
   private perMinute: number | undefined;

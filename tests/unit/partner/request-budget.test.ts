@@ -73,23 +73,20 @@ describe('request budget', () => {
 
   it('has one background exchange on the wire at a time', async () => {
     const budget = new RequestBudget({ perMinute: 1000 });
-    let onWire = 0;
-    let most = 0;
-    await Promise.all(Array.from({ length: 20 }, () => budget.gate('background', async () => {
-      onWire += 1;
-      most = Math.max(most, onWire);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      onWire -= 1;
-    })));
-    expect(most).toBe(1);
-    let deskMost = 0;
-    await Promise.all(Array.from({ length: 5 }, () => budget.gate('desk', async () => {
-      onWire += 1;
-      deskMost = Math.max(deskMost, onWire);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      onWire -= 1;
-    })));
-    expect(deskMost).toBe(5);
+    /** The most of `count` exchanges of `priority`, sent together, that were on the wire at once. */
+    const mostOnWire = async (priority: 'desk' | 'background', count: number): Promise<number> => {
+      let onWire = 0;
+      let most = 0;
+      await Promise.all(Array.from({ length: count }, () => budget.gate(priority, async () => {
+        onWire += 1;
+        most = Math.max(most, onWire);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        onWire -= 1;
+      })));
+      return most;
+    };
+    expect(await mostOnWire('background', 20)).toBe(1);
+    expect(await mostOnWire('desk', 5)).toBe(5);
   });
 
   it('frees the slot of a failed exchange for the next one', async () => {

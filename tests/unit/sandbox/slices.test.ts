@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxService } from '../../../electron/sandbox/server.ts';
 import { jsonInSlices } from '../../../electron/sandbox/slices.ts';
-import { basic, startApi, type Api } from './helpers.ts';
 import type { ShapeChanges } from '../../../electron/sandbox/shapes.ts';
+import { basic, startApi, type Api } from './helpers.ts';
 
 let api: Api | undefined;
 afterEach(async () => {
