@@ -20,6 +20,8 @@ function niceByThread(): Map<number, number> {
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+if (process.platform !== 'linux') console.info('thread-priority: skipped, a thread of its own nice value is Linux only (elsewhere the owner runs as before)');
+
 describe.runIf(process.platform === 'linux')('the mirror owner\'s thread priority', () => {
   it('is lowered for the owner\'s thread alone once it starts, main\'s left as it was', async () => {
     dir = mkdtempSync(join(tmpdir(), 'owner-nice-'));
