@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { flipFuses, FuseV1Options, FuseVersion, type FuseV1Config } from '@electron/fuses';
 import type { AfterPackContext, Configuration } from 'electron-builder';
-import { BUILD_INFO_FIELD } from './electron/main/build-info.ts';
+import { BUILD_INFO_FIELD } from './electron/main/app/build-info.ts';
 
 export const APP_ID = 'org.lendingdesk.console';
 export const PRODUCT_NAME = 'Lending Desk';
@@ -186,7 +186,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     appId: APP_ID,
     productName: PRODUCT_NAME,
     // Into the packaged package.json (inside app.asar): what the app cannot find out by itself
-    // (electron/main/build-info.ts). An ad-hoc signed macOS app looks signed; only the build knows.
+    // (electron/main/app/build-info.ts). An ad-hoc signed macOS app looks signed; only the build knows.
     extraMetadata: { [BUILD_INFO_FIELD]: { macSigned } },
     copyright: 'Copyright © Lending Desk contributors',
     directories: { output: 'dist/${version}', buildResources: 'resources' },
@@ -209,7 +209,7 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     // Missing signing makes electron-builder fail rather than warn in release mode.
     forceCodeSigning: release,
     // Makes electron-builder write latest*.yml (version, SHA-512) beside the installers. The URL
-    // the app really uses comes from the policy file at run time (electron/main/updates.ts).
+    // the app really uses comes from the policy file at run time (electron/main/app/updates.ts).
     publish: [{ provider: 'generic', url: env.LENDING_DESK_UPDATE_URL || 'https://updates.invalid/lending-desk/' }],
 
     win: {

@@ -7,12 +7,12 @@ import { startTextsDefine } from './scripts/build/start-texts.ts';
 // one CommonJS file with nothing left to require at run time.
 export default defineConfig({
   main: {
-    // The locale files' `start` sections, for main's own pages (electron/main/start-texts.ts).
+    // The locale files' `start` sections, for main's own pages (electron/main/app/start-texts.ts).
     define: startTextsDefine(),
     build: {
       outDir: 'out/main',
       // The mirror's owner runs on a worker thread, from a file of its own (mirror-worker.ts).
-      rollupOptions: { input: { index: resolve('electron/main/index.ts'), 'mirror-worker': resolve('electron/mirror/mirror-worker.ts') } },
+      rollupOptions: { input: { index: resolve('electron/main/app/index.ts'), 'mirror-worker': resolve('electron/mirror-owner/mirror-worker.ts') } },
     },
   },
   preload: {
@@ -27,7 +27,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src'),
-    // The CSP is a response header of the app:// handler (electron/main/app-protocol.ts).
+    // The CSP is a response header of the app:// handler (electron/main/app/app-protocol.ts).
     plugins: [vue()],
     // vue-i18n's compile-time flags: Composition API only, no devtools hooks, no eval.
     define: {

@@ -4,7 +4,7 @@ import { startTextsDefine } from './scripts/build/start-texts.ts';
 
 export default defineConfig({
   plugins: [vue()],
-  // As electron.vite.config.ts gives main: the locale files' `start` sections (electron/main/start-texts.ts).
+  // As electron.vite.config.ts gives main: the locale files' `start` sections (electron/main/app/start-texts.ts).
   define: startTextsDefine(),
   test: {
     include: ['tests/unit/**/*.test.ts'],

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection } from '../electron/connection/connection.ts';
-import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
-import { sourceName } from '../electron/mirror/mirror-interface.ts';
-import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/partner/limits.ts';
+import { Connection } from '../electron/main/connection/connection.ts';
+import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
+import { sourceName } from '../electron/node/mirror-interface.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/node/partner/limits.ts';
 import { sandboxAdmin, type SandboxProcess } from './sandbox-process.ts';
 import { SimulatedTime } from './support/simulated-time.ts';
 

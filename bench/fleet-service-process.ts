@@ -1,13 +1,13 @@
 // One instance of the library mirror service for the fleet bench (bench/fleet.ts): what the
-// command line (electron/library-mirror/cli.ts) runs — the configuration file read and checked,
+// command line (server/main.ts) runs — the configuration file read and checked,
 // the JSON-lines log on standard output — with the credential's rate window compressed as the
 // bench's sandbox compresses it. The bench kills one instance with SIGKILL to watch the other
 // take over, and stops the last with SIGTERM.
 // argv: <config.json> <rate window ms>
-import { loadConfig } from '../electron/library-mirror/config.ts';
-import { jsonLinesLog } from '../electron/library-mirror/json-lines-log.ts';
-import { startLibraryMirrorService } from '../electron/library-mirror/service.ts';
-import type { FetchFn } from '../electron/partner/transport.ts';
+import { loadConfig } from '../server/config.ts';
+import { jsonLinesLog } from '../server/json-lines-log.ts';
+import { startLibraryMirrorService } from '../server/service.ts';
+import type { FetchFn } from '../electron/node/partner/transport.ts';
 
 const [path, windowMs] = process.argv.slice(2) as [string, string];
 const loaded = loadConfig(path);

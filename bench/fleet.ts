@@ -19,7 +19,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { SCHEMA } from '../electron/library-mirror/schema.ts';
+import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { atMostGoal, quantile } from './figures.ts';

@@ -3,11 +3,11 @@
 // stores it (COPY into a staging table, merged with change sequences, the cursor in the same
 // transaction), the sandbox in a process of its own over HTTP. Then a desk's first read of every
 // change with the read-only role, in batches. Figures printed, nothing asserted.
-import { changesSince } from '../electron/library-mirror-reading/changes.ts';
-import { openSession } from '../electron/library-mirror-reading/database.ts';
-import { SCHEMA } from '../electron/library-mirror/schema.ts';
-import { LibraryMirrorStore } from '../electron/library-mirror/store.ts';
-import { PartnerClient } from '../electron/partner/client.ts';
+import { changesSince } from '../electron/node/library-mirror/changes.ts';
+import { openSession } from '../electron/node/library-mirror/database.ts';
+import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
+import { LibraryMirrorStore } from '../server/store.ts';
+import { PartnerClient } from '../electron/node/partner/client.ts';
 import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { quantile } from './figures.ts';

@@ -7,7 +7,7 @@
 // asserted. Beside each delay, main's own CPU time in it: on a loaded machine a delay can be
 // main waiting for a core rather than main at work. The sandbox answers from one thread, but it
 // makes the sync's pages and each full pull's count over every title in slices of about 2 ms and
-// answers a lookup between two of them (electron/sandbox/slices.ts), as the service's farm would
+// answers a lookup between two of them (electron/main/sandbox/slices.ts), as the service's farm would
 // not make it wait for another client's page. What a lookup still waits for here is a core: the
 // desk's main, its mirror thread and the sandbox share this machine's two. A bare request straight
 // to the sandbox between two lookups shows the service's share of that wait.
@@ -15,8 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createMemoryVault } from '../electron/credentials/index.ts';
-import type { DeskService } from '../electron/desk/desk-service.ts';
+import { createMemoryVault } from '../electron/main/credentials/index.ts';
+import type { DeskService } from '../electron/main/desk/desk-service.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 import { atMostGoal, quantile } from './figures.ts';

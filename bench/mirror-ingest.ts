@@ -18,14 +18,14 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { DeskMirror } from '../electron/mirror/desk-mirror.ts';
-import type { AnswerOf, ArgsOf, MirrorCall, MirrorRequest } from '../electron/mirror/mirror-interface.ts';
-import { MirrorOwner } from '../electron/mirror/mirror-owner.ts';
-import type { SyncRequest } from '../electron/mirror/sync.ts';
-import { PartnerClient } from '../electron/partner/client.ts';
-import { pageMetadata, parseGlobalContentPage } from '../electron/partner/normalize.ts';
-import { encodeRecord, type Vocabulary } from '../electron/mirror/title-record.ts';
-import { wordsOf } from '../electron/mirror/title-row.ts';
+import type { DeskMirror } from '../electron/main/mirror/desk-mirror.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorRequest } from '../electron/node/mirror-interface.ts';
+import { MirrorOwner } from '../electron/mirror-owner/mirror-owner.ts';
+import type { SyncRequest } from '../electron/node/sync/engine.ts';
+import { PartnerClient } from '../electron/node/partner/client.ts';
+import { pageMetadata, parseGlobalContentPage } from '../electron/node/partner/normalize.ts';
+import { encodeRecord, type Vocabulary } from '../electron/mirror-owner/title-record.ts';
+import { wordsOf } from '../electron/mirror-owner/title-row.ts';
 import type { Country } from '../electron/shared/model.ts';
 import { sandboxToken, type SandboxProcess } from './sandbox-process.ts';
 

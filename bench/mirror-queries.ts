@@ -10,13 +10,13 @@
 //   off the typing path;
 // - scroll: pages of 100 at random positions of a filtered set, the last page included;
 // - sort: the first page for every sort column in both directions, the view computed afresh.
-import type { BrowseQuery } from '../electron/mirror/mirror-interface.ts';
-import { MirrorDatabase } from '../electron/mirror/mirror-database.ts';
-import { browse, detail } from '../electron/mirror/queries.ts';
+import type { BrowseQuery } from '../electron/node/mirror-interface.ts';
+import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
+import { browse, detail } from '../electron/mirror-owner/queries.ts';
 import type { CatalogPage, TitleDetail } from '../electron/shared/collection.ts';
-import { CollectionCache, type LibraryCollection } from '../electron/mirror/collection-cache.ts';
-import { queryWords } from '../electron/mirror/search-text.ts';
-import { Rng } from '../electron/sandbox/random.ts';
+import { CollectionCache, type LibraryCollection } from '../electron/mirror-owner/collection-cache.ts';
+import { queryWords } from '../electron/mirror-owner/search-text.ts';
+import { Rng } from '../electron/main/sandbox/random.ts';
 import { FORMATS, type Format, type PurchaseModel } from '../electron/shared/model.ts';
 import { timed } from './figures.ts';
 

@@ -2,7 +2,7 @@
 //  1. the client's overhead over a bare fetch of the same GET, as a ratio;
 //  2. throughput of a full paged extraction of 100,000 library content records.
 // The sandbox runs in its own process, so the figures are this process's (the client's) work.
-import { PartnerClient } from '../electron/partner/client.ts';
+import { PartnerClient } from '../electron/node/partner/client.ts';
 import { sandboxToken, startSandboxProcess } from './sandbox-process.ts';
 
 const ROUNDS = 1_000;

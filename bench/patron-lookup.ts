@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryVault } from '../electron/credentials/index.ts';
-import { PartnerClient } from '../electron/partner/client.ts';
-import { sandboxOverHttp } from '../electron/connection/sandbox-endpoint.ts';
-import { startSandbox, type SandboxHandle } from '../electron/sandbox/server.ts';
+import { createMemoryVault } from '../electron/main/credentials/index.ts';
+import { PartnerClient } from '../electron/node/partner/client.ts';
+import { sandboxOverHttp } from '../electron/main/connection/sandbox-endpoint.ts';
+import { startSandbox, type SandboxHandle } from '../electron/main/sandbox/server.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { createNodeDesk } from '../tests/support/node-desk.ts';
 

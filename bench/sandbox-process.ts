@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { ADMIN_HEADER } from '../electron/sandbox/server.ts';
+import { ADMIN_HEADER } from '../electron/main/sandbox/server.ts';
 
 export interface SandboxProcess {
   url: string;
@@ -20,7 +20,7 @@ export interface SandboxProcessOptions {
 }
 
 export async function startSandboxProcess(args: string[] = [], options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
-  const cli = join(import.meta.dirname, '..', 'electron', 'sandbox', 'cli.ts');
+  const cli = join(import.meta.dirname, '..', 'electron', 'main', 'sandbox', 'cli.ts');
   const limit = options.rateLimitPerMinute === undefined ? [] : ['--rate-limit', String(options.rateLimitPerMinute)];
   const child = spawn(process.execPath, [cli, ...args, ...limit], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian/Ubuntu packages the project needs on Linux: libsecret to build keytar, gnome-keyring
 # and D-Bus for a Secret Service in tests, secret-tool (libsecret-tools) to put a password there
-# as IT's install tooling does (tests/unit/credentials/installed-password.test.ts), Chromium and Xvfb for end-to-end tests, PostgreSQL
+# as IT's install tooling does (tests/unit/main/credentials/installed-password.test.ts), Chromium and Xvfb for end-to-end tests, PostgreSQL
 # and OpenSSL for the library mirror's tests (each test file starts a cluster of its own in a
 # temporary folder, with a test CA made by openssl: tests/support/postgres-cluster.ts).
 # Installs only what is missing; elsewhere it is a no-op.

@@ -3,7 +3,7 @@
 // the shared set (errors.ts) with the English sentence for the log; staff read the locale's
 // sentence for its reason. It crosses IPC and the mirror's thread as data (toInfo), never as a
 // thrown Error. What is the service's own (an HTTP status or answer turned into a code) is
-// worked out in electron/partner, by functions that return this type.
+// worked out in electron/node/partner, by functions that return this type.
 import type { ErrorCode, ErrorInfo, ErrorParams } from './errors.ts';
 import { reasonText, type Reason } from './reasons.ts';
 

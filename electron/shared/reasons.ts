@@ -28,7 +28,7 @@ export const REASONS = {
   'profile.sandbox-needs-no-credentials': 'The built-in sandbox needs no credentials.',
   'session.locked': 'The desk is locked. Sign in with your name and PIN to continue.',
 
-  // ---- managed configuration (electron/policy): edits the policy refuses, why a policy source
+  // ---- managed configuration (electron/main/policy): edits the policy refuses, why a policy source
   // was ignored ({source} is the file or registry key, {setting} the policy setting concerned — not
   // translated, it is what IT wrote), and why automatic updates were refused.
   'policy.profile-locked': "This connection is set by your library's IT (policy) and cannot be changed here.",

@@ -1,4 +1,4 @@
-// The two sentences a packaged desk says when it refuses to start (electron/main/start-flags.ts),
+// The two sentences a packaged desk says when it refuses to start (electron/main/app/start-flags.ts),
 // in French: main shows them before any window or setting exists, so it cannot know the desk's
 // language and says both. The English is REASONS' own; the French is written once, here, and the
 // locale file (src/i18n/fr-CA.ts) takes it from here, so the two never drift apart.

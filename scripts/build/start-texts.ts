@@ -1,6 +1,6 @@
-// Main's start texts, taken from the locale files at build time (electron/main/start-texts.ts
+// Main's start texts, taken from the locale files at build time (electron/main/app/start-texts.ts
 // says why). Used by electron.vite.config.ts and vitest.config.ts as a `define`.
-import type { StartTexts } from '../../electron/main/start-texts.ts';
+import type { StartTexts } from '../../electron/main/app/start-texts.ts';
 import type { Language } from '../../electron/shared/contract.ts';
 import { en } from '../../src/i18n/en.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';

@@ -13,18 +13,28 @@ import ts from 'typescript';
 export type Order = readonly (readonly string[])[];
 
 export const ORDERS: Readonly<Record<string, Order>> = {
-  // The desk's main process and everything it runs (its threads included).
+  // The desk's main process (electron/main) and its preload: never the mirror's owner thread's
+  // code, which runs on a thread of its own (electron/mirror-owner), nor the library server's.
   main: [
     ['electron/shared'],
-    ['electron/partner'],
-    ['electron/logging', 'electron/settings', 'electron/credentials', 'electron/sandbox', 'electron/library-mirror-reading'],
-    ['electron/policy'],
-    ['electron/action-log'],
-    ['electron/mirror'],
-    ['electron/connection'],
-    ['electron/desk'],
-    ['electron/ipc'],
-    ['electron/main', 'electron/preload'],
+    ['electron/node/partner'],
+    ['electron/node/logging', 'electron/node/mirror-interface.ts', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
+    ['electron/node/sync'],
+    ['electron/main/policy'],
+    ['electron/main/action-log'],
+    ['electron/main/mirror'],
+    ['electron/main/connection'],
+    ['electron/main/desk'],
+    ['electron/main/ipc'],
+    ['electron/main/app', 'electron/preload'],
+  ],
+  // The mirror's owner thread: the one holder of the mirror's SQLite file.
+  'mirror-owner': [
+    ['electron/shared'],
+    ['electron/node/partner'],
+    ['electron/node/mirror-interface.ts', 'electron/node/library-mirror'],
+    ['electron/node/sync'],
+    ['electron/mirror-owner'],
   ],
   // The window: of electron/ only the shared layer (tsconfig.renderer.json refuses the rest).
   renderer: [
@@ -36,18 +46,18 @@ export const ORDERS: Readonly<Record<string, Order>> = {
     ['src/App.vue'],
     ['src/main.ts'],
   ],
-  // The library's mirror service: a headless process beside the desk, never the desk's own layers.
-  'library-mirror': [
+  // The library server: a headless process of its own, never the desk's main or its owner thread.
+  server: [
     ['electron/shared'],
-    ['electron/partner'],
-    ['electron/logging', 'electron/library-mirror-reading'],
-    ['electron/mirror'],
-    ['electron/library-mirror'],
+    ['electron/node/partner'],
+    ['electron/node/logging', 'electron/node/mirror-interface.ts', 'electron/node/library-mirror'],
+    ['electron/node/sync'],
+    ['server'],
   ],
 };
 
 /** The folders whose modules the orders must place. */
-export const SOURCE_ROOTS = ['electron', 'src'] as const;
+export const SOURCE_ROOTS = ['electron', 'src', 'server'] as const;
 
 export interface ImportEdge {
   /** The importing module and the module it names, from the repository root. */

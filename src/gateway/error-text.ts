@@ -58,7 +58,7 @@ const BY_CODE: Record<ErrorCode, string> = {
 
 /**
  * Codes whose sentence says nothing of what was wrong ("the request was refused as invalid"):
- * main must send a reason with them (tests/unit/ipc/reasons.test.ts holds main to it).
+ * main must send a reason with them (tests/unit/main/ipc/reasons.test.ts holds main to it).
  */
 export const CODES_THAT_NEED_A_REASON: ReadonlySet<ErrorCode> = new Set(['invalid-input']);
 

@@ -9,9 +9,9 @@ export const en = {
   /** The contract's argument fields, as a refusal names them (shared/field-names.ts). */
   fields: FIELD_NAMES as Record<FieldName, string>,
   /**
-   * Main's own pages, shown without the desk (electron/main/start-page.ts): a start that failed,
+   * Main's own pages, shown without the desk (electron/main/app/start-page.ts): a start that failed,
    * and the catalog moved to this computer's local folder. Plain text (no vue-i18n syntax): the
-   * build puts this section of each language into main (electron/main/start-texts.ts).
+   * build puts this section of each language into main (electron/main/app/start-texts.ts).
    */
   start: {
     failedTitle: 'Lending Desk could not start',

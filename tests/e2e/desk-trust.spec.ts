@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
-import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });

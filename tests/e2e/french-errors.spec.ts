@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import { elidedDe } from '../../src/i18n/elision.ts';
 import { firstOfNextMonth } from '../../src/i18n/format.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';

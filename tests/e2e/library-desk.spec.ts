@@ -7,9 +7,9 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { createKeytarVault } from '../../electron/credentials/index.ts';
-import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
-import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { createKeytarVault } from '../../electron/main/credentials/index.ts';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import { deskTarget, startLibraryService, type LibraryService } from '../support/library-desk.ts';
 import { createMirrorDatabase, type MirrorDatabase } from '../support/library-mirror-db.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';

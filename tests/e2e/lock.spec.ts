@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { DESK_RECORDS, keychainDeskRecords } from '../../electron/credentials/desk-keychain.ts';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
 import { frCA } from '../../src/i18n/fr-CA.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 import { syncCollection } from './desk-steps.ts';

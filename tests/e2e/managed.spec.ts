@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });

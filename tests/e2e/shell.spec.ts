@@ -3,8 +3,8 @@
 // lock clearing patron data. Runs on the Chromium host and, where it exists, in Electron.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type SandboxHandle } from '../../electron/sandbox/server.ts';
-import { createKeytarVault } from '../../electron/credentials/index.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
+import { createKeytarVault } from '../../electron/main/credentials/index.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
 import type { Page } from '@playwright/test';
 

@@ -6,8 +6,8 @@
 // is for (read in the sandbox's request log, with the card, library and title it carried), or
 // come back without a message staff can read out.
 import { METHODS, type AppInfo, type MethodName, type ProfileView, type Result } from '../../electron/shared/contract.ts';
-import type { LoggedRequest, RouteName } from '../../electron/sandbox/server.ts';
-import { normalizeBaseUrl } from '../../electron/partner/transport.ts';
+import type { LoggedRequest, RouteName } from '../../electron/main/sandbox/server.ts';
+import { normalizeBaseUrl } from '../../electron/node/partner/transport.ts';
 import { UNREADABLE, unclearBecause } from './clear-message.ts';
 import { figure, zero, type Scale, type Section } from './report.ts';
 import { addPatrons, expectOk, seeded, startRig, type Rig } from './rig.ts';

@@ -1,7 +1,7 @@
 // The sandbox's control surface as the reliability runs use it: the same calls whether the
 // sandbox runs in this process (its `control` object) or in a process of its own (its
 // `/__sandbox/` admin routes). Async either way, so a scenario is written once.
-import { ADMIN_HEADER, type CatalogChanges, type ContentFilter, type FaultSpec, type RouteName, type SandboxControl } from '../../electron/sandbox/server.ts';
+import { ADMIN_HEADER, type CatalogChanges, type ContentFilter, type FaultSpec, type RouteName, type SandboxControl } from '../../electron/main/sandbox/server.ts';
 
 export interface PatronState {
   exists: boolean;

@@ -1,17 +1,17 @@
 // A library of desks for tests (issue #25): the library mirror filled by the service's own sync
-// (electron/library-mirror/partner-sync.ts) from the sandbox over HTTP into a real PostgreSQL
+// (server/partner-sync.ts) from the sandbox over HTTP into a real PostgreSQL
 // (tests/support/library-mirror-db.ts), and what a desk's policy names to read it (the cluster's
 // address, the desks' read-only role, the test CA in a file) with the role's password.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { syncCatalog, type LibraryServed } from '../../electron/library-mirror/partner-sync.ts';
-import { LibraryMirrorStore } from '../../electron/library-mirror/store.ts';
-import type { Logger } from '../../electron/logging/index.ts';
-import type { LibraryMirrorTarget } from '../../electron/mirror/mirror-interface.ts';
-import { CONTENT_INFO_BATCH } from '../../electron/partner/limits.ts';
-import { PartnerClient } from '../../electron/partner/client.ts';
-import type { SandboxHandle } from '../../electron/sandbox/server.ts';
+import { syncCatalog, type LibraryServed } from '../../server/partner-sync.ts';
+import { LibraryMirrorStore } from '../../server/store.ts';
+import type { Logger } from '../../electron/node/logging/index.ts';
+import type { LibraryMirrorTarget } from '../../electron/node/mirror-interface.ts';
+import { CONTENT_INFO_BATCH } from '../../electron/node/partner/limits.ts';
+import { PartnerClient } from '../../electron/node/partner/client.ts';
+import type { SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import type { ContentId, Country } from '../../electron/shared/model.ts';
 import { leadingSession, type MirrorDatabase } from './library-mirror-db.ts';
 

@@ -1,17 +1,17 @@
 // The library mirror's database on a test cluster, made by the very script IT runs
-// (resources/library-mirror/create-database.sql): its two roles with passwords made for this run,
+// (server/deploy/create-database.sql): its two roles with passwords made for this run,
 // the database, the schema the service owns. One cluster per test file (useMirrorDatabase), as
 // starting one takes a second or two.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { openSession, type DatabaseTarget } from '../../electron/library-mirror-reading/database.ts';
-import { tryLead } from '../../electron/library-mirror/leadership.ts';
-import { grantDeskRole, migrate } from '../../electron/library-mirror/schema.ts';
+import { openSession, type DatabaseTarget } from '../../electron/node/library-mirror/database.ts';
+import { tryLead } from '../../server/leadership.ts';
+import { grantDeskRole, migrate } from '../../electron/node/library-mirror/schema.ts';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
 
-export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'resources', 'library-mirror', 'create-database.sql');
+export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'server', 'deploy', 'create-database.sql');
 
 export interface MirrorDatabase {
   cluster: PostgresCluster;

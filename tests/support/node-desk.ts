@@ -6,15 +6,15 @@
 // one is passed.
 import { join } from 'node:path';
 import Conf from 'conf';
-import { ActionLog } from '../../electron/action-log/action-log.ts';
-import { memoryLogKey, type LogKeySource } from '../../electron/action-log/log-key.ts';
-import { DESK_RECORDS, memoryDeskRecords, type DeskKeychain } from '../../electron/credentials/desk-keychain.ts';
-import type { CredentialVault } from '../../electron/credentials/index.ts';
-import { DeskService, type DeskServiceDeps } from '../../electron/desk/desk-service.ts';
-import { createFileLogger } from '../../electron/logging/logger.ts';
-import { inProcessSandbox } from '../../electron/connection/sandbox-endpoint.ts';
-import { memoryClipboard } from '../../electron/desk/clipboard.ts';
-import { readSettingsFile, Settings, type SettingsStore } from '../../electron/settings/index.ts';
+import { ActionLog } from '../../electron/main/action-log/action-log.ts';
+import { memoryLogKey, type LogKeySource } from '../../electron/main/action-log/log-key.ts';
+import { DESK_RECORDS, memoryDeskRecords, type DeskKeychain } from '../../electron/main/credentials/desk-keychain.ts';
+import type { CredentialVault } from '../../electron/main/credentials/index.ts';
+import { DeskService, type DeskServiceDeps } from '../../electron/main/desk/desk-service.ts';
+import { createFileLogger } from '../../electron/node/logging/logger.ts';
+import { inProcessSandbox } from '../../electron/main/connection/sandbox-endpoint.ts';
+import { memoryClipboard } from '../../electron/main/desk/clipboard.ts';
+import { readSettingsFile, Settings, type SettingsStore } from '../../electron/main/settings/index.ts';
 import { TEST_SIGN_IN_RECORD } from './desk-pin.ts';
 import { TEST_PIN_COST } from './weak-pin-cost.ts';
 

@@ -1,6 +1,7 @@
 // The layers, checked. The type check step (npm run typecheck) compiles each process as a
 // composite project that lists only the files that process may import (tsconfig.renderer.json,
-// tsconfig.shared.json, tsconfig.node.json, tsconfig.main.json); an import of any other file is
+// tsconfig.shared.json, tsconfig.node.json, tsconfig.main.json, tsconfig.mirror-owner.json,
+// server/tsconfig.json); an import of any other file is
 // refused by the compiler (TS6307). This test proves each of those projects refuses what it must
 // and accepts what it may — a deliberate violation is compiled beside the real files and must be
 // reported on exactly its line — and checks what a compiler cannot: every import points down the
@@ -42,11 +43,11 @@ describe('each process compiles only what it may import', () => {
   it('the renderer: electron/shared and nothing else of electron/, however it is imported', () => {
     expect(refusedLines('tsconfig.renderer.json', 'src/layering-probe.ts', [
       "import { METHODS } from '../electron/shared/contract.ts';",
-      "import { backoffMs } from '../electron/partner/retry.ts';",
-      "export type Words = typeof import('../electron/sandbox/words.ts');",
-      "export const later = () => import('../electron/sandbox/random.ts');",
+      "import { backoffMs } from '../electron/node/partner/retry.ts';",
+      "export type Words = typeof import('../electron/main/sandbox/words.ts');",
+      "export const later = () => import('../electron/main/sandbox/random.ts');",
       "export { maskCard } from '../electron/shared/card-mask.ts';",
-      "export * from '../electron/policy/location.ts';",
+      "export * from '../electron/main/policy/location.ts';",
       'export const used = [METHODS, backoffMs];',
     ])).toEqual([2, 3, 4, 6]);
   });
@@ -55,49 +56,61 @@ describe('each process compiles only what it may import', () => {
     expect(refusedLines('tsconfig.shared.json', 'electron/shared/layering-probe.ts', [
       "import { z } from 'zod';",
       "import { DeskError } from './desk-error.ts';",
-      "import { errorForStatus } from '../partner/status-codes.ts';",
+      "import { errorForStatus } from '../node/partner/status-codes.ts';",
       "import type { LifecycleEvent } from '../../src/lifecycle.ts';",
       'export const used = [z, DeskError, errorForStatus];',
       'export type Used = LifecycleEvent;',
     ])).toEqual([3, 4]);
   });
 
-  it("electron/ outside main and preload: neither Electron's packages nor src/", () => {
-    expect(refusedLines('tsconfig.node.json', 'electron/desk/layering-probe.ts', [
+  it("main's code outside its Electron entry and the preload: neither Electron's packages, src/ nor the owner thread's code", () => {
+    expect(refusedLines('tsconfig.node.json', 'electron/main/desk/layering-probe.ts', [
       "import { readFileSync } from 'node:fs';",
-      "import { DeskError } from '../shared/desk-error.ts';",
+      "import { DeskError } from '../../shared/desk-error.ts';",
       "import { app } from 'electron';",
-      "import { useGateway } from '../../src/gateway/gateway.ts';",
+      "import { useGateway } from '../../../src/gateway/gateway.ts';",
       'export const used = [readFileSync, DeskError, app, useGateway];',
     ])).toEqual([3, 4]);
-    expect(refusedLines('tsconfig.node.json', 'electron/settings/layering-probe.ts', ["export type { default as Store } from 'electron-store';"])).toEqual([1]);
-    expect(refusedLines('tsconfig.node.json', 'electron/policy/layering-probe.ts', ["export const updater = () => import('electron-updater');"])).toEqual([1]);
+    expect(refusedLines('tsconfig.node.json', 'electron/main/desk/layering-probe.ts', ["export { MirrorDatabase } from '../../mirror-owner/mirror-database.ts';"])).toEqual([1]);
+    expect(refusedLines('tsconfig.node.json', 'electron/main/settings/layering-probe.ts', ["export type { default as Store } from 'electron-store';"])).toEqual([1]);
+    expect(refusedLines('tsconfig.node.json', 'electron/main/policy/layering-probe.ts', ["export const updater = () => import('electron-updater');"])).toEqual([1]);
   });
 
-  it('electron/library-mirror (a headless service): the partner client, the mirror and shared code; never the desk, its connection, main, src/ or Electron', () => {
-    expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', [
-      "import { PartnerClient } from '../partner/client.ts';",
-      "import type { SourceState } from '../shared/collection.ts';",
-      "import { RequestBudget } from '../partner/request-budget.ts';",
-      "import { DeskService } from '../desk/desk-service.ts';",
-      "export type Main = typeof import('../main/app-files.ts');",
+  it('the mirror owner thread: electron/node and electron/shared; never main, src/ or Electron', () => {
+    expect(refusedLines('tsconfig.mirror-owner.json', 'electron/mirror-owner/layering-probe.ts', [
+      "import { readPage } from '../node/sync/page-reading.ts';",
+      "import { DeskError } from '../shared/desk-error.ts';",
+      "import { DeskService } from '../main/desk/desk-service.ts';",
       "import { en } from '../../src/i18n/en.ts';",
-      'export const used = [PartnerClient, RequestBudget, DeskService, en];',
+      'export const used = [readPage, DeskError, DeskService, en];',
+    ])).toEqual([3, 4]);
+    expect(refusedLines('tsconfig.mirror-owner.json', 'electron/mirror-owner/layering-probe.ts', ["import { app } from 'electron';", 'export const used = app;'])).toEqual([1]);
+  });
+
+  it('the library server (server/, a headless process): electron/node and electron/shared; never the desk, its owner thread, src/ or Electron', () => {
+    expect(refusedLines('server/tsconfig.json', 'server/layering-probe.ts', [
+      "import { PartnerClient } from '../electron/node/partner/client.ts';",
+      "import type { SourceState } from '../electron/shared/collection.ts';",
+      "import { runSync } from '../electron/node/sync/engine.ts';",
+      "import { DeskService } from '../electron/main/desk/desk-service.ts';",
+      "export type Main = typeof import('../electron/main/app/app-files.ts');",
+      "import { en } from '../src/i18n/en.ts';",
+      'export const used = [PartnerClient, runSync, DeskService, en];',
       'export type Used = SourceState;',
     ])).toEqual([4, 5, 6]);
-    expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["import { Connection } from '../connection/connection.ts';", 'export const used = Connection;'])).toEqual([1]);
-    // The desk's modules import the sandbox themselves: a program of its own, or it is reported there.
-    expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["export { startSandbox } from '../sandbox/server.ts';"])).toEqual([1]);
-    expect(refusedLines('tsconfig.library-mirror.json', 'electron/library-mirror/layering-probe.ts', ["import { app } from 'electron';", 'export const used = app;'])).toEqual([1]);
+    expect(refusedLines('server/tsconfig.json', 'server/layering-probe.ts', ["import { MirrorOwner } from '../electron/mirror-owner/mirror-owner.ts';", 'export const used = MirrorOwner;'])).toEqual([1]);
+    expect(refusedLines('server/tsconfig.json', 'server/layering-probe.ts', ["export { startSandbox } from '../electron/main/sandbox/server.ts';"])).toEqual([1]);
+    expect(refusedLines('server/tsconfig.json', 'server/layering-probe.ts', ["import { app } from 'electron';", 'export const used = app;'])).toEqual([1]);
   });
 
-  it('electron/main and electron/preload: Electron, all of electron/, never src/', () => {
-    expect(refusedLines('tsconfig.main.json', 'electron/main/layering-probe.ts', [
+  it('electron/main and electron/preload: Electron, electron/node and electron/shared, never src/ or the owner thread\'s code', () => {
+    expect(refusedLines('tsconfig.main.json', 'electron/main/app/layering-probe.ts', [
       "import { app } from 'electron';",
       "import { DeskService } from '../desk/desk-service.ts';",
-      "import { en } from '../../src/i18n/en.ts';",
-      'export const used = [app, DeskService, en];',
-    ])).toEqual([3]);
+      "import { en } from '../../../src/i18n/en.ts';",
+      "import { MirrorOwner } from '../../mirror-owner/mirror-owner.ts';",
+      'export const used = [app, DeskService, en, MirrorOwner];',
+    ])).toEqual([3, 4]);
   });
 });
 
@@ -110,49 +123,52 @@ describe('every import points down the one declared order (scripts/layering/impo
     expect(lost).toEqual([]);
   });
 
-  it('places the mirror (#23) in main and the library mirror service (#25) beside it, with the mirror below both', () => {
+  it('places each thread and process in its own folder: main, the mirror owner, the renderer, the server; the sync engine below both of its users', () => {
     const layerOf = (program: string, entry: string): number => ORDERS[program]!.findIndex((layer) => layer.includes(entry));
-    expect(layerOf('main', 'electron/mirror')).toBeGreaterThan(layerOf('main', 'electron/partner'));
-    expect(layerOf('main', 'electron/mirror')).toBeLessThan(layerOf('main', 'electron/connection'));
-    expect(layerOf('main', 'electron/library-mirror')).toBe(-1);
-    expect(layerOf('library-mirror', 'electron/mirror')).toBeLessThan(layerOf('library-mirror', 'electron/library-mirror'));
-    expect(unplaced(['electron/mirror/sync.ts', 'electron/library-mirror/service.ts', 'electron/reports/daily.ts', 'src/widgets/Chart.vue'])).toEqual(['electron/reports/daily.ts', 'src/widgets/Chart.vue']);
+    expect(layerOf('main', 'electron/node/sync')).toBeLessThan(layerOf('main', 'electron/main/mirror'));
+    expect(layerOf('server', 'electron/node/sync')).toBeLessThan(layerOf('server', 'server'));
+    expect(layerOf('main', 'electron/mirror-owner')).toBe(-1);
+    expect(layerOf('main', 'server')).toBe(-1);
+    expect(layerOf('mirror-owner', 'electron/main/mirror')).toBe(-1);
+    expect(layerOf('server', 'electron/mirror-owner')).toBe(-1);
+    expect(unplaced(['electron/node/sync/engine.ts', 'server/service.ts', 'electron/reports/daily.ts', 'src/widgets/Chart.vue'])).toEqual(['electron/reports/daily.ts', 'src/widgets/Chart.vue']);
   });
 
-  it("the app's error type is the shared layer's: every program has it at its lowest layer, and nothing outside electron/partner imports an error class from there", () => {
+  it("the app's error type is the shared layer's: every program has it at its lowest layer, and nothing outside electron/node/partner imports an error class from there", () => {
     for (const order of Object.values(ORDERS)) expect(order[0]).toContain('electron/shared');
     const namedImports = (text: string): { names: string[]; from: string }[] => [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g)]
       .map((m) => ({ names: m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean), from: m[2]! }));
     const errorImports = (modules: [string, string][]): string[] => modules
-      .filter(([file]) => !file.startsWith('electron/partner/'))
+      .filter(([file]) => !file.startsWith('electron/node/partner/'))
       .flatMap(([file, text]) => namedImports(scriptOf(file, text))
-        .filter(({ from }) => posix.join(posix.dirname(file), from).startsWith('electron/partner/'))
+        .filter(({ from }) => posix.join(posix.dirname(file), from).startsWith('electron/node/partner/'))
         .flatMap(({ names, from }) => names.filter((name) => /Error$/.test(name)).map((name) => `${file}: ${name} from '${from}'`)));
     expect(errorImports(sourceModules(ROOT))).toEqual([]);
-    expect(errorImports([['electron/settings/settings.ts', "import { ServiceError, type ErrorCode } from '../partner/service-error.ts';"]]))
-      .toEqual(["electron/settings/settings.ts: ServiceError from '../partner/service-error.ts'"]);
+    expect(errorImports([['electron/main/settings/settings.ts', "import { ServiceError, type ErrorCode } from '../../node/partner/service-error.ts';"]]))
+      .toEqual(["electron/main/settings/settings.ts: ServiceError from '../../node/partner/service-error.ts'"]);
     expect(sourceModules(ROOT).filter(([file, text]) => /\bclass DeskError\b/.test(text) && file !== 'electron/shared/desk-error.ts')).toEqual([]);
   });
 
   it('names the file and the import of each one that goes up or sideways, and lets the downward ones be', () => {
     const edges = [
-      ...importsOf('electron/policy/schema.ts', "import { pinHashProblem } from '../desk/pin-hash.ts';"),
+      ...importsOf('electron/main/policy/schema.ts', "import { pinHashProblem } from '../desk/pin-hash.ts';"),
       ...importsOf('src/stores/patron.ts', "import { maskCard } from '../components/patron/mask.ts';"),
-      ...importsOf('electron/settings/settings.ts', "import type { Vault } from '../credentials/vault.ts';"),
-      ...importsOf('electron/mirror/sync.ts', "export const later = () => import('../connection/connection.ts');"),
-      ...importsOf('electron/library-mirror/service.ts', "export type Budget = typeof import('../connection/request-budget.ts');"),
+      ...importsOf('electron/main/settings/settings.ts', "import type { Vault } from '../credentials/vault.ts';"),
+      ...importsOf('electron/node/sync/engine.ts', "export const later = () => import('../../main/connection/connection.ts');"),
+      ...importsOf('server/service.ts', "export type Budget = typeof import('../electron/main/connection/request-budget.ts');"),
       ...importsOf('src/components/collection/Rows.vue', '<template><p /></template>\n<script setup lang="ts">\nimport { useCollectionStore } from \'../../stores/collection.ts\';\n</script>'),
-      ...importsOf('electron/desk/desk-service.ts', "import { DeskError } from '../shared/desk-error.ts';"),
-      ...importsOf('electron/desk/desk-service.ts', "import { IdleClock } from './idle-clock.ts';"),
+      ...importsOf('electron/main/desk/desk-service.ts', "import { DeskError } from '../../shared/desk-error.ts';"),
+      ...importsOf('electron/main/desk/desk-service.ts', "import { IdleClock } from './idle-clock.ts';"),
       ...importsOf('src/stores/collection.ts', "import type { SortKey } from '../../electron/shared/collection.ts';"),
     ];
     expect(upwardImports(edges)).toEqual([
-      "electron/policy/schema.ts imports '../desk/pin-hash.ts': electron/desk is above electron/policy in main's order",
+      "electron/main/policy/schema.ts imports '../desk/pin-hash.ts': electron/main/desk is above electron/main/policy in main's order",
       "src/stores/patron.ts imports '../components/patron/mask.ts': src/components is above src/stores in renderer's order",
-      "electron/settings/settings.ts imports '../credentials/vault.ts': electron/credentials is beside electron/settings in main's order",
-      "electron/mirror/sync.ts imports '../connection/connection.ts': electron/connection is above electron/mirror in main's order",
-      "electron/mirror/sync.ts imports '../connection/connection.ts': electron/connection/connection.ts has no place in library-mirror's order",
-      "electron/library-mirror/service.ts imports '../connection/request-budget.ts': electron/connection/request-budget.ts has no place in library-mirror's order",
+      "electron/main/settings/settings.ts imports '../credentials/vault.ts': electron/main/credentials is beside electron/main/settings in main's order",
+      "electron/node/sync/engine.ts imports '../../main/connection/connection.ts': electron/main/connection is above electron/node/sync in main's order",
+      "electron/node/sync/engine.ts imports '../../main/connection/connection.ts': electron/main/connection/connection.ts has no place in mirror-owner's order",
+      "electron/node/sync/engine.ts imports '../../main/connection/connection.ts': electron/main/connection/connection.ts has no place in server's order",
+      "server/service.ts imports '../electron/main/connection/request-budget.ts': electron/main/connection/request-budget.ts has no place in server's order",
     ]);
   });
 });
@@ -209,12 +225,14 @@ const importersOf = (graph: Map<string, string[]>, module: string): string[] => 
 
 describe('main holds no database: only the mirror\'s owner thread opens it', () => {
   it('no module main loads imports node:sqlite; the owner thread\'s entry is where it is loaded', () => {
-    const main = moduleGraph(join('electron', 'main', 'index.ts'));
-    expect(main.has(join('electron', 'desk', 'desk-service.ts'))).toBe(true); // the graph reaches what main runs
-    expect(main.has(join('electron', 'mirror', 'desk-mirror.ts'))).toBe(true);
+    const main = moduleGraph(join('electron', 'main', 'app', 'index.ts'));
+    expect(main.has(join('electron', 'main', 'desk', 'desk-service.ts'))).toBe(true); // the graph reaches what main runs
+    expect(main.has(join('electron', 'main', 'mirror', 'desk-mirror.ts'))).toBe(true);
     expect(importersOf(main, 'node:sqlite')).toEqual([]);
-    const owner = moduleGraph(join('electron', 'mirror', 'mirror-worker.ts'));
-    expect(importersOf(owner, 'node:sqlite')).toContain(join('electron', 'mirror', 'mirror-database.ts'));
+    expect([...main.keys()].filter((file) => file.startsWith(join('electron', 'mirror-owner')))).toEqual([]);
+    const owner = moduleGraph(join('electron', 'mirror-owner', 'mirror-worker.ts'));
+    expect(importersOf(owner, 'node:sqlite')).toContain(join('electron', 'mirror-owner', 'mirror-database.ts'));
+    expect([...owner.keys()].filter((file) => file.startsWith(join('electron', 'main')))).toEqual([]);
   });
 
   it('finds one when there is', () => {

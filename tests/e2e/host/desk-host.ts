@@ -1,5 +1,5 @@
 // The Chromium host (test-only, never packaged): serves the built renderer on 127.0.0.1 through
-// main's own app:// handler (electron/main/app-protocol.ts, so every e2e page load exercises
+// main's own app:// handler (electron/main/app/app-protocol.ts, so every e2e page load exercises
 // it) and answers the contract with the same DeskService main uses — real keychain through keytar,
 // real settings file through conf, real sandbox over HTTP. The page gets a bridge of the
 // same shape as the preload's (bridge-script.ts), so the same e2e specs run here and in
@@ -9,18 +9,18 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { EventName, EventPayloads } from '../../../electron/shared/contract.ts';
-import { createKeytarVault } from '../../../electron/credentials/index.ts';
-import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { APP_ORIGIN, createRendererHandler } from '../../../electron/main/app-protocol.ts';
-import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../electron/policy/index.ts';
-import type { DeskService } from '../../../electron/desk/desk-service.ts';
+import { createKeytarVault } from '../../../electron/main/credentials/index.ts';
+import { dispatch } from '../../../electron/main/ipc/dispatch.ts';
+import { APP_ORIGIN, createRendererHandler } from '../../../electron/main/app/app-protocol.ts';
+import { loadMachinePolicy, type LoadMachinePolicyOptions } from '../../../electron/main/policy/index.ts';
+import type { DeskService } from '../../../electron/main/desk/desk-service.ts';
 import { createNodeDesk } from '../../support/node-desk.ts';
-import { inProcessSandbox } from '../../../electron/connection/sandbox-endpoint.ts';
-import { memoryClipboard } from '../../../electron/desk/clipboard.ts';
-import { keychainLogKey } from '../../../electron/action-log/log-key.ts';
-import { keychainDeskRecords } from '../../../electron/credentials/desk-keychain.ts';
+import { inProcessSandbox } from '../../../electron/main/connection/sandbox-endpoint.ts';
+import { memoryClipboard } from '../../../electron/main/desk/clipboard.ts';
+import { keychainLogKey } from '../../../electron/main/action-log/log-key.ts';
+import { keychainDeskRecords } from '../../../electron/main/credentials/desk-keychain.ts';
 import { provisionDeskPin } from '../../support/desk-pin.ts';
-import { ADMIN_HEADER, createSandboxService, type SandboxOptions, type SandboxService } from '../../../electron/sandbox/server.ts';
+import { ADMIN_HEADER, createSandboxService, type SandboxOptions, type SandboxService } from '../../../electron/main/sandbox/server.ts';
 
 export interface DeskHostOptions {
   /** Settings and logs live here, as in Electron's user data folder. */

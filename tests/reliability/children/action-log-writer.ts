@@ -3,8 +3,8 @@
 // contentId n; titles vary from none to about a megabyte, so some appends are long enough
 // for a kill to tear them. After each completed append it prints "ack <n>".
 // argv: <log file> <first entry number> [<entries to write, then exit>]
-import { ActionLog, type ActionKind } from '../../../electron/action-log/action-log.ts';
-import { memoryLogKey } from '../../../electron/action-log/log-key.ts';
+import { ActionLog, type ActionKind } from '../../../electron/main/action-log/action-log.ts';
+import { memoryLogKey } from '../../../electron/main/action-log/log-key.ts';
 import { CRASH_LOG_KEY } from './crash-log-key.ts';
 import { fileDeskRecords } from './file-desk-records.ts';
 

@@ -3,7 +3,7 @@
 // record beside the log, written whole to a temporary file and renamed over (as a keychain's
 // own write is all or nothing). Test-only: the product keeps these in the OS keychain.
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { DeskKeychain, DeskRecord } from '../../../electron/credentials/desk-keychain.ts';
+import type { DeskKeychain, DeskRecord } from '../../../electron/main/credentials/desk-keychain.ts';
 
 export function fileDeskRecords(prefix: string): DeskKeychain {
   const file = (record: DeskRecord): string => `${prefix}.${record.replace(/[^a-z-]/g, '_')}.json`;

@@ -6,7 +6,7 @@
 // write it prints "ack <n> <kind> <bytes>".
 // argv: <settings folder> <first write number>
 import Conf from 'conf';
-import { readSettingsFile, Settings, type ConnectionProfile, type SettingsStore } from '../../../electron/settings/index.ts';
+import { readSettingsFile, Settings, type ConnectionProfile, type SettingsStore } from '../../../electron/main/settings/index.ts';
 
 const [dir, first] = process.argv.slice(2) as [string, string];
 const store = new Conf({ cwd: dir, configName: 'settings', projectName: 'lending-desk', clearInvalidConfig: false, deserialize: readSettingsFile });

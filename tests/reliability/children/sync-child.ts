@@ -3,9 +3,9 @@
 // so the parent knows whether its kill landed mid-run and where. The mirror is kept as the desk
 // keeps it: the sync here, the file held by the owner thread.
 // argv: <database> <JSON connection> <JSON request>
-import { DeskMirror } from '../../../electron/mirror/desk-mirror.ts';
-import type { SyncRequest } from '../../../electron/mirror/sync.ts';
-import { PartnerClient } from '../../../electron/partner/client.ts';
+import { DeskMirror } from '../../../electron/main/mirror/desk-mirror.ts';
+import type { SyncRequest } from '../../../electron/node/sync/engine.ts';
+import { PartnerClient } from '../../../electron/node/partner/client.ts';
 
 const [databasePath, connection, request] = process.argv.slice(2) as [string, string, string];
 const { baseUrl, username, password, wsApi } = JSON.parse(connection) as { baseUrl: string; username: string; password: string; wsApi: string };

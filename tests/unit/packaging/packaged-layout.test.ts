@@ -9,9 +9,9 @@ import { join, posix, relative } from 'node:path';
 import asar from '@electron/asar';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appFiles } from '../../../electron/main/app-files.ts';
-import { APP_ORIGIN, contentTypeOf, createRendererHandler } from '../../../electron/main/app-protocol.ts';
-import { contentSecurityPolicy } from '../../../electron/main/security.ts';
+import { appFiles } from '../../../electron/main/app/app-files.ts';
+import { APP_ORIGIN, contentTypeOf, createRendererHandler } from '../../../electron/main/app/app-protocol.ts';
+import { contentSecurityPolicy } from '../../../electron/main/app/security.ts';
 import { buildPackagedLayout, describeLayout, type PackagedLayout } from '../../../scripts/dist.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');

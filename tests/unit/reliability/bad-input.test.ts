@@ -2,11 +2,11 @@
 // found pinned one by one: the refusal must be invalid-input with a sentence staff can act on,
 // the handler must not be called and nothing may be sent. Earlier finds (lone surrogates and
 // direction marks in cards, wrong kinds reported as missing, thousands of unknown fields) are
-// pinned in tests/unit/ipc/dispatch-input.test.ts.
+// pinned in tests/unit/main/ipc/dispatch-input.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import type { DeskHandlers } from '../../../electron/shared/contract.ts';
-import { dispatch } from '../../../electron/ipc/dispatch.ts';
-import { checkBaseUrl } from '../../../electron/partner/paths.ts';
+import { dispatch } from '../../../electron/main/ipc/dispatch.ts';
+import { checkBaseUrl } from '../../../electron/node/partner/paths.ts';
 import { runBadInput } from '../../reliability/bad-input.ts';
 import { unclearBecause } from '../../reliability/clear-message.ts';
 import { formatSection, SHORT } from '../../reliability/report.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActionEntry } from '../../../electron/action-log/action-log.ts';
+import type { ActionEntry } from '../../../electron/main/action-log/action-log.ts';
 import { inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 import { button, click, dialog, expectNoJunk, press } from './patron-desk-helpers.ts';
 

@@ -1,0 +1,170 @@
+// The action log: recording what the desk did for a patron (and who read or exported the log),
+// reading it back, the export, and retention (the period, applied now and every local midnight).
+// The log's rules come from IT's policy (action-log/rules.ts). Asks who is on shift and which
+// connection is active; the patron desk records through it, never the other way round.
+
+import type { ActionEntry, ActionExport, ActionPage, ParsedArgsOf } from '../../../shared/contract.ts';
+import type { ActionFilter, ActionKind, ActionLog } from '../../action-log/action-log.ts';
+import type { LogAuditKind } from '../../../shared/action-log.ts';
+import { nextRetentionRun, retentionCutoff, type LogRules } from '../../action-log/rules.ts';
+import type { Logger } from '../../../node/logging/logger.ts';
+import { DeskError } from '../../../shared/desk-error.ts';
+import type { ContentId } from '../../../shared/model.ts';
+import type { RepeatingTask } from '../repeating-task.ts';
+import type { ConnectionsArea } from './connections-area.ts';
+import type { ShiftArea } from './shift-area.ts';
+
+export interface ActionLogAreaParts {
+  log: ActionLog;
+  rules: LogRules;
+  shift: Pick<ShiftArea, 'who'>;
+  connections: Pick<ConnectionsArea, 'activeProfile'>;
+  logger: Logger;
+  now: () => number;
+}
+
+/** An on-behalf action as the log records it: the whole card (the log masks and hashes it), and the title when the policy keeps titles. */
+export interface OnBehalf { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }
+
+/** The timers the retention runs on (the global ones in the product). */
+export interface RetentionTimers {
+  setTimeout(run: () => void, ms: number): ReturnType<typeof setTimeout>;
+  clearTimeout(timer: ReturnType<typeof setTimeout>): void;
+}
+
+export class ActionLogArea {
+  readonly #parts: ActionLogAreaParts;
+
+  constructor(parts: ActionLogAreaParts) {
+    this.#parts = parts;
+  }
+
+  /** Nothing is kept (IT's policy says 0 days): nothing is recorded, read or exported. */
+  get #off(): boolean {
+    return this.#parts.rules.retentionDays === 0;
+  }
+
+  /**
+   * Runs an on-behalf action and records it in the action log (what staff did, for the retention
+   * period) and the app log (that it happened, without the card, the title or even the title's id:
+   * the app log is kept by size, not by days, and is sent to support).
+   */
+  async recorded<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: () => Promise<T>): Promise<T> {
+    const { log, rules, logger } = this.#parts;
+    const keeping = !this.#off;
+    // No key, no action: an action the log cannot record safely is not sent (there is no plaintext fallback).
+    if (keeping) await log.open();
+    const profile = this.#parts.connections.activeProfile();
+    const libraryName = profile?.libraries.find((l) => l.libraryId === args.libraryId)?.name;
+    const { staff, osUser } = this.#parts.shift.who();
+    const entry = {
+      time: this.#parts.now(), staff, osUser, profile: profile?.name ?? '',
+      libraryId: args.libraryId, ...(libraryName ? { libraryName } : {}), card: args.card,
+      action, contentId: args.contentId, ...(args.title && rules.titles ? { title: args.title } : {}),
+    };
+    const record = async (outcome: string, confirmedByReread?: boolean): Promise<void> => {
+      const fields = { action, outcome, ...(confirmedByReread === undefined ? {} : { confirmedByReread }) };
+      if (outcome === 'ok') logger.info('patron.action', fields);
+      else logger.warn('patron.action', fields);
+      if (!keeping) return;
+      // The action happened (or failed) whatever the disk says: a write that fails is reported, not thrown at staff.
+      await log.record({ ...entry, ...fields }).catch((error: unknown) => logger.error('action-log.write-failed', { error }));
+    };
+    try {
+      const result = await work();
+      await record('ok', result.confirmedByReread);
+      return result;
+    } catch (error) {
+      await record(error instanceof DeskError ? error.code : 'error');
+      throw error;
+    }
+  }
+
+  /** A page of the log, newest first. Opening it (or a new filter: the first page) is itself logged, before it is read. */
+  async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
+    const { offset, limit, ...filter } = args;
+    if (this.#off) return { total: 0, entries: [], skipped: 0 };
+    if (offset === 0) await this.#recordAudit('log-read', filter);
+    const page = await this.#parts.log.page(this.#withinRetention(filter), offset, limit);
+    return { ...page, ...await this.#changedAt() };
+  }
+
+  /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). The export is logged first. */
+  async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
+    const fileName = `lending-desk-actions-${localDay(this.#parts.now())}.csv`;
+    if (this.#off) return { fileName, entries: [], skipped: 0 };
+    await this.#recordAudit('log-export', args);
+    return { fileName, ...await this.#parts.log.matching(this.#withinRetention(args)), ...await this.#changedAt() };
+  }
+
+  /** What this desk did today (local time) for the patron on screen. */
+  async todaysActions(args: ParsedArgsOf<'todaysActions'>): Promise<ActionEntry[]> {
+    if (this.#off) return [];
+    const today = new Date(this.#parts.now());
+    today.setHours(0, 0, 0, 0);
+    return this.#parts.log.forPatron(args.libraryId, args.card, today.getTime());
+  }
+
+  /** Who read or exported the log, when, with which filter: in the action log itself (no card, no title) and, without the filter's values, the app log. */
+  async #recordAudit(action: LogAuditKind, filter: ActionFilter): Promise<void> {
+    const used = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ActionFilter;
+    const { staff, osUser } = this.#parts.shift.who();
+    await this.#parts.log.recordAudit({ time: this.#parts.now(), staff, osUser, profile: this.#parts.connections.activeProfile()?.name ?? '', action, filter: used });
+    this.#parts.logger.info('action-log.audit', { action, staff, osUser, filtered: Object.keys(used) });
+  }
+
+  async #changedAt(): Promise<{ changedAt?: number }> {
+    const changed = await this.#parts.log.changed();
+    return changed ? { changedAt: changed.at } : {};
+  }
+
+  /** What is past the retention period is never shown, even before the purge has run (a desk asleep at midnight). */
+  #withinRetention<F extends { from?: number | undefined }>(filter: F): F {
+    const cutoff = retentionCutoff(this.#parts.now(), this.#parts.rules.retentionDays);
+    return { ...filter, from: Math.max(filter.from ?? cutoff, cutoff) };
+  }
+
+  /**
+   * The retention period, applied now and at every local midnight after (the period is counted in
+   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. Stopping
+   * waits for a purge under way. `timers` is for tests that move the clock themselves.
+   */
+  startRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): RepeatingTask {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    let current: Promise<void> | undefined;
+    const run = (): void => {
+      current = this.applyRetention().catch((error: unknown) => this.#parts.logger.warn('action-log.purge-failed', { error })).then(() => {
+        current = undefined;
+        if (stopped) return;
+        const now = this.#parts.now();
+        timer = timers.setTimeout(run, nextRetentionRun(now) - now);
+        (timer as { unref?: () => void }).unref?.();
+      });
+    };
+    run();
+    return {
+      stop: async () => {
+        stopped = true;
+        if (timer !== undefined) timers.clearTimeout(timer);
+        await current;
+      },
+    };
+  }
+
+  async applyRetention(): Promise<void> {
+    const { log, logger, rules: { retentionDays, titles } } = this.#parts;
+    if (retentionDays === 0) {
+      const setAside = await log.erase();
+      logger.info('action-log.purged', { retentionDays, erased: true, setAsideRemoved: setAside });
+      return;
+    }
+    const result = await log.purge({ before: retentionCutoff(this.#parts.now(), retentionDays), titles });
+    logger.info('action-log.purged', { retentionDays, keepTitles: titles, ...result });
+  }
+}
+
+function localDay(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

@@ -1,0 +1,151 @@
+// The Collection: what the desk asks of the active connection's mirror. Its queries (browse, a
+// title's details, rows with fresh availability, what a search hit's titleId stands for), the
+// sync (staff's "Sync now", its status for the Sync page), and the background work: the full
+// entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh; on a
+// desk in a library, the library mirror's fill every minute instead (library-desk.ts). Works
+// through the active connection and nothing else of the other areas.
+
+import type { DeskHandlers, EventName, EventPayloads, ParsedArgsOf, SyncStatusView } from '../../../shared/contract.ts';
+import type { Connection } from '../../connection/connection.ts';
+import type { DeskKeychain } from '../../credentials/desk-keychain.ts';
+import type { Logger } from '../../../node/logging/logger.ts';
+import type { Policy } from '../../policy/index.ts';
+import { fullPassDue, fullPassView, type FullPassRule } from '../full-pass.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-desk.ts';
+import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
+import { emptySyncStatus, syncRequest } from '../sync-request.ts';
+import type { TitlePages } from '../title-pages.ts';
+import type { ConnectionsArea } from './connections-area.ts';
+
+export interface CollectionAreaParts {
+  connections: Pick<ConnectionsArea, 'forLibrary' | 'active' | 'activeIfAny'>;
+  /** How often the full entitlement pass runs (IT's policy, or a week). */
+  fullPass: FullPassRule;
+  titlePages: TitlePages;
+  logger: Logger;
+  now: () => number;
+  emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+  /** A desk in a library (issue #25): what IT's policy names, the keychain that holds its password, who is signed in (for the log). */
+  library: { policy: Policy['libraryMirror']; keychain: DeskKeychain; staff: () => string };
+}
+
+type MirrorStatus = Awaited<ReturnType<Connection['mirror']['status']>>;
+
+export class CollectionArea {
+  readonly #parts: CollectionAreaParts;
+
+  constructor(parts: CollectionAreaParts) {
+    this.#parts = parts;
+  }
+
+  async #mirrorOf(libraryId: number): Promise<Connection['mirror']> {
+    return (await this.#parts.connections.forLibrary(libraryId)).mirror;
+  }
+
+  async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>): ReturnType<DeskHandlers['collectionBrowse']> {
+    return (await this.#mirrorOf(args.libraryId)).browse(args);
+  }
+
+  async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
+    const detail = await (await this.#mirrorOf(args.libraryId)).detail(args.libraryId, args.contentId);
+    this.#parts.titlePages.note([detail?.record?.url]);
+    return detail;
+  }
+
+  async collectionLiveAvailability(args: ParsedArgsOf<'collectionLiveAvailability'>): ReturnType<DeskHandlers['collectionLiveAvailability']> {
+    return (await this.#mirrorOf(args.libraryId)).refreshAvailability(args.libraryId, args.contentIds);
+  }
+
+  /** A search hit resolves through the mirror to the contents it stands for (title-contents.ts); the desk never borrows by a titleId. */
+  async titleContents(args: ParsedArgsOf<'titleContents'>): ReturnType<DeskHandlers['titleContents']> {
+    return (await this.#mirrorOf(args.libraryId)).titleContents(args.libraryId, args.titleIds);
+  }
+
+  async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
+    const connection = await this.#parts.connections.activeIfAny();
+    return connection ? this.#statusView(await connection.mirror.status()) : emptySyncStatus(this.#parts.fullPass);
+  }
+
+  async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
+    const connection = await this.#parts.connections.active();
+    const entitlementsOnly = args.full && args.entitlementsOnly;
+    this.#parts.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
+    // A connection closed under the sync (a credential or address change, the app quitting)
+    // cancels it: DeskMirror refuses it as `sync.cancelled` (the desk's words: it resumes from its
+    // stored page on the next sync), and nothing is recorded as failed.
+    const status = await this.#sync(connection, args.full, entitlementsOnly);
+    if (entitlementsOnly) this.#logFullPass(connection.profile.id, status.sources, 'staff');
+    return this.#statusView(status);
+  }
+
+  #sync(connection: Connection, full: boolean, entitlementsOnly: boolean): Promise<MirrorStatus> {
+    return connection.mirror.syncNow(syncRequest(connection, full, entitlementsOnly), (progress) => this.#parts.emit('syncProgress', progress));
+  }
+
+  #statusView(status: MirrorStatus): SyncStatusView {
+    return { available: true, ...status, fullPass: fullPassView(status.sources, this.#parts.fullPass) };
+  }
+
+  /**
+   * The full entitlement pass when it is due (full-pass.ts): checked now and every `everyMs` (an
+   * hour in the product), so a desk that is off at the due time runs it soon after it starts.
+   */
+  startFullEntitlementPass(everyMs = 3_600_000): RepeatingTask {
+    return repeatLogged(everyMs, () => this.runDueFullPass(), this.#parts.logger, 'catalog.full-pass-failed', { now: true });
+  }
+
+  /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
+  async runDueFullPass(): Promise<boolean> {
+    const connection = await this.#parts.connections.activeIfAny();
+    if (!connection || !fullPassDue((await connection.mirror.status()).sources, this.#parts.fullPass, this.#parts.now())) return false;
+    const status = await this.#sync(connection, true, true);
+    this.#logFullPass(connection.profile.id, status.sources, 'schedule');
+    return true;
+  }
+
+  #logFullPass(profileId: string, sources: SyncStatusView['sources'], by: 'staff' | 'schedule'): void {
+    const view = fullPassView(sources, this.#parts.fullPass);
+    this.#parts.logger.info('catalog.full-pass', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
+  }
+
+  /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
+  startAvailabilityRefresh(everyMs = 600_000): RepeatingTask {
+    return repeatLogged(everyMs, () => this.refreshChanged(), this.#parts.logger, 'catalog.refresh-failed');
+  }
+
+  /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
+  async refreshChanged(): Promise<boolean> {
+    const connection = await this.#parts.connections.activeIfAny();
+    if (!connection) return false;
+    const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
+    if (mirrored) await connection.mirror.refreshChanged(connection.libraries.map((l) => l.libraryId));
+    return mirrored;
+  }
+
+  // ---- a desk in a library (issue #25, library-desk.ts) ----
+
+  /** The library mirror's fill: checked now and every `everyMs`, run when due (a minute after the last). */
+  startLibraryFill(everyMs = LIBRARY_FILL_CHECK_EVERY_MS): RepeatingTask {
+    return repeatLogged(everyMs, () => this.runDueLibraryFill(), this.#parts.logger, 'catalog.library-fill-failed', { now: true });
+  }
+
+  /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
+  async runDueLibraryFill(): Promise<boolean> {
+    if (!this.#parts.library.policy) return false; // a desk on its own: nothing opened, nothing logged
+    const connection = await this.#parts.connections.activeIfAny();
+    if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.#parts.now())) return false;
+    await connection.mirror.fillFromLibrary();
+    return true;
+  }
+
+  async libraryMirror(): ReturnType<DeskHandlers['libraryMirror']> {
+    return libraryMirrorView(this.#parts.library.policy, this.#parts.library.keychain);
+  }
+
+  async setLibraryMirrorPassword(args: ParsedArgsOf<'setLibraryMirrorPassword'>): ReturnType<DeskHandlers['setLibraryMirrorPassword']> {
+    const { policy, keychain, staff } = this.#parts.library;
+    const view = await saveLibraryMirrorPassword(policy, keychain, args.password);
+    this.#parts.logger.info('library-mirror.password-set', { server: view.server, by: staff() });
+    return view;
+  }
+}

@@ -1,0 +1,241 @@
+// DeskService: the contract's implementation, the one object main, the IPC registry, the test
+// host and the benches use. Plain TypeScript with every collaborator injected (settings, vault,
+// fetch, sandbox starter, logger, clock), no `electron` import, so the same object runs in
+// Electron's main process, in Vitest and in the Chromium test host.
+//
+// It composes the desk's areas (areas/): the shift, connections, the patron desk, the Collection
+// and the action log, each handed what it needs here, dependencies pointing one way (shift <-
+// connections <- action log <- patron desk; connections <- Collection). Every contract method is
+// one of theirs, exposed only through the lock gate (lock-gate.ts): the one place that decides
+// what answers while the desk is locked.
+
+import {
+  METHOD_NAMES, type DeskHandlers, type EventName, type EventPayloads, type MethodName, type ParsedArgsOf, type ResultOf,
+} from '../../shared/contract.ts';
+import type { ActionLog } from '../action-log/action-log.ts';
+import { logRules } from '../action-log/rules.ts';
+import type { Connection } from '../connection/connection.ts';
+import { Connections, type ConnectionsOptions } from '../connection/connections.ts';
+import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
+import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import type { CredentialVault } from '../credentials/vault.ts';
+import type { Logger } from '../../node/logging/logger.ts';
+import type { PartnerClientOptions } from '../../node/partner/client.ts';
+import type { FetchFn } from '../../node/partner/transport.ts';
+import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
+import type { DeskSettings, Settings } from '../settings/index.ts';
+import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
+import { CollectionArea } from './areas/collection-area.ts';
+import { libraryMirrorOptions } from './library-desk.ts';
+import { ConnectionsArea } from './areas/connections-area.ts';
+import { PatronDeskArea } from './areas/patron-desk-area.ts';
+import { ShiftArea, type LockReason } from './areas/shift-area.ts';
+import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
+import { adoptEarlierConnections, ConnectionRecords } from './connection-records.ts';
+import { fullPassRule } from './full-pass.ts';
+import { gateWhileLocked } from './lock-gate.ts';
+import { MIN_COST_LOG2 } from '../policy/pin-hash-format.ts';
+import { PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';
+import type { RepeatingTask } from './repeating-task.ts';
+import { SignInRecords } from './sign-in-record.ts';
+import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
+import { TitlePages } from './title-pages.ts';
+
+export { SANDBOX_PROFILE_ID } from './areas/connections-area.ts';
+export type { RetentionTimers } from './areas/action-log-area.ts';
+export type { DeskSettings };
+
+export interface DeskServiceDeps {
+  settings: Settings;
+  /** The machine-wide policy file's content, when IT installed one; it wins over settings. */
+  policy?: Policy | undefined;
+  /** Why the machine policy was ignored (the desk fails closed) or its updates refused. */
+  policyProblem?: PolicyProblems | undefined;
+  vault: CredentialVault;
+  /** The transport to partner services (Electron's net.fetch in the product: the OS proxy and certificates). */
+  fetch: FetchFn;
+  /** Starts the built-in sandbox for its connection (in-process in the product). */
+  sandbox: () => Promise<SandboxEndpoint>;
+  logger: Logger;
+  /** The on-behalf action log, sealed with a key from the keychain. */
+  actionLog: ActionLog;
+  /**
+   * The desk's own records in the OS keychain: the sign-in record (the desk PIN's hash, wrong tries,
+   * shifts), the connections it set up, the action log's head. Nothing a file edit can reach.
+   */
+  keychain: DeskKeychain;
+  /** Where an earlier version kept the sign-in record (sign-in.json): found, it only says the desk was set up. */
+  legacySignInFile: string;
+  /** The operating system's user name, recorded beside the staff name (os.userInfo() unless given). */
+  osUserName?: () => string;
+  /**
+   * Tests only (tests/support/weak-pin-cost.ts): a scrypt cost below 2^16, so suites that set many
+   * PINs stay quick. Main never passes one, so a real desk neither makes nor accepts a weaker hash.
+   */
+  pinCost?: PinCost;
+  now: () => number;
+  version: string;
+  /** Windows: this copy is installed for all users (MSI or per-machine), so it never updates itself. */
+  installedForAllUsers?: boolean;
+  emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+  /** Where the catalog mirrors live and how they are written. */
+  mirrors: ConnectionsOptions['mirrors'];
+  /** The system clipboard (Electron's in the product). */
+  clipboard: ClipboardPort;
+  /** The service's rate limit shared by desk, sync and refresh (about 100 a minute). */
+  ratePerMinute?: number;
+  /** Client options for tests (short timeouts, instant or simulated sleeps). */
+  clientOptions?: Partial<PartnerClientOptions>;
+}
+
+/** The contract's methods as callers in main, tests and benches see them: a method that takes no argument is called without one. */
+type ContractMethods = {
+  [M in MethodName]: undefined extends ParsedArgsOf<M> ? (args?: ParsedArgsOf<M>) => Promise<ResultOf<M>> : DeskHandlers[M];
+};
+
+/** The contract's methods, each defined once, gated, in the constructor. */
+export interface DeskService extends ContractMethods {}
+
+export class DeskService {
+  readonly #connections: Connections;
+  readonly #shift: ShiftArea;
+  readonly #collection: CollectionArea;
+  readonly #actionLog: ActionLogArea;
+  /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
+  readonly #titlePages = new TitlePages();
+
+  constructor(deps: DeskServiceDeps) {
+    const { logger, now, vault, keychain } = deps;
+    const settings = new PolicySettings(deps.settings, deps.policy, deps.policyProblem);
+    const policyRefused = deps.policyProblem?.ignored !== undefined;
+    // A refused policy gives nothing: no staff PINs, the log's defaults — and no sign-in at all.
+    const policy = policyRefused ? undefined : deps.policy;
+    const osUserName = deps.osUserName ?? currentOsUserName;
+    const cost = deps.pinCost ?? PRODUCT_PIN_COST;
+    if (cost.floorLog2 < MIN_COST_LOG2) logger.warn('sign-in.test-pin-cost', { floorLog2: cost.floorLog2 });
+    const connectionRecords = new ConnectionRecords({
+      keychain,
+      adopt: () => adoptEarlierConnections(settings, vault, logger),
+      onNotOurs: () => logger.warn('connection.records-not-ours', {}),
+    });
+    const records = new SignInRecords({
+      keychain, legacyFile: deps.legacySignInFile, floorLog2: cost.floorLog2, now,
+      setUpElsewhere: async () => (await connectionRecords.anyKept()) || (await keychain.read(DESK_RECORDS.actionLogHead)) !== undefined,
+      onLost: (why, legacyFileFound) => logger.warn('sign-in.record-lost', { why, legacyFileFound }),
+    });
+    const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now, logger, osUserName, cost });
+    const clipboard = new DeskClipboard(deps.clipboard);
+    const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, keychain);
+    const connections = this.#connections = new Connections({
+      fetch: deps.fetch, vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now, logger,
+      ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
+      ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
+      // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
+      ...(libraryMirror ? { libraryMirror } : {}),
+    });
+    const shift = this.#shift = new ShiftArea({
+      signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
+    });
+    const connectionsArea = new ConnectionsArea({
+      settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
+    });
+    const actionLog = this.#actionLog = new ActionLogArea({ log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now });
+    const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger });
+    const collection = this.#collection = new CollectionArea({
+      connections: connectionsArea, fullPass: fullPassRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
+      library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
+    });
+    const handlers: DeskHandlers = {
+      ...methodsOf(shift, 'startShift', 'lockSession', 'reportActivity', 'updatePreferences'),
+      setDeskPin: async (args) => {
+        await shift.setDeskPin(args);
+        return connectionsArea.appInfo();
+      },
+      ...methodsOf(connectionsArea, 'appInfo', 'listProfiles', 'useSandbox', 'testPartnerConnection', 'savePartnerProfile',
+        'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
+      ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
+        'liveSearch', 'liveAvailability', 'copyText'),
+      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow',
+        'libraryMirror', 'setLibraryMirrorPassword'),
+      ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
+    };
+    const gated = gateWhileLocked(handlers, {
+      onShift: () => shift.onShift(),
+      firstRunOpen: async () => connectionsArea.activeProfile() === undefined && (await shift.status()).firstRun,
+      activity: () => shift.noteActivity(),
+    });
+    for (const name of METHOD_NAMES) Object.defineProperty(this, name, { value: gated[name] });
+  }
+
+  /** The open connection, if any (tests and the reliability runs look at its budget and sandbox). */
+  openConnection(): Promise<Connection | undefined> {
+    return this.#connections.current();
+  }
+
+  /** At quit, as at a lock: the shift ends and what the desk put on the clipboard goes (main waits for it: quit-ends-shift.ts). */
+  endShiftForQuit(): Promise<void> {
+    return this.#shift.endShift('quit');
+  }
+
+  async close(): Promise<void> {
+    await this.#shift.endShift('quit');
+    await this.#connections.close();
+  }
+
+  /** Also called by main when the operating system locks the screen, and by main's own idle lock. */
+  lock(reason: LockReason): Promise<void> {
+    return this.#shift.lock(reason);
+  }
+
+  /** Main's own idle lock (areas/shift-area.ts): true when it locked. */
+  enforceIdleLock(): Promise<boolean> {
+    return this.#shift.enforceIdleLock();
+  }
+
+  startIdleWatch(everyMs?: number): RepeatingTask {
+    return this.#shift.startIdleWatch(everyMs);
+  }
+
+  /** Whether a link the renderer opens is a title page the service named (main's window guard asks). */
+  isTitlePage(url: string): boolean {
+    return this.#titlePages.opens(url);
+  }
+
+  startFullEntitlementPass(everyMs?: number): RepeatingTask {
+    return this.#collection.startFullEntitlementPass(everyMs);
+  }
+
+  runDueFullPass(): Promise<boolean> {
+    return this.#collection.runDueFullPass();
+  }
+
+  startAvailabilityRefresh(everyMs?: number): RepeatingTask {
+    return this.#collection.startAvailabilityRefresh(everyMs);
+  }
+
+  refreshChanged(): Promise<boolean> {
+    return this.#collection.refreshChanged();
+  }
+
+  /** A desk in a library: the library mirror's fill, checked now and every `everyMs`, run when due (a minute after the last). */
+  startLibraryFill(everyMs?: number): RepeatingTask {
+    return this.#collection.startLibraryFill(everyMs);
+  }
+
+  runDueLibraryFill(): Promise<boolean> {
+    return this.#collection.runDueLibraryFill();
+  }
+
+  startActionLogRetention(timers?: RetentionTimers): RepeatingTask {
+    return this.#actionLog.startRetention(timers);
+  }
+
+  applyRetention(): Promise<void> {
+    return this.#actionLog.applyRetention();
+  }
+}
+
+/** An area's contract methods, bound to it. */
+function methodsOf<K extends keyof DeskHandlers>(area: Pick<DeskHandlers, K>, ...names: K[]): Pick<DeskHandlers, K> {
+  return Object.fromEntries(names.map((name) => [name, area[name].bind(area)])) as Pick<DeskHandlers, K>;
+}

@@ -1,0 +1,170 @@
+// The page store on the mirror's file: the rules of mirror-interface.ts kept by its owner
+// thread. Runs are opened (or resumed) per source; pages are read and stored strictly in their
+// order, each with its run's cursor in one transaction; a full run's end removes what it did
+// not see; a run that failed says why. Before a page grows the file, the disk must keep
+// DISK_SPACE_KEPT_FREE beside it.
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DeskError } from '../shared/desk-error.ts';
+import type { SourceState } from '../shared/collection.ts';
+import type { Availability } from '../shared/model.ts';
+import type { MirrorDatabase } from './mirror-database.ts';
+import { sourceName, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/mirror-interface.ts';
+import { readPage } from '../node/sync/page-reading.ts';
+import type { MirrorUpgrade } from './mirror-upgrade.ts';
+
+const MIB = 2 ** 20;
+
+/**
+ * Free space the mirror leaves on its disk: room for the operating system, the desk's own log
+ * and settings, and SQLite's write-ahead log and the search index built at a full run's end,
+ * which grow the file in steps the page check cannot see coming.
+ */
+export const DISK_SPACE_KEPT_FREE = 512 * MIB;
+
+/** Bytes free for this process on the disk that holds `path`. */
+export const freeBytesBeside = (path: string): number => {
+  const stats = statfsSync(dirname(path));
+  return Number(stats.bavail) * Number(stats.bsize);
+};
+
+export interface DiskSpace {
+  free(): number;
+  /** Bytes to leave free (DISK_SPACE_KEPT_FREE unless a test asks for more). */
+  keep: number;
+}
+
+/** What the mirror may still take of its disk. */
+export const spareOf = (disk: DiskSpace): number => disk.free() - disk.keep;
+
+/** An opening of a run (mirror-interface.ts, rule 2), in this life of the store. */
+interface Opening {
+  source: SyncSource;
+  name: string;
+  runStartedAt: number;
+  full: boolean;
+  nextPage: number;
+  /** A page of this opening could not be stored: the rest are refused. */
+  broken: boolean;
+}
+
+const writesTitles = (source: SyncSource): boolean => source.kind === 'global' || source.kind === 'library-content';
+
+export class PageStoreOnFile {
+  private readonly db: MirrorDatabase;
+  private readonly disk: DiskSpace;
+  private readonly upgrade: MirrorUpgrade;
+  private readonly openings = new Map<number, Opening>();
+  private lastRun = 0;
+
+  constructor(db: MirrorDatabase, disk: DiskSpace, upgrade: MirrorUpgrade) {
+    this.db = db;
+    this.disk = disk;
+    this.upgrade = upgrade;
+  }
+
+  states(): SourceState[] {
+    return this.db.allStates();
+  }
+
+  openRun(request: RunRequest): Run {
+    const name = sourceName(request.source);
+    let state = this.db.state(name);
+    if (!state.inProgress) {
+      this.db.beginRun(name, request.since, request.startedAt, writesTitles(request.source));
+      state = this.db.state(name);
+    }
+    for (const [run, opening] of this.openings) if (opening.name === name) this.openings.delete(run);
+    const run = ++this.lastRun;
+    const runStartedAt = state.runStartedAt as number;
+    this.openings.set(run, { source: request.source, name, runStartedAt, full: state.runSince === undefined, nextPage: 1, broken: false });
+    return {
+      run, source: name, itemsBefore: state.items, buildsAtEnd: writesTitles(request.source) && this.db.inBulk(),
+      ...(state.nextToken === undefined ? {} : { startToken: state.nextToken }), ...(state.runSince === undefined ? {} : { since: state.runSince }),
+    };
+  }
+
+  /**
+   * Step one of storing page `page`: read it (a garbled page is refused here, and the run still
+   * waits for that number). Step two, `store`, writes it with the run's cursor.
+   */
+  readPage(run: number, page: number, bytes: ArrayBuffer): { head: PageHead; store: () => PageStored } {
+    const opening = this.opening(run);
+    if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
+    if (page !== opening.nextPage) throw new DeskError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
+    const read = readPage(opening.source, bytes);
+    const store = (): PageStored => {
+      try {
+        this.checkDiskSpace();
+        const { name, runStartedAt, source } = opening;
+        const next = read.head.next;
+        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, read.changes, next);
+        else if (read.kind === 'library-content') this.db.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
+        else this.db.applyEntitlementPage(name, runStartedAt, libraryOf(source), source.kind === 'entitlements' ? source.model : 'FLEX', read.items, next);
+      } catch (error) {
+        opening.broken = true;
+        throw error;
+      }
+      opening.nextPage++;
+      return { items: read.head.items };
+    };
+    return { head: read.head, store };
+  }
+
+  finishRun(run: number): RunEnd {
+    const opening = this.opening(run);
+    if (opening.broken) throw new DeskError('server', 'A page of this run was not stored, so the run cannot end.');
+    const { source, name, runStartedAt, full } = opening;
+    const removed = this.db.finishRun(name, () => {
+      if (!full) return { titles: 0, entitlements: 0 };
+      switch (source.kind) {
+        case 'global': return { titles: this.db.sweepTitles(runStartedAt), entitlements: 0 };
+        case 'entitlements': return { titles: 0, entitlements: this.db.sweepEntitlements(source.libraryId, source.model, runStartedAt) };
+        case 'library-content': return { titles: 0, entitlements: this.db.sweepEntitlements(source.libraryId, undefined, runStartedAt) };
+        case 'availability-refresh': return { titles: 0, entitlements: 0 };
+      }
+    });
+    this.openings.delete(run);
+    if (writesTitles(source)) this.finishTitles();
+    return { removed };
+  }
+
+  failRun(run: number, failure: RunFailure, at: number): void {
+    const opening = this.opening(run);
+    this.openings.delete(run);
+    this.db.failRun(opening.name, failure, at);
+  }
+
+  storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
+    this.db.storeAvailability(libraryId, items, readAt);
+  }
+
+  /**
+   * After a run of titles: a mirror from before schema 2 gets the rest of its titles' search
+   * words now (the index is built from them); once no run of titles is left under way after a
+   * bulk run, the search index is built once; the pages removed titles held go back to the disk.
+   */
+  finishTitles(): void {
+    if (this.upgrade.searchWordsPending()) while (this.upgrade.step());
+    this.db.finishBulk();
+    this.db.reclaim();
+  }
+
+  private opening(run: number): Opening {
+    const opening = this.openings.get(run);
+    if (!opening) throw new DeskError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
+    return opening;
+  }
+
+  private checkDiskSpace(): void {
+    const free = this.disk.free();
+    if (free < this.disk.keep) {
+      throw DeskError.because('server', 'mirror.disk-full', { freeMiB: Math.floor(free / MIB), keptMiB: Math.ceil(this.disk.keep / MIB) });
+    }
+  }
+}
+
+function libraryOf(source: SyncSource): number {
+  if (source.kind === 'global') throw new Error('The global catalog belongs to no library.');
+  return source.libraryId;
+}

@@ -1,0 +1,128 @@
+// What the desk asks of its Collection, answered by the mirror's owner: one library's titles with their
+// availability, filtered, searched, sorted and paged for a virtual-scrolled table. The order
+// and the page come from the library's in-memory index (collection-index.ts, collection-search.ts); the
+// rows of the page are read from SQLite by key (content-keys.ts: a title's integer key, its
+// content id where that is a whole number). The meaning is the reference query's, unchanged:
+// entitlements left-joined to titles and availability, filtered, ordered by the sort column
+// (NOCASE for text, NULL first ascending) and then by key ascending in both
+// directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { AvailabilityStatus, ContentId, Format, PurchaseModel } from '../shared/model.ts';
+import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import type { MirrorDatabase } from './mirror-database.ts';
+import type { BrowseQuery, MirrorCounts } from '../node/mirror-interface.ts';
+import { queryWords } from './search-text.ts';
+import type { CollectionCache } from './collection-cache.ts';
+import type { IndexFilters } from './collection-index.ts';
+import { COUNT_CAP } from './collection-search.ts';
+import { coverOf } from './title-record.ts';
+
+interface Row {
+  content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null;
+  /** The record (whose cover the row shows), or for a title an earlier mirror kept and not yet converted, its cover column. */
+  record: Uint8Array | null; cover: string | null;
+  model: PurchaseModel; active: number; status: string | null; available_copies: number | null; total_copies: number | null;
+  holds_queue_size: number | null; read_at: number | null;
+}
+
+const FROM = `FROM entitlements e
+  LEFT JOIN titles t ON t.id = e.content_id
+  LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id`;
+
+const statements = new WeakMap<DatabaseSync, StatementSync>();
+
+/** The rows of these content ids, in this order (those the mirror never filed left out). */
+export function rowsOf(mirror: MirrorDatabase, libraryId: number, contentIds: readonly ContentId[]): BrowseRow[] {
+  return rowsByKey(mirror, libraryId, contentIds.flatMap((id) => mirror.keys.keyOf(id) ?? []));
+}
+
+/** The rows of the titles filed under these keys, in this order. */
+function rowsByKey(mirror: MirrorDatabase, libraryId: number, keys: readonly number[]): BrowseRow[] {
+  if (keys.length === 0) return [];
+  let statement = statements.get(mirror.db);
+  if (!statement) {
+    statement = mirror.db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.record, t.cover, e.model, e.active,
+        a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+      ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`);
+    statements.set(mirror.db, statement);
+  }
+  const byKey = new Map((statement.all(libraryId, JSON.stringify(keys)) as unknown as Row[]).map((row) => [row.content_id, row]));
+  return keys.flatMap((key) => {
+    const row = byKey.get(key);
+    // Gone: the owner wrote since the index was read.
+    return row ? [toBrowseRow(row, mirror.keys.contentIdOf(key), row.record ? coverOf(row.record, mirror.vocabulary) : row.cover ?? undefined)] : [];
+  });
+}
+
+/** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
+export function browse(mirror: MirrorDatabase, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
+  const words = query.text ? queryWords(query.text) : [];
+  const sort = query.sort ?? 'title';
+  const direction = query.direction ?? 'asc';
+  const filters: IndexFilters = {
+    ...(query.formats?.length ? { formats: query.formats } : {}), ...(query.model ? { model: query.model } : {}),
+    ...(query.active === undefined ? {} : { active: query.active }), ...(query.availableNow ? { availableNow: true } : {}),
+    ...(query.kids ? { kids: true } : {}),
+  };
+  const { offset, limit } = query;
+  const page = collections.read(query.libraryId, ({ index, search }) => {
+    if (words.length === 0) {
+      const view = index.view(filters, sort, direction);
+      return { total: view.length, atLeast: false, keys: Array.from(view.subarray(offset, offset + limit), (row) => index.contentIds[row] as number) };
+    }
+    const need = query.exactCount ? Infinity : Math.max(COUNT_CAP + 1, offset + limit);
+    const found = search.find(words, filters, sort, direction, need);
+    const keys = Array.from(found.rows.subarray(offset, offset + limit), (row) => index.contentIds[row] as number);
+    return found.complete ? { total: found.rows.length, atLeast: false, keys } : { total: COUNT_CAP, atLeast: true, keys };
+  });
+  return {
+    total: page.total, rows: rowsByKey(mirror, query.libraryId, page.keys),
+    ...(page.atLeast ? { atLeast: true } : {}), ...(searchUpgrade === undefined ? {} : { searchUpgrade }),
+  };
+}
+
+export function detail(mirror: MirrorDatabase, libraryId: number, contentId: ContentId): TitleDetail | undefined {
+  const key = mirror.keys.keyOf(contentId);
+  if (key === undefined) return undefined;
+  const row = mirror.db.prepare(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+    FROM entitlements e LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id
+    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, key) as Pick<Row, 'content_id' | 'model' | 'active' | 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'read_at'> | undefined;
+  if (!row) return undefined;
+  const availability = availabilityOf(row);
+  const record = mirror.record(key);
+  return {
+    contentId, purchaseModel: row.model, active: row.active === 1,
+    ...(record ? { record } : {}), ...(availability ? { availability } : {}),
+  };
+}
+
+function availabilityOf(row: Pick<Row, 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'read_at'>): RowAvailability | undefined {
+  if (row.read_at === null) return undefined;
+  const a: RowAvailability = { readAt: row.read_at };
+  if (row.status !== null) a.status = row.status as AvailabilityStatus;
+  if (row.available_copies !== null) a.availableCopies = row.available_copies;
+  if (row.total_copies !== null) a.totalCopies = row.total_copies;
+  if (row.holds_queue_size !== null) a.holdsQueueSize = row.holds_queue_size;
+  return a;
+}
+
+function toBrowseRow(row: Row, contentId: ContentId, cover: string | undefined): BrowseRow {
+  const out: BrowseRow = { contentId, purchaseModel: row.model, active: row.active === 1 };
+  if (row.title !== null) out.title = row.title;
+  if (row.artist !== null) out.artist = row.artist;
+  if (row.format !== null) out.format = row.format as Format;
+  if (row.year !== null) out.year = row.year;
+  if (cover !== undefined) out.coverImageUrl = cover;
+  const availability = availabilityOf(row);
+  if (availability) out.availability = availability;
+  return out;
+}
+
+/** Counts for the sync page. */
+export function counts(db: DatabaseSync): MirrorCounts {
+  const titles = Number((db.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n);
+  const entitlements = (db.prepare(`SELECT library_id AS libraryId, model, sum(active) AS active, count(*) AS total
+    FROM entitlements GROUP BY library_id, model ORDER BY library_id, model`).all() as unknown as { libraryId: number; model: PurchaseModel; active: number; total: number }[])
+    .map((r) => ({ libraryId: Number(r.libraryId), model: r.model, active: Number(r.active), total: Number(r.total) }));
+  return { titles, entitlements };
+}

@@ -1,0 +1,41 @@
+// A title as the mirror stores it: the columns SQL reads (the Collection's copies, the search
+// words) beside its record in the compact form of title-record.ts, made by the owner from the
+// record the client's normalising made of the page it read — each record read once.
+//
+// Records a mirror before schema 6 stored (title_records: as the service sent them, `wire` 1,
+// or normalised, 0) are read by recordOf until the owner has converted them (mirror-upgrade.ts).
+import { parseCatalogRecord, type Json } from '../node/partner/normalize.ts';
+import type { CatalogRecord, ContentId } from '../shared/model.ts';
+import { searchWords } from './search-text.ts';
+import { encodeRecord, type Vocabulary } from './title-record.ts';
+
+export interface TitleRow {
+  /** The content id; the mirror files it under its key (content-keys.ts). */
+  id: ContentId;
+  title: string | null;
+  /** The record's artist, or else its first named one: what the Collection shows and sorts by. */
+  artist: string | null;
+  format: string | null;
+  year: number | null;
+  kids: 0 | 1;
+  words: string;
+  record: Uint8Array;
+  /** The title it belongs to: what a search result names (title-contents.ts). */
+  titleId: number | null;
+}
+
+/** The words a title is found by, from its record. */
+export const wordsOf = (record: CatalogRecord): string =>
+  searchWords([record.title, record.series, record.artist ?? record.artists[0]?.name, record.isbn, record.upc]);
+
+export function titleRow(record: CatalogRecord, vocabulary: Vocabulary): TitleRow {
+  return {
+    id: record.id, title: record.title ?? null, artist: record.artist ?? record.artists[0]?.name ?? null, format: record.format ?? null,
+    year: record.year ?? null, kids: record.forChildren ? 1 : 0, words: wordsOf(record), record: encodeRecord(record, vocabulary),
+    titleId: record.titleId ?? null,
+  };
+}
+
+/** A record a mirror before schema 6 stored, normalised (an earlier mirror filed only whole-number ids). */
+export const recordOf = (text: string, wire: number, id: number): CatalogRecord =>
+  (wire ? parseCatalogRecord(JSON.parse(text) as Json, id) : (JSON.parse(text) as CatalogRecord));

@@ -1,0 +1,442 @@
+// The typed partner client: every endpoint of the spec, one clean shape out (model.ts), one
+// closed set of errors (errors.ts). Fetch is injected: Electron's net.fetch in the product
+// (it honours the system proxy), Node's fetch in tests.
+
+import { reasonText, type Reason } from '../../shared/reasons.ts';
+import { DeskError } from '../../shared/desk-error.ts';
+import type {
+  Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
+  PurchaseModel, SearchPage,
+} from '../../shared/model.ts';
+import { COUNTRIES, FORMATS } from '../../shared/model.ts';
+import type { ContentId } from '../../shared/content-id.ts';
+import {
+  asSentence, parseAvailabilityList, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
+  parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
+} from './normalize.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
+import { pullPages, type PullStep } from './pull.ts';
+import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import { errorForStatus, fallbackMessage, type Operation } from './status-codes.ts';
+import { TokenSource, type Credentials } from './token.ts';
+import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
+
+export { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
+
+export interface PartnerClientOptions {
+  baseUrl: string;
+  /** Read when a token is needed, so a replaced password takes effect without a new client. */
+  credentials: Credentials | (() => Promise<Credentials>);
+  fetch?: FetchFn;
+  /** The `ws-api` header; empty to omit it. */
+  wsApi?: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  contentInfoConcurrency?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** The connection's request budget: every exchange on the wire passes it. */
+  gate?: SendGate;
+}
+
+/** What the desk and background views of one client share: one transport (one Retry-After gate) and one token. */
+interface ClientCore {
+  transport: Transport;
+  tokens: TokenSource;
+  contentInfoConcurrency: number;
+  /** Reads of a bulk page that came garbled, the first included, before the pull gives up. */
+  garbledPageAttempts: number;
+}
+
+/** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
+export interface Confirmed<T> {
+  value: T;
+  confirmedByReread: boolean;
+}
+
+export interface SearchQuery {
+  q: string;
+  offset?: number;
+  limit?: number;
+  kidsMode?: boolean;
+  formats?: Format[];
+  purchaseModel?: PurchaseModel;
+}
+
+export interface BulkOptions {
+  /** Only changes since this time (epoch ms): a delta. */
+  since?: number;
+  limit?: number;
+  /** Resume from a page token stored after an earlier page. */
+  startToken?: string;
+}
+
+export interface GlobalContentOptions extends BulkOptions {
+  countries?: Country[];
+}
+
+export interface EntitlementOptions extends BulkOptions {
+  status?: 'active' | 'inactive' | 'all';
+  purchaseModel?: PurchaseModel;
+}
+
+export interface LibraryContentOptions extends BulkOptions {
+  purchaseModel?: PurchaseModel;
+}
+
+/** Failures after which a mutation may or may not have taken effect on the service. */
+function isAmbiguous(error: unknown): error is DeskError {
+  return error instanceof DeskError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
+}
+
+/** One bulk pull: which list, and its options (a delta's base, the page size, a stored token to resume from). */
+export type BulkPull =
+  | ({ kind: 'global' } & GlobalContentOptions)
+  | ({ kind: 'entitlements'; libraryId: number } & EntitlementOptions)
+  | ({ kind: 'library-content'; libraryId: number } & LibraryContentOptions);
+
+export class PartnerClient {
+  private readonly core: ClientCore;
+  /** Whose requests these are: the desk's go first through the connection's budget. */
+  readonly priority: Priority;
+
+  /** From options, a new client; from another client's core (withPriority), a view of it. */
+  constructor(options: PartnerClientOptions | { shared: ClientCore; priority: Priority }) {
+    if ('shared' in options) {
+      this.core = options.shared;
+      this.priority = options.priority;
+      return;
+    }
+    this.priority = 'desk';
+    const now = options.now ?? Date.now;
+    const transport = new Transport({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      wsApi: options.wsApi ?? '2.1',
+      timeoutMs: options.timeoutMs ?? 15_000,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      now,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      random: options.random ?? Math.random,
+      ...(options.gate ? { gate: options.gate } : {}),
+    });
+    const { credentials } = options;
+    this.core = {
+      transport,
+      tokens: new TokenSource(transport, typeof credentials === 'function' ? credentials : async () => credentials, now),
+      contentInfoConcurrency: Math.max(1, options.contentInfoConcurrency ?? 3),
+      garbledPageAttempts: Math.max(1, options.retry?.attempts ?? DEFAULT_RETRY.attempts),
+    };
+  }
+
+  /** The same client (token, Retry-After, budget) for work of another priority. */
+  withPriority(priority: Priority): PartnerClient {
+    return new PartnerClient({ shared: this.core, priority });
+  }
+
+  get baseUrl(): string {
+    return this.core.transport.baseUrl;
+  }
+
+  /** Asks for a token: proves the address and the credentials. */
+  async testConnection(): Promise<void> {
+    this.core.tokens.invalidateAll();
+    await this.core.tokens.get(this.priority);
+  }
+
+  // ---- patron reads ----
+
+  async patronStatus(libraryId: number, card: string): Promise<PatronStatus> {
+    return parsePatronStatus(await this.get('patronRead', this.patronPath(libraryId, card, 'status')));
+  }
+
+  async currentLoans(libraryId: number, card: string): Promise<Loan[]> {
+    return parseLoans(await this.get('patronRead', this.patronPath(libraryId, card, 'checkouts', 'current')));
+  }
+
+  async currentHolds(libraryId: number, card: string): Promise<Hold[]> {
+    return parseHolds(await this.get('patronRead', this.patronPath(libraryId, card, 'holds', 'current')));
+  }
+
+  // ---- patron actions: never blindly retried; an ambiguous failure is settled by re-reading ----
+
+  async borrow(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Loan>> {
+    const asked = checkContentId(contentId);
+    const path = this.patronPath(libraryId, card, asked);
+    const onLoan = async () => (await this.currentLoans(libraryId, card)).find((l) => l.contentId === asked);
+    const confirmed = await this.mutate<Loan>('borrow', path, 'POST', parseLoan, async () => {
+      const loan = await onLoan();
+      return loan ? { done: true, value: loan } : { done: false };
+    }, 'action.not-borrowed');
+    return this.answeredFor(asked, confirmed, async () => (await onLoan()) !== undefined, ['action.borrow-answered-other', 'action.borrow-answered-other-on-loan']);
+  }
+
+  async placeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<Hold>> {
+    const asked = checkContentId(contentId);
+    const path = this.patronPath(libraryId, card, 'holds', asked);
+    const onHold = async () => (await this.currentHolds(libraryId, card)).find((h) => h.contentId === asked);
+    try {
+      const confirmed = await this.mutate<Hold>('placeHold', path, 'POST', parseHold, async () => {
+        const hold = await onHold();
+        return hold ? { done: true, value: hold } : { done: false };
+      }, 'action.hold-not-placed');
+      return await this.answeredFor(asked, confirmed, async () => (await onHold()) !== undefined, ['action.hold-answered-other', 'action.hold-answered-other-placed']);
+    } catch (error) {
+      // The service answers 409 both for a hold already there and for a title already on loan;
+      // the loans list tells which, so staff are not told "on hold" about a borrowed title.
+      if (!(error instanceof DeskError) || error.code !== 'already-on-hold') throw error;
+      const lent = await this.currentLoans(libraryId, card).then((loans) => loans.some((l) => l.contentId === asked), () => false);
+      throw lent ? new DeskError('already-borrowed', fallbackMessage('already-borrowed'), error.status) : error;
+    }
+  }
+
+  async returnTitle(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
+    const path = this.patronPath(libraryId, card, checkContentId(contentId));
+    return this.mutate<void>('returnTitle', path, 'DELETE', () => undefined, async () => {
+      const still = (await this.currentLoans(libraryId, card)).some((l) => l.contentId === contentId);
+      return still ? { done: false } : { done: true, value: undefined };
+    }, 'action.still-on-loan');
+  }
+
+  async removeHold(libraryId: number, card: string, contentId: ContentId): Promise<Confirmed<void>> {
+    const path = this.patronPath(libraryId, card, 'holds', checkContentId(contentId));
+    return this.mutate<void>('removeHold', path, 'DELETE', () => undefined, async () => {
+      const still = (await this.currentHolds(libraryId, card)).some((h) => h.contentId === contentId);
+      return still ? { done: false } : { done: true, value: undefined };
+    }, 'action.hold-still-there');
+  }
+
+  // ---- catalog ----
+
+  async search(libraryId: number, query: SearchQuery): Promise<SearchPage> {
+    const q = checkSearch(query);
+    const body = await this.get('search', apiPath('libraries', checkLibraryId(libraryId), 'search'), {
+      q: q.q, offset: q.offset, limit: q.limit,
+      kind: q.formats?.length ? q.formats.join(',') : undefined,
+      purchaseModel: q.purchaseModel,
+    }, { 'kids-mode': q.kidsMode ? 'true' : 'false' });
+    return parseSearchPage(body);
+  }
+
+  /**
+   * Availability for any number of titles: 50 ids a call, a few calls at a time. Answers are
+   * matched to the ids asked: one per id, in the order asked, an answer for an id not asked
+   * dropped; ids the service left out are asked once more, and those still missing come back
+   * `unknown` (Aspen does the same). `signal` cancels every call.
+   */
+  async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal): Promise<Availability[]> {
+    const ids = [...new Set(contentIds.map(checkContentId))];
+    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal));
+    const missing = ids.filter((id) => !first.has(id));
+    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal));
+    return ids.map((contentId) => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+  }
+
+  private matchedTo(asked: readonly ContentId[], answers: Availability[]): Map<ContentId, Availability> {
+    const wanted = new Set(asked);
+    const matched = new Map<ContentId, Availability>();
+    for (const answer of answers) if (wanted.has(answer.contentId) && !matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    return matched;
+  }
+
+  /** One pass over the ids: 50 a call, a few calls at a time. */
+  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[], signal: AbortSignal | undefined): Promise<Availability[]> {
+    const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
+    const batches: ContentId[][] = [];
+    for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
+    const results: Availability[][] = new Array(batches.length);
+    let nextBatch = 0;
+    const worker = async (): Promise<void> => {
+      while (nextBatch < batches.length) {
+        const index = nextBatch++;
+        const batch = batches[index] as ContentId[];
+        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }, undefined, signal));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.core.contentInfoConcurrency, batches.length) }, worker));
+    return results.flat();
+  }
+
+  globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
+    return this.parsedPages({ kind: 'global', ...options }, parseGlobalContentPage);
+  }
+
+  entitlementPages(libraryId: number, options: EntitlementOptions = {}): AsyncGenerator<Page<Entitlement>> {
+    return this.parsedPages({ kind: 'entitlements', libraryId, ...options }, parseEntitlementPage);
+  }
+
+  libraryContentPages(libraryId: number, options: LibraryContentOptions = {}): AsyncGenerator<Page<LibraryContentChange>> {
+    return this.parsedPages({ kind: 'library-content', libraryId, ...options }, parseLibraryContentPage);
+  }
+
+  /**
+   * A bulk pull, each page's bytes given to `take` as they came (the sync hands them to the
+   * mirror, which reads them). `take` answers with what the page says of the pull (its next
+   * token, read from the page); each answer is yielded. The next page is asked for as soon as
+   * its token is known (pullPages); `signal` cancels the pull and the request on the wire.
+   */
+  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: ArrayBuffer) => Promise<R>, signal?: AbortSignal, { ahead = true }: { ahead?: boolean } = {}): AsyncGenerator<R> {
+    const { path, query, firstToken } = bulkRequest(pull);
+    const fetchPage = (token: string | undefined, cancel: AbortSignal): Promise<ArrayBuffer> =>
+      this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, bytes: true, signal: cancel }) as Promise<ArrayBuffer>;
+    return pullPages({ fetchPage, take, startToken: pull.startToken ?? firstToken, attempts: this.core.garbledPageAttempts, ahead, ...(signal ? { signal } : {}) });
+  }
+
+  /** A bulk pull read here: each page parsed in this thread (tests, the benchmark's HTTP limit). */
+  private parsedPages<T>(pull: BulkPull, parse: (body: unknown) => Page<T>): AsyncGenerator<Page<T>> {
+    const decoder = new TextDecoder();
+    return this.bulkPages(pull, async (bytes) => parse(parseBulkPage(decoder.decode(bytes))));
+  }
+
+  // ---- plumbing ----
+
+  /**
+   * A borrow or hold answered about another content than the one asked is not done for the one
+   * asked: the patron's account is read again, and staff are told what the service answered and
+   * what the account shows (answer-mismatch; never retried here).
+   */
+  private async answeredFor<T extends { contentId: ContentId }>(
+    asked: ContentId, confirmed: Confirmed<T>, askedIsThere: () => Promise<boolean>, [notThere, there]: [Reason, Reason],
+  ): Promise<Confirmed<T>> {
+    const answered = confirmed.value.contentId;
+    if (answered === asked) return confirmed;
+    const params = { asked: String(asked), answered: String(answered) };
+    const found = await askedIsThere().catch(() => undefined);
+    const reason: Reason = found === undefined ? 'action.outcome-unknown' : found ? there : notThere;
+    throw new DeskError('answer-mismatch', reasonText(reason, params), undefined, { reason, params });
+  }
+
+  private patronPath(libraryId: number, card: string, ...rest: ContentId[]): string {
+    return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
+  }
+
+  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+    return this.authorized(op, { method: 'GET', path, query, headers, retry: true, ...(signal ? { signal } : {}) });
+  }
+
+  /** One transparent renewal when the service refuses the token; then the status's meaning for `op`. */
+  private async authorized(op: Operation, spec: Omit<RequestSpec, 'authorization'>): Promise<unknown> {
+    for (let renewed = false; ; renewed = true) {
+      const token = await this.core.tokens.get(this.priority);
+      try {
+        return (await this.core.transport.request({ ...spec, authorization: `Bearer ${token}`, priority: this.priority })).body;
+      } catch (error) {
+        if (error instanceof HttpStatusError && error.status === 401 && !renewed) {
+          this.core.tokens.invalidate(token);
+          continue;
+        }
+        throw error instanceof HttpStatusError ? errorForStatus(op, error) : error;
+      }
+    }
+  }
+
+  /**
+   * Sends a patron action once. When its outcome is unknown, the patron's account settles it.
+   * Only when the service itself answered 5xx — so it has finished with the request — and the
+   * account shows it did not happen, is it sent one more time; after a timeout or a dropped
+   * connection the first request may still be working, so staff decide.
+   */
+  private async mutate<T>(
+    op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
+    reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: Reason,
+  ): Promise<Confirmed<T>> {
+    for (let resent = false; ; resent = true) {
+      try {
+        const body = await this.authorized(op, { method, path, retry: false });
+        return { value: parse(body), confirmedByReread: false };
+      } catch (error) {
+        if (!isAmbiguous(error)) throw error;
+        let outcome: Awaited<ReturnType<typeof reread>>;
+        try {
+          outcome = await reread();
+        } catch {
+          throw new DeskError(error.code, `${asSentence(error.message)} ${reasonText('action.outcome-unknown')}`, error.status, { ...error.detail, reason: 'action.outcome-unknown', params: {} });
+        }
+        if (outcome.done) return { value: outcome.value, confirmedByReread: true };
+        if (error.code === 'server' && (error.status ?? 0) >= 500 && !resent) continue;
+        throw new DeskError(error.code, `${asSentence(error.message)} ${reasonText(notDone)}`, error.status, { ...error.detail, reason: notDone, params: {} });
+      }
+    }
+  }
+}
+
+const GLOBAL_CONTENTS = apiPath('global-contents');
+
+/** A pull's path and checked query, and the token of its first page where the list wants one. */
+function bulkRequest(pull: BulkPull): { path: string; query: RequestSpec['query']; firstToken?: string } {
+  switch (pull.kind) {
+    case 'global': return { path: GLOBAL_CONTENTS, query: globalContentsQuery(pull) };
+    case 'entitlements': return { path: apiPath('libraries', checkLibraryId(pull.libraryId), 'entitlements'), query: entitlementsQuery(pull) };
+    case 'library-content': return {
+      path: apiPath('libraries', checkLibraryId(pull.libraryId), 'content'),
+      query: {
+        limit: checkLimit(pull.limit),
+        startTime: pull.since === undefined ? undefined : isoSeconds(pull.since),
+        purchaseModel: pull.purchaseModel === undefined ? 'ALL' : checkModel(pull.purchaseModel),
+      },
+      firstToken: '0',
+    };
+  }
+}
+
+/** A library's entitlements pull's query, checked. */
+function entitlementsQuery(options: EntitlementOptions): RequestSpec['query'] {
+  const status = options.status ?? 'all';
+  if (!['active', 'inactive', 'all'].includes(status)) {
+    throw new DeskError('invalid-input', 'The entitlement status must be active, inactive or all.');
+  }
+  return {
+    limit: checkLimit(options.limit),
+    startTime: epochSeconds(options.since),
+    status,
+    purchaseModel: options.purchaseModel === undefined ? 'All' : checkModel(options.purchaseModel) === 'FLEX' ? 'Flex' : 'Instant',
+  };
+}
+
+/** The global catalog pull's query, checked. */
+function globalContentsQuery(options: GlobalContentOptions): RequestSpec['query'] {
+  const countries = options.countries?.map((c) => checkCountry(c));
+  return { countryCodes: countries?.length ? countries.join(',') : undefined, limit: checkLimit(options.limit), startTime: epochSeconds(options.since) };
+}
+
+function checkLimit(limit: number | undefined): number | undefined {
+  if (limit === undefined) return undefined;
+  if (Number.isInteger(limit) && limit >= 1 && limit <= BATCH_LIMIT) return limit;
+  throw new DeskError('invalid-input', `The page size must be a whole number from 1 to ${BATCH_LIMIT} (the service's batch limit).`);
+}
+
+function checkModel(model: unknown): PurchaseModel {
+  if (model === 'INSTANT' || model === 'FLEX') return model;
+  throw new DeskError('invalid-input', 'The purchase model must be INSTANT or FLEX.');
+}
+
+function checkCountry(country: unknown): Country {
+  if ((COUNTRIES as readonly unknown[]).includes(country)) return country as Country;
+  throw new DeskError('invalid-input', `The country must be one of ${COUNTRIES.join(', ')}.`);
+}
+
+function checkTime(ms: number): number {
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  throw new DeskError('invalid-input', 'The delta start time must be a valid time.');
+}
+
+const epochSeconds = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.floor(checkTime(ms) / 1000));
+const isoSeconds = (ms: number): string => new Date(Math.floor(checkTime(ms) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+function checkSearch(query: SearchQuery): Required<Pick<SearchQuery, 'q'>> & SearchQuery {
+  if (typeof query !== 'object' || query === null) throw new DeskError('invalid-input', 'The search needs a query.');
+  const q = typeof query.q === 'string' ? query.q.trim() : '';
+  if (q === '') throw new DeskError('invalid-input', 'Type something to search for.');
+  if (q.length > 200) throw new DeskError('invalid-input', 'The search text is too long (more than 200 characters).');
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0) throw new DeskError('invalid-input', 'The search offset must be a whole number, 0 or more.');
+  const limit = query.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DeskError('invalid-input', 'Search results per page must be from 1 to 100.');
+  for (const f of query.formats ?? []) {
+    if (!FORMATS.includes(f)) throw new DeskError('invalid-input', `Unknown format ${JSON.stringify(f)}.`);
+  }
+  const purchaseModel = query.purchaseModel === undefined ? undefined : checkModel(query.purchaseModel);
+  return { ...query, q, offset, limit, purchaseModel };
+}

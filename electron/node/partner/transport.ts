@@ -1,0 +1,285 @@
+// One HTTP exchange with the service, and the retry loop around the idempotent ones. Knows
+// status codes and time, nothing about patrons or titles: the client maps codes to meaning.
+
+import { isLoopbackHost } from '../../shared/text-rules.ts';
+import { DeskError } from '../../shared/desk-error.ts';
+import type { ErrorCode } from '../../shared/errors.ts';
+import { errorMessageOf, NOT_JSON } from './normalize.ts';
+import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
+
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Whose request it is: the desk's (a patron waiting) goes before the background's (sync, refresh). */
+export type Priority = 'desk' | 'background';
+
+/**
+ * Admits one exchange on the wire. A connection's request budget is one: every attempt,
+ * retries included, passes through it, so the service's rate limit covers everything sent.
+ */
+export type SendGate = <T>(priority: Priority, send: () => Promise<T>) => Promise<T>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  fetch: FetchFn;
+  wsApi: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  /** Absent: every exchange goes at once. */
+  gate?: SendGate;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  authorization: string;
+  /** GETs are retried on network errors, 429 and 5xx; nothing else is. */
+  retry: boolean;
+  /** Desk unless said otherwise. */
+  priority?: Priority;
+  /** A 2xx answer's body is its bytes as they came (a bulk page, read by the mirror), not parsed here. */
+  bytes?: boolean;
+  /**
+   * Cancels the exchange: the request on the wire, a wait for Retry-After or a backoff, and any
+   * retry. The promise then rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * The most the desk reads of one answer: 32 MiB. The largest answer the service gives is a bulk
+ * page of 500 records (a few MiB with long descriptions); sixteen times that is room enough. A body
+ * past it — a broken or hostile service, a proxy's error page gone wrong — is refused while it
+ * streams in, never read whole into memory, and not asked for again (it would come back as large).
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const utf8 = new TextDecoder();
+
+export interface HttpAnswer {
+  status: number;
+  /** The parsed JSON; with `bytes`, an ArrayBuffer. */
+  body: unknown;
+}
+
+/** A non-2xx answer, kept raw so the caller can map it for its own operation. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly serverMessage: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, serverMessage: string | undefined, retryAfter: number | undefined) {
+    super(`HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}`);
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.retryAfterMs = retryAfter;
+  }
+}
+
+/** Failures a retryable (idempotent) request is sent again after; a garbled answer to a GET is worth a second read. */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['network', 'timeout', 'bad-response']);
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+export function normalizeBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    // Not quoted back: the address can be anything a person or a file put there.
+    throw new DeskError('invalid-input', 'The service address is not a web address (such as https://lending.example.org).');
+  }
+  // The last stop before credentials are sent: never in clear text beyond this computer.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw DeskError.because('invalid-input', 'address.scheme');
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new DeskError('invalid-input', 'The service address must not carry a query, fragment or credentials.');
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+export class Transport {
+  private readonly options: TransportOptions;
+  /** When the last Retry-After runs out (client clock, ms). */
+  private pausedUntil = 0;
+  constructor(options: TransportOptions) {
+    this.options = { ...options, baseUrl: normalizeBaseUrl(options.baseUrl) };
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /**
+   * Sends once, or with retries when `spec.retry`; throws DeskError or HttpStatusError.
+   * A 429 is retried for every request, a borrow included: the service refused it unread, so
+   * sending it again after the wait cannot do it twice.
+   */
+  async request(spec: RequestSpec): Promise<HttpAnswer> {
+    const { retry, random } = this.options;
+    const sleep = (ms: number) => this.sleepUnless(spec.signal, ms);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(spec);
+      } catch (error) {
+        spec.signal?.throwIfAborted();
+        const rateLimited = error instanceof HttpStatusError && error.status === 429;
+        const last = !(spec.retry || rateLimited) || attempt >= retry.attempts;
+        if (error instanceof HttpStatusError && isRetryableStatus(error.status) && !last) {
+          await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
+          continue;
+        }
+        if (error instanceof DeskError && RETRYABLE_CODES.has(error.code) && !isTooLarge(error) && !last) {
+          await sleep(backoffMs(retry, attempt, random));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * A Retry-After is about this client, not one request: until it has run out, every request
+   * waits, so parallel lookups do not walk into the limit one after another.
+   */
+  private async waitForRetryAfter(signal: AbortSignal | undefined): Promise<void> {
+    const wait = this.pausedUntil - this.options.now();
+    if (wait > 0) await this.sleepUnless(signal, wait);
+  }
+
+  /** The options' sleep, cut short by `signal` (whose reason it then throws). */
+  private async sleepUnless(signal: AbortSignal | undefined, ms: number): Promise<void> {
+    signal?.throwIfAborted();
+    if (!signal) return this.options.sleep(ms);
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(signal.reason);
+      signal.addEventListener('abort', stop, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      await Promise.race([this.options.sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener('abort', stop as () => void);
+    }
+  }
+
+  private noteRetryAfter(error: HttpStatusError): void {
+    if (error.status !== 429 || error.retryAfterMs === undefined) return;
+    const until = this.options.now() + Math.min(error.retryAfterMs, this.options.retry.maxRetryAfterMs);
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+
+  private async once(spec: RequestSpec): Promise<HttpAnswer> {
+    await this.waitForRetryAfter(spec.signal);
+    const { fetch, timeoutMs, wsApi, now } = this.options;
+    const url = new URL(this.options.baseUrl + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: spec.authorization,
+      ...(wsApi ? { 'ws-api': wsApi } : {}),
+      ...(spec.method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+      ...spec.headers,
+    };
+    const gate: SendGate = this.options.gate ?? ((_priority, send) => send());
+    let timeout: AbortSignal | undefined;
+    let response: Response;
+    let text = '';
+    let bytes: ArrayBuffer | undefined;
+    try {
+      ({ response, text, bytes } = await gate(spec.priority ?? 'desk', async () => {
+        spec.signal?.throwIfAborted(); // cancelled while it waited its turn
+        // The timeout starts when the exchange is admitted, not while it waits its turn.
+        timeout = AbortSignal.timeout(timeoutMs);
+        const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
+        const answer = await fetch(url.href, { method: spec.method, headers, signal, redirect: 'error' });
+        // Every body, a bulk page's bytes included, is read through the one cap.
+        const body = await readCapped(answer, MAX_RESPONSE_BYTES);
+        if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
+        return { response: answer, text: utf8.decode(body), bytes: undefined };
+      }));
+    } catch (error) {
+      spec.signal?.throwIfAborted();
+      throw transportFailure(error, timeout, timeoutMs);
+    }
+    if (bytes) return { status: response.status, body: bytes };
+    const ok = response.status >= 200 && response.status < 300;
+    const body = parseJson(text, response.status);
+    if (ok) return { status: response.status, body };
+    const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
+    this.noteRetryAfter(refused);
+    throw refused;
+  }
+}
+
+/** A refusal that sending again cannot cure: the retry loop lets it through at once. */
+function tooLarge(limit: number, status: number): DeskError {
+  return DeskError.because('bad-response', 'service.response-too-large', { limit: limit / 1024 / 1024 }, status);
+}
+
+export function isTooLarge(error: unknown): boolean {
+  return error instanceof DeskError && error.detail.reason === 'service.response-too-large';
+}
+
+/**
+ * The body's bytes, read as they stream in, up to `limit`: past it the stream is cancelled (the
+ * socket closes) and the answer refused. A Content-Length above the limit is refused unread.
+ */
+export async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge(limit, response.status);
+  }
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit, response.status);
+    }
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole.buffer;
+}
+
+function parseJson(text: string, status: number): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // An error page in HTML is still an error status; only a 2xx must be JSON.
+    if (status >= 200 && status < 300) {
+      throw new DeskError('bad-response', NOT_JSON, status);
+    }
+    return undefined;
+  }
+}
+
+function transportFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): DeskError {
+  if (error instanceof DeskError) return error;
+  if (signal?.aborted) {
+    const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+    return new DeskError('timeout', `The service did not answer within ${seconds} second${seconds === 1 ? '' : 's'}.`);
+  }
+  return new DeskError('network', 'Could not reach the lending service. Check the network connection.');
+}

@@ -1,0 +1,220 @@
+// The sync engine: pulls the global catalog, each library's entitlements (Instant and Flex)
+// or its library content, and availability, into a page store (mirror-interface.ts: the desk's
+// mirror, or a library system's shared one). It runs where the partner client is — main, on
+// the connection's background client (one token, one request budget, one Retry-After gate) —
+// and only fetches: each page's bytes go to the store as they came, and the store reads them
+// once and answers with the page's next token (its head), then once the page is stored.
+//
+// Every source resumes from its stored page token; a full run removes what it did not see, a
+// delta applies exactly what changed (the service's own removals and deactivations included).
+// A failure keeps the last good data and records what went wrong and when. A cancelled sync
+// (its signal aborted: the connection closed) records nothing, whatever it was doing: the
+// request on the wire is aborted, and the run stays under way to resume from its last stored
+// page. Which of the two it was is decided in one place (`settle`), from the signal alone.
+import type { BulkPull, PartnerClient } from '../partner/client.ts';
+import { DeskError } from '../../shared/desk-error.ts';
+import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
+import { SEARCH_INDEX_STEP, type SyncProgress } from '../../shared/collection.ts';
+import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
+import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from '../mirror-interface.ts';
+
+export type { SyncProgress };
+
+/** Deltas start this much before the last successful run, as real clients do, to miss nothing. */
+export const DELTA_MARGIN_MS = 120_000;
+/** Pages handed to the store and not yet stored, at most: the store reads and writes while the next page is fetched. */
+const PAGES_AHEAD_OF_THE_STORE = 3;
+
+export interface SyncRequest {
+  countries: Country[];
+  libraries: number[];
+  source: 'global+entitlements' | 'library-content';
+  full?: boolean;
+  /**
+   * Only the sources that say what the library holds (its entitlements, or its library content):
+   * with `full`, the scheduled full entitlement pass, which drops what the service no longer
+   * lists when no delta marked the removal. The global catalog is left as it is.
+   */
+  entitlementsOnly?: boolean;
+  /** Records per page (BATCH_LIMIT, the most the service allows, unless a test asks for smaller pages). */
+  pageSize?: number;
+}
+
+export interface SyncContext {
+  /** The connection's background client: its requests pass the connection's request budget. */
+  client: PartnerClient;
+  store: PageStore;
+  now: () => number;
+  onProgress?: (progress: SyncProgress) => void;
+  /** Aborted: the sync is cancelled, not failed. */
+  signal: AbortSignal;
+  /** What the service said beside a page (`metadata.warnings`, read with the page's head): for the Sync view and the log. */
+  onWarnings?: (source: string, warnings: string[]) => void;
+}
+
+export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
+
+/** Errors of the store itself (it could not keep a page): every other source would meet them too. */
+const storeRefusals = new WeakSet<object>();
+
+export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<void> {
+  const failures: unknown[] = [];
+  const attempt = async (work: () => Promise<unknown>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      if (ctx.signal.aborted || storeRefusals.has(error as object)) throw error;
+      failures.push(error);
+    }
+  };
+  const limit = request.pageSize ?? BATCH_LIMIT;
+  if (request.source === 'global+entitlements') {
+    if (!request.entitlementsOnly) {
+      await attempt(() => syncSource(ctx, { kind: 'global' }, request.full, undefined,
+        (startToken, since) => ({ kind: 'global', countries: request.countries, limit, startToken, since })));
+    }
+    for (const libraryId of request.libraries) {
+      for (const model of MODELS) {
+        await attempt(() => syncSource(ctx, { kind: 'entitlements', libraryId, model }, request.full, undefined,
+          (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit, startToken, since })));
+      }
+    }
+  } else {
+    for (const libraryId of request.libraries) {
+      await attempt(() => syncSource(ctx, { kind: 'library-content', libraryId }, request.full, undefined,
+        (startToken, since) => ({ kind: 'library-content', libraryId, limit, startToken, since })));
+    }
+  }
+  if (failures.length > 0) throw allOf(failures);
+}
+
+/**
+ * The spec's 10-minute recipe: the Flex entitlements delta since the last successful refresh
+ * (Instant titles are always available while active), its content ids to content info 50 a
+ * call, the answers stored with the time they were read.
+ */
+export async function refreshChangedAvailability(ctx: SyncContext, libraryId: number): Promise<number> {
+  const changed = new Set<ContentId>();
+  // The first refresh starts from the entitlements run that filled the mirror, not from zero:
+  // availability of unchanged titles is read when staff look at them.
+  const baseline = (await ctx.store.states()).find((s) => s.source === sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))?.lastSuccessAt;
+  await syncSource(ctx, { kind: 'availability-refresh', libraryId }, false, baseline,
+    // In the largest pages the service allows, so the changed ids cost few calls.
+    (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
+    (head) => { for (const id of head.changedContentIds ?? []) changed.add(id); });
+  await readAvailability(ctx, libraryId, [...changed]);
+  return changed.size;
+}
+
+/** Content info for these ids, 50 a call (each call passes the connection's budget). */
+export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
+  for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
+    const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
+    const items = await ctx.client.contentInfo(libraryId, batch, ctx.signal);
+    ctx.signal.throwIfAborted();
+    await ctx.store.storeAvailability(libraryId, items, ctx.now());
+    ctx.onProgress?.({ source: sourceName({ kind: 'availability-refresh', libraryId }), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
+  }
+}
+
+/**
+ * One source, resumable: its run opened (or resumed) in the store, its pages pulled from the
+ * run's token and handed to the store in order, at most PAGES_AHEAD_OF_THE_STORE of them not
+ * yet stored, then the run finished — or failed, or (cancelled) left to resume.
+ */
+async function syncSource(
+  ctx: SyncContext, source: SyncSource, full: boolean | undefined, firstSince: number | undefined,
+  pull: (startToken: string | undefined, since: number | undefined) => BulkPull,
+  onHead?: (head: PageHead) => void,
+): Promise<RunEnd> {
+  const { store, now, signal } = ctx;
+  const name = sourceName(source);
+  const state = (await store.states()).find((s) => s.source === name);
+  const base = state?.lastSuccessAt ?? firstSince;
+  const since = full || base === undefined ? undefined : base - DELTA_MARGIN_MS;
+  signal.throwIfAborted();
+  const run = await store.openRun({ source, ...(since === undefined ? {} : { since }), startedAt: now() });
+  const started = now();
+  let done = run.itemsBefore;
+  let total: number | undefined;
+  let page = 0;
+  const storing: Promise<PageStored>[] = [];
+  /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
+  const report = (stored: PageStored): void => {
+    done += stored.items;
+    const seconds = (now() - started) / 1000;
+    const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
+    ctx.onProgress?.({
+      source: name, done, ...(total === undefined ? {} : { total }), ...(rate === undefined ? {} : { ratePerSecond: Math.round(rate) }),
+      ...(total !== undefined && rate ? { etaSeconds: Math.max(0, Math.round((total - done) / rate)) } : {}),
+    });
+  };
+  /** The oldest page handed over, stored; a refusal there is the store's own (a page refused at its head never waits here). */
+  const oldestStored = async (): Promise<void> => {
+    try {
+      await storing.shift();
+    } catch (error) {
+      storeRefusals.add(error as object);
+      throw error;
+    }
+  };
+  const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
+    while (storing.length >= PAGES_AHEAD_OF_THE_STORE) await oldestStored();
+    const handed = store.storePage(run.run, page + 1, bytes);
+    const stored = handed.stored.then((answer) => {
+      report(answer);
+      return answer;
+    });
+    stored.catch(() => {}); // awaited in order; not an unhandled rejection meanwhile
+    const head = await handed.head; // a garbled page is refused here: the pull asks for it again, as the same page
+    page++;
+    storing.push(stored);
+    total ??= head.totalCount;
+    if (head.warnings) ctx.onWarnings?.(name, head.warnings);
+    onHead?.(head);
+    return head;
+  };
+  try {
+    for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal)) { /* each page is handed on in `take` */ }
+    while (storing.length > 0) await oldestStored();
+    if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
+    return await store.finishRun(run.run);
+  } catch (error) {
+    // A page the store refused to keep stops the run before any page after it (which the store
+    // refuses for that reason): that refusal is what went wrong.
+    const earlier = (await Promise.allSettled(storing)).find((s) => s.status === 'rejected');
+    if (earlier) storeRefusals.add(earlier.reason as object);
+    const cause: unknown = earlier ? earlier.reason : error;
+    await settle(ctx, run.run, cause);
+    throw cause;
+  }
+}
+
+/**
+ * The one place a stopped run is judged: cancelled (the signal is aborted) records nothing and
+ * throws the cancellation; anything else is recorded as the run's failure. Nothing is awaited
+ * between the look at the signal and the request that records, so a cancellation that comes
+ * after that look finds the failure already decided, and one that comes before is never
+ * recorded.
+ */
+async function settle(ctx: SyncContext, run: number, error: unknown): Promise<void> {
+  ctx.signal.throwIfAborted();
+  await ctx.store.failRun(run, failureOf(error), ctx.now());
+}
+
+function failureOf(error: unknown): RunFailure {
+  if (error instanceof DeskError) {
+    const { reason, params, serviceMessage } = error.detail;
+    // The message is English, for the log: the service's own words (kept apart from the desk's sentence) belong there too.
+    const message = serviceMessage === undefined ? error.message : `${error.message} The service said: "${serviceMessage}"`;
+    return { code: error.code, message, ...(reason ? { reason, ...(params ? { params } : {}) } : {}) };
+  }
+  return { code: 'server', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The sources' failures as one: the first one's code and reason (what staff read), every message (the log). */
+function allOf(failures: unknown[]): DeskError {
+  const first = failures[0];
+  const message = `The sync did not complete: ${failures.map((f) => (f instanceof Error ? f.message : String(f))).join(' ')}`;
+  return first instanceof DeskError ? new DeskError(first.code, message, first.status, first.detail) : new DeskError('server', message);
+}

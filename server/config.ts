@@ -1,0 +1,88 @@
+// The service's configuration: a JSON file (its path as the command's argument or in
+// LIBRARY_MIRROR_CONFIG), a few settings the environment may override (a container passes them
+// that way), and the credentials file it names (credentials-file.ts). Nothing secret is in the
+// configuration itself.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { COUNTRIES } from '../electron/shared/model.ts';
+import { readCredentialsFile, type ServiceCredentials } from './credentials-file.ts';
+import type { DatabaseTarget } from '../electron/node/library-mirror/database.ts';
+import { LEADER_RETRY_SECONDS } from './leadership.ts';
+
+/** The service's share of the credential's budget (about 100 a minute): half, so desks' patron calls keep the rest. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 50;
+
+const ConfigJson = z.object({
+  partner: z.object({
+    baseUrl: z.string().min(1),
+    /** The `ws-api` header; empty to omit it. */
+    wsApi: z.string().default('2.1'),
+  }).strict(),
+  /** The libraries the credential serves, each with the countries its catalog is sold in. */
+  libraries: z.array(z.object({ libraryId: z.number().int().positive(), countries: z.array(z.enum(COUNTRIES)).min(1) }).strict()).min(1),
+  database: z.object({
+    url: z.string().min(1),
+    /** The CA (PEM file) that issued the server's certificate; absent: the system's trusted CAs. */
+    caFile: z.string().min(1).optional(),
+    deskRole: z.string().min(1).default('library_mirror_desk'),
+  }).strict(),
+  credentialsFile: z.string().min(1),
+  requestsPerMinute: z.number().int().min(1).max(10_000).default(DEFAULT_REQUESTS_PER_MINUTE),
+  pageSize: z.number().int().min(1).max(500).default(500),
+  availabilityEveryMinutes: z.number().positive().default(10),
+  catalogEveryHours: z.number().positive().default(24),
+  retryAfterFailureMinutes: z.number().positive().default(5),
+  leaderRetrySeconds: z.number().int().min(1).max(30).default(LEADER_RETRY_SECONDS),
+  /** How this instance names itself in the log and in pg_stat_activity; the host name by default. */
+  instanceName: z.string().min(1).max(60).optional(),
+}).strict();
+
+export type ServiceConfig = z.output<typeof ConfigJson> & { instanceName: string };
+
+/** The configuration with what it points at read: the credentials and the database's CA. */
+export interface LoadedConfig {
+  config: ServiceConfig;
+  credentials: ServiceCredentials;
+  database: DatabaseTarget;
+}
+
+/** Settings the environment overrides (LIBRARY_MIRROR_…), for containers. */
+const ENVIRONMENT: Record<string, (config: Record<string, any>, value: string) => void> = {
+  LIBRARY_MIRROR_PARTNER_URL: (c, v) => { c.partner = { ...c.partner, baseUrl: v }; },
+  LIBRARY_MIRROR_DATABASE_URL: (c, v) => { c.database = { ...c.database, url: v }; },
+  LIBRARY_MIRROR_DATABASE_CA_FILE: (c, v) => { c.database = { ...c.database, caFile: v }; },
+  LIBRARY_MIRROR_CREDENTIALS_FILE: (c, v) => { c.credentialsFile = v; },
+  LIBRARY_MIRROR_REQUESTS_PER_MINUTE: (c, v) => { c.requestsPerMinute = Number(v); },
+  LIBRARY_MIRROR_INSTANCE: (c, v) => { c.instanceName = v; },
+};
+
+export function parseConfig(json: unknown, env: NodeJS.ProcessEnv = {}): ServiceConfig {
+  const merged: Record<string, any> = typeof json === 'object' && json !== null && !Array.isArray(json) ? { ...json } : {};
+  for (const [name, apply] of Object.entries(ENVIRONMENT)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') apply(merged, value);
+  }
+  const parsed = ConfigJson.safeParse(merged);
+  if (!parsed.success) {
+    throw new Error(`The library mirror's configuration is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ')}`);
+  }
+  return { ...parsed.data, instanceName: parsed.data.instanceName ?? hostname() };
+}
+
+/** Reads the configuration file, the environment, the credentials file and the CA. */
+export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env, serviceUid?: number): LoadedConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`The configuration file ${path} could not be read as JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const config = parseConfig(json, env);
+  const credentials = readCredentialsFile(config.credentialsFile, serviceUid);
+  const ca = config.database.caFile === undefined ? undefined : readFileSync(config.database.caFile, 'utf8');
+  return {
+    config, credentials,
+    database: { url: config.database.url, ...(ca === undefined ? {} : { ca }), ...(credentials.databasePassword === undefined ? {} : { password: credentials.databasePassword }) },
+  };
+}

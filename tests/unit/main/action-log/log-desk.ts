@@ -1,0 +1,68 @@
+// One desk PC for the action-log tests: a data folder, a keychain (partner passwords and the
+// desk's records) and the log's key that outlive each start of the desk, the built-in sandbox,
+// and a clock the test moves. `start` is the next start of the app on all of them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memoryLogKey } from '../../../../electron/main/action-log/log-key.ts';
+import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
+import { createMemoryVault, type CredentialVault } from '../../../../electron/main/credentials/index.ts';
+import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
+import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
+import type { Policy } from '../../../../electron/main/policy/index.ts';
+import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
+import type { MethodName } from '../../../../electron/shared/contract.ts';
+import { createClock, type Clock } from '../../../support/clock.ts';
+import { createNodeDesk } from '../../../support/node-desk.ts';
+
+export interface LogDesk {
+  dir: string;
+  key: Buffer;
+  vault: CredentialVault;
+  clock: Clock;
+  readonly desk: DeskService;
+  start(policy?: Policy): Promise<DeskService>;
+  ok<T = any>(name: MethodName, args?: unknown): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): Promise<void>;
+}
+
+export function logDesk(prefix: string, clock: Clock = createClock()): LogDesk {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const key = randomBytes(32);
+  const vault = createMemoryVault();
+  let current: DeskService | undefined;
+  let closeLog: (() => void) | undefined;
+  let sandbox: SandboxService | undefined;
+  const self: LogDesk = {
+    dir, key, vault, clock,
+    get desk() {
+      if (!current) throw new Error('the desk has not started');
+      return current;
+    },
+    async start(policy) {
+      await current?.close();
+      closeLog?.();
+      const created = createNodeDesk({
+        dir, vault, now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
+        sandbox: async () => inProcessSandbox((sandbox ??= createSandboxService({ catalogSize: 300 }))),
+        clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
+      });
+      closeLog = () => created.logger.close();
+      current = created.desk;
+      return current;
+    },
+    async ok(name, args) {
+      const result = await dispatch(self.desk, name, args);
+      if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+      return result.value as never;
+    },
+    async close() {
+      await current?.close();
+      closeLog?.();
+      current = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}

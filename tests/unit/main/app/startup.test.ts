@@ -1,0 +1,642 @@
+// Main's start-up, executed: electron/main/app/index.ts imported under a recording Electron stand-in
+// (electron-stand-in.ts, which throws on anything it does not model), with the real DeskService,
+// settings file, logger and keychain (run inside with-keyring) on a temporary user data folder.
+// Main runs from its source, as if from its build folder: app-files.ts is asked about out/main,
+// so the preload, mirror worker and renderer it names are the built ones.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { METHOD_NAMES, channelOf } from '../../../../electron/shared/contract.ts';
+import { APP_ORIGIN } from '../../../../electron/main/app/app-protocol.ts';
+import { appFiles } from '../../../../electron/main/app/app-files.ts';
+import { contentSecurityPolicy } from '../../../../electron/main/app/security.ts';
+import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
+import { en } from '../../../../src/i18n/en.ts';
+import { frCA } from '../../../../src/i18n/fr-CA.ts';
+import { createElectronStandIn, type ElectronStandIn, type StandInOptions } from './electron-stand-in.ts';
+import { REPO_ROOT } from '../../../support/repo-root.ts';
+
+const ROOT = REPO_ROOT;
+const SOURCE_MAIN = join(ROOT, 'electron', 'main', 'app');
+const BUILT_MAIN = join(ROOT, 'out', 'main');
+
+const holder = vi.hoisted(() => ({
+  electron: undefined as unknown as { module: Record<string, unknown>; autoUpdater: object; paths: Map<string, string> },
+  /** Stands for the machine-wide policy file of an installed app (/etc, ProgramData, /Library). */
+  machinePolicy: '' as string,
+  policyPlatform: 'darwin' as NodeJS.Platform,
+  sourceMain: '' as string,
+  builtMain: '' as string,
+  /** The start-up step made to throw (start-texts.ts START_STEPS). */
+  failAt: undefined as string | undefined,
+  /** Where the catalog is moved from and to, standing for Windows' roaming and local app data. */
+  catalog: undefined as { dir: string; previous: string } | undefined,
+}));
+
+// Vitest builds a mocked module once; each export forwards to the stand-in of the current run.
+vi.mock('electron', () => {
+  const current = (name: string) => holder.electron.module[name] as object;
+  const forward = (name: string) => new Proxy(function standIn() {}, {
+    get: (_target, key) => Reflect.get(current(name), key),
+    set: (_target, key, value) => Reflect.set(current(name), key, value),
+    has: (_target, key) => Reflect.has(current(name), key),
+    construct: (_target, args) => Reflect.construct(current(name) as new (...a: unknown[]) => object, args),
+  });
+  const module = Object.fromEntries(['app', 'BrowserWindow', 'clipboard', 'dialog', 'ipcMain', 'Menu', 'net', 'powerMonitor', 'protocol', 'session', 'shell'].map((name) => [name, forward(name)]));
+  return { ...module, default: module };
+});
+vi.mock('electron-updater', () => ({ default: { get autoUpdater() { return holder.electron.autoUpdater; } } }));
+// electron-store is a thin subclass of conf (DESIGN.md, Tests); as a package outside Vitest's
+// module graph it would load the real electron. This is its constructor, on the stand-in's app.
+vi.mock('electron-store', async () => {
+  const { default: Conf } = await import('conf');
+  class ElectronStore extends Conf {
+    constructor(options: { name?: string } & Record<string, unknown>) {
+      const { name = 'config', ...rest } = options;
+      super({ ...rest, configName: name, cwd: holder.electron.paths.get('userData')!, projectVersion: '0.1.0' });
+    }
+  }
+  return { default: ElectronStore };
+});
+vi.mock('../../../../electron/main/app/app-files.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/main/app/app-files.ts')>();
+  return { ...real, appFiles: (dir: string) => real.appFiles(dir === holder.sourceMain ? holder.builtMain : dir) };
+});
+// The machine's policy source (/etc/lending-desk/policy.json on Linux) stands in a folder of the
+// test's own, read by the same trusted-file rules with that folder as the top, and judged as on
+// the platform the test names (automatic updates are refused on Linux, allowed on macOS).
+vi.mock('../../../../electron/main/policy/index.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/main/policy/index.ts')>();
+  const { readLinuxPolicy } = await import('../../../../electron/main/policy/linux-source.ts');
+  return {
+    ...real,
+    loadMachinePolicy: (options: { macSigned?: boolean; installedForAllUsers?: boolean } = {}) => {
+      if (holder.failAt === 'policy') throw new Error('The policy could not be read (played by the test)');
+      return real.checkedPolicy(
+        readLinuxPolicy({ path: holder.machinePolicy, trustRoot: dirname(holder.machinePolicy), ownerUid: process.getuid?.() ?? 0 }),
+        { platform: holder.policyPlatform, windowsPublisherVerified: false, macSigned: options.macSigned ?? false, installedForAllUsers: options.installedForAllUsers ?? false },
+      );
+    },
+  };
+});
+vi.mock('../../../../electron/node/logging/logger.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/node/logging/logger.ts')>();
+  return {
+    ...real,
+    createFileLogger: (options: Parameters<typeof real.createFileLogger>[0]) => {
+      if (holder.failAt === 'log') throw Object.assign(new Error(`EACCES: permission denied, mkdir '${options.dir}'`), { code: 'EACCES' });
+      return real.createFileLogger(options);
+    },
+  };
+});
+// Windows keeps the catalog in local app data (catalog-folder.ts); here two folders stand for it,
+// and the move is played as across volumes (a redirected %APPDATA%), so it is a copy with progress.
+vi.mock('../../../../electron/main/connection/catalog-folder.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/main/connection/catalog-folder.ts')>();
+  return {
+    ...real,
+    catalogFolder: (input: Parameters<typeof real.catalogFolder>[0]) => holder.catalog ?? real.catalogFolder(input),
+    moveCatalogFolder: (from: string, to: string, options: Parameters<typeof real.moveCatalogFolder>[2]) => real.moveCatalogFolder(from, to, {
+      ...options, renameFolder: () => { throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' }); },
+    }),
+  };
+});
+// Recorded, and otherwise the real assembly.
+vi.mock('../../../../electron/main/app/desk-assembly.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/main/app/desk-assembly.ts')>();
+  return {
+    createDesk: vi.fn((parts: Parameters<typeof real.createDesk>[0]) => {
+      if (holder.failAt === 'desk') throw new Error('The settings could not be opened (played by the test)');
+      return real.createDesk(parts);
+    }),
+  };
+});
+
+interface Run {
+  electron: ElectronStandIn;
+  userData: string;
+  /** The DeskService main assembled, once started. */
+  desk?: DeskService;
+  createDeskArgs?: { mirrorWorker: string; userData: string };
+}
+
+const runs: Run[] = [];
+const folders: string[] = [];
+const savedArgv = process.argv;
+
+function folder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(dir);
+  return dir;
+}
+
+/** An app folder whose package.json says how the build was signed (electron-builder.config.ts writes it). */
+function builtApp(build: { macSigned: boolean }): string {
+  const dir = folder('lending-desk-app-');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'lending-desk', version: '0.1.0', lendingDeskBuild: build }));
+  return dir;
+}
+
+function policyFile(url: string): string {
+  const path = join(folder('lending-desk-policy-'), 'policy.json');
+  writeFileSync(path, JSON.stringify({ version: 1, updates: { mode: 'auto', url } }));
+  return path;
+}
+
+interface Launch {
+  packaged: boolean;
+  args?: string[];
+  env?: Record<string, string>;
+  machinePolicy?: string;
+  /** The platform the policy is judged for (default macOS, where `auto` updates are allowed). */
+  policyPlatform?: NodeJS.Platform;
+  userData?: string;
+  locale?: string;
+  /** Where the app's package.json is (the build's signing is read from it). */
+  appPath?: string;
+  fail?: StandInOptions['fail'];
+  failAt?: string;
+  catalog?: { dir: string; previous: string };
+}
+
+/** Imports main afresh under a new stand-in; it runs up to waiting for `ready`. */
+async function launch(options: Launch): Promise<Run> {
+  vi.resetModules();
+  const userData = options.userData ?? folder('lending-desk-main-');
+  const electron = createElectronStandIn({
+    packaged: options.packaged, args: options.args ?? [], userData: join(userData, 'default-location'),
+    ...(options.locale ? { locale: options.locale } : {}), ...(options.appPath ? { appPath: options.appPath } : {}), ...(options.fail ? { fail: options.fail } : {}),
+  });
+  holder.electron = electron;
+  holder.failAt = options.failAt;
+  holder.catalog = options.catalog;
+  holder.machinePolicy = options.machinePolicy ?? join(folder('lending-desk-no-policy-'), 'policy.json');
+  holder.policyPlatform = options.policyPlatform ?? 'darwin';
+  holder.sourceMain = SOURCE_MAIN;
+  holder.builtMain = BUILT_MAIN;
+  process.argv = ['/opt/Lending Desk/lending-desk', ...(options.args ?? [])];
+  vi.stubEnv('LENDING_DESK_USER_DATA_DIR', userData);
+  vi.stubEnv('LENDING_DESK_KEYCHAIN_SERVICE', `Lending Desk main test ${randomUUID()}`);
+  vi.stubEnv('LENDING_DESK_POLICY_FILE', '');
+  vi.stubEnv('ELECTRON_RENDERER_URL', '');
+  for (const [name, value] of Object.entries(options.env ?? {})) vi.stubEnv(name, value);
+  await import('../../../../electron/main/app/index.ts');
+  const run: Run = { electron, userData };
+  runs.push(run);
+  return run;
+}
+
+/** Fires `ready` and waits for main to load its page. */
+async function startUp(run: Run): Promise<Run> {
+  const { createDesk } = await import('../../../../electron/main/app/desk-assembly.ts');
+  vi.mocked(createDesk).mockClear();
+  await run.electron.startUp();
+  const call = vi.mocked(createDesk).mock.calls.at(-1)?.[0];
+  const result = vi.mocked(createDesk).mock.results.at(-1);
+  if (call === undefined || result?.type !== 'return') throw new Error('main loaded its page without assembling DeskService');
+  run.createDeskArgs = call;
+  run.desk = result.value.desk;
+  return run;
+}
+
+/** Quits as Electron does: `will-quit`, which main may hold (preventDefault) until it has closed everything and quits again. */
+async function quit(run: Run): Promise<{ held: boolean }> {
+  let held = false;
+  const quitAgain = run.electron.nextQuit();
+  run.electron.appEvents.emit('will-quit', { preventDefault: () => { held = true; } });
+  if (held) await quitAgain;
+  return { held };
+}
+
+afterEach(async () => {
+  for (const run of runs.splice(0)) await quit(run);
+  process.argv = savedArgv;
+  vi.unstubAllEnvs();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+beforeAll(() => {
+  for (const file of Object.values(appFiles(BUILT_MAIN))) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npx electron-vite build\` first (npm test builds before Vitest).`);
+  }
+});
+
+describe('a packaged start', () => {
+  it('registers app: as a privileged scheme before ready, then serves and loads app://desk/index.html', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const { calls } = run.electron;
+    expect(calls.indexOf('protocol.registerSchemesAsPrivileged')).toBeGreaterThanOrEqual(0);
+    expect(calls.indexOf('protocol.registerSchemesAsPrivileged')).toBeLessThan(calls.indexOf('ready'));
+    expect(run.electron.privileged).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true, bypassCSP: false }) }]);
+    expect(calls.indexOf('protocol.handle app')).toBeGreaterThan(calls.indexOf('ready'));
+    expect(calls.indexOf('protocol.handle app')).toBeLessThan(calls.indexOf(`webContents.loadURL ${APP_ORIGIN}/index.html`));
+    expect(run.electron.windows[0]?.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+    expect(run.electron.paths.get('userData')).toBe(run.userData);
+  });
+
+  it('serves the built renderer through the registered handler, with the CSP as a header', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const serve = run.electron.protocolHandlers.get('app')!;
+    const index = await serve(new Request(`${APP_ORIGIN}/index.html`));
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toBe(contentSecurityPolicy());
+    const html = await index.text();
+    const assets = [...html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) expect((await serve(new Request(`${APP_ORIGIN}/${asset}`))).status, asset).toBe(200);
+    expect((await serve(new Request(`${APP_ORIGIN}/%2e%2e/main/index.js`))).status).toBe(404);
+    // No header hook: nothing but the handler answers for the page.
+    expect(run.electron.headerHooks).toEqual([]);
+  });
+
+  it('opens one window with the secure web preferences, DevTools off, and the built preload', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    expect(run.electron.windows).toHaveLength(1);
+    const { webPreferences } = run.electron.windows[0]!.options;
+    expect(webPreferences).toMatchObject({ devTools: false, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(webPreferences.preload).toBe(join(ROOT, 'out', 'preload', 'index.cjs'));
+    expect(existsSync(webPreferences.preload as string)).toBe(true);
+    expect(run.createDeskArgs?.mirrorWorker).toBe(join(BUILT_MAIN, 'mirror-worker.js'));
+    expect(existsSync(run.createDeskArgs!.mirrorWorker)).toBe(true);
+    expect(run.electron.permissions.check?.()).toBe(false);
+  });
+
+  it('sets an application menu without reload or DevTools', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    expect(run.electron.menus.applied).toHaveLength(1);
+    const text = JSON.stringify(run.electron.menus.built[0]);
+    expect(text).not.toMatch(/toggleDevTools|"reload"|forceReload/);
+    expect(text).toContain('viewMenu');
+  });
+
+  it('registers every contract method behind the sender check pinned to app://desk', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const handlers = run.electron.ipcHandlers;
+    expect([...handlers.keys()].sort()).toEqual(METHOD_NAMES.map(channelOf).sort());
+    const ours = run.electron.windows[0]!.contents;
+    const forged = [
+      { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: { id: 'another window' } },
+      { senderFrame: null, sender: ours },
+      { senderFrame: { url: 'file:///opt/Lending%20Desk/resources/app.asar/out/renderer/index.html' }, sender: ours },
+      { senderFrame: { url: 'http://localhost:5173/' }, sender: ours },
+      { senderFrame: { url: 'app://desk.evil/index.html' }, sender: ours },
+      { senderFrame: { url: 'https://sandbox.lending-desk.invalid/titles/1' }, sender: ours },
+    ];
+    for (const name of METHOD_NAMES) {
+      for (const event of forged) {
+        const answer = await handlers.get(channelOf(name))!(event, {});
+        expect(answer, `${name} from ${JSON.stringify(event.senderFrame)}`).toMatchObject({ ok: false, error: { code: 'invalid-input', message: expect.stringMatching(/did not come from Lending Desk/) } });
+      }
+    }
+    const info = await handlers.get(channelOf('appInfo'))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, undefined);
+    expect(info).toMatchObject({ ok: true, value: { version: '0.1.0', mode: 'unconfigured' } });
+    const log = readFileSync(join(run.userData, 'logs', 'lending-desk.log'), 'utf8');
+    expect(log.match(/ipc\.refused-sender/g)).toHaveLength(METHOD_NAMES.length * forged.length);
+  });
+
+  it('locks the desk when the operating system locks the screen, and empties the clipboard of the desk\'s slip', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const event = { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours };
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!(event, args);
+    // A fresh desk sets its desk PIN first (nothing else to prove on a desk with no partner connection), then signs in with it.
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { staffName: 'JD' } } });
+    await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    expect(run.electron.clipboard.text).toBe('Loans of ••••0002: due 1 December');
+    const cleared = run.electron.nextClipboardWrite();
+    run.electron.powerEvents.emit('lock-screen');
+    expect(await cleared).toBe('');
+    expect(run.electron.clipboard.text).toBe('');
+    const info = await call('appInfo') as { value: Record<string, unknown> };
+    expect(info.value.session).toBeUndefined();
+    expect(run.electron.windows[0]!.webContents.sent).toContainEqual({ channel: channelOf('sessionLocked'), payload: { reason: 'system' } });
+  });
+
+  it('on Linux, where Electron has no lock-screen event, asks the system every few seconds and locks when the session locks', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const run = await startUp(await launch({ packaged: true }));
+      const ours = run.electron.windows[0]!.contents;
+      const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+      await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+      await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+      vi.advanceTimersByTime(5_000);
+      expect(run.electron.systemIdle.asked).toBeGreaterThan(0);
+      await expect(call('appInfo')).resolves.toMatchObject({ value: { session: { staffName: 'JD' } } });
+      run.electron.systemIdle.state = 'locked';
+      vi.advanceTimersByTime(5_000);
+      await vi.waitFor(async () => expect(((await call('appInfo')) as { value: { session?: unknown } }).value.session).toBeUndefined());
+      expect(run.electron.windows[0]!.webContents.sent).toContainEqual({ channel: channelOf('sessionLocked'), payload: { reason: 'system' } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('quitting ends the shift first: the desk\'s slip leaves the clipboard before the app goes', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    let held = 0;
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => { held += 1; } });
+    expect(held).toBe(1);
+    await vi.waitFor(() => expect(run.electron.calls.at(-1)).toBe('app.quit'));
+    expect(run.electron.clipboard.text).toBe('');
+    // The quit it asked for goes through.
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => { held += 1; } });
+    expect(held).toBe(1);
+  });
+
+  it('saves the window\'s place on close and opens there next time', async () => {
+    const first = await startUp(await launch({ packaged: true }));
+    first.electron.windows[0]!.bounds = { x: 120, y: 80, width: 1400, height: 900 };
+    first.electron.windows[0]!.events.emit('close');
+    const saved = JSON.parse(readFileSync(join(first.userData, 'settings.json'), 'utf8')) as { window: unknown };
+    expect(saved.window).toEqual({ x: 120, y: 80, width: 1400, height: 900, maximized: false });
+    await quit(first);
+    runs.splice(runs.indexOf(first), 1);
+
+    const second = await startUp(await launch({ packaged: true, userData: first.userData }));
+    expect(second.electron.windows[0]!.options).toMatchObject({ x: 120, y: 80, width: 1400, height: 900, minWidth: 1024, minHeight: 700 });
+  });
+
+  it('checks for updates only as the machine\'s policy allows, never from an environment variable', async () => {
+    // An environment variable names no policy: a user could point it at any server.
+    const attacker = policyFile('https://updates.attacker.example/');
+    const none = await startUp(await launch({ packaged: true, env: { LENDING_DESK_POLICY_FILE: attacker } }));
+    expect(none.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+    await quit(none);
+    runs.splice(runs.indexOf(none), 1);
+
+    // A macOS build signed with a Developer ID (the build wrote so into its package.json).
+    const managed = await startUp(await launch({ packaged: true, appPath: builtApp({ macSigned: true }), machinePolicy: policyFile('https://updates.library.example/lending-desk/'), env: { LENDING_DESK_POLICY_FILE: attacker } }));
+    expect(managed.electron.autoUpdater).toMatchObject({
+      feeds: [{ provider: 'generic', url: 'https://updates.library.example/lending-desk/' }], checks: 1, allowDowngrade: false, autoInstallOnAppQuit: true,
+    });
+    await quit(managed);
+    runs.splice(runs.indexOf(managed), 1);
+
+    // The same policy on Linux: the packages carry no signature to check, so `auto` is refused.
+    const linux = await startUp(await launch({ packaged: true, policyPlatform: 'linux', machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
+    expect(linux.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+  });
+
+  it('refuses automatic updates for a macOS build not signed with a Developer ID, and says why in Settings', async () => {
+    const run = await startUp(await launch({ packaged: true, appPath: builtApp({ macSigned: false }), machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
+    expect(run.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+    const info = await run.electron.ipcHandlers.get(channelOf('appInfo'))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: run.electron.windows[0]!.contents }, undefined);
+    expect(info).toMatchObject({ ok: true, value: { managed: { updateMode: 'off', updatesRefused: { reason: 'updates.unsigned-mac-build', params: {} } } } });
+  });
+
+  it('ignores the dev server URL', async () => {
+    const run = await startUp(await launch({ packaged: true, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173/' } }));
+    expect(run.electron.windows[0]!.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+    expect(run.electron.headerHooks).toEqual([]);
+  });
+
+  it('denies new windows from any web contents', async () => {
+    await launch({ packaged: true });
+    const handlers: Array<() => unknown> = [];
+    runs[0]!.electron.appEvents.emit('web-contents-created', {}, { setWindowOpenHandler: (handler: () => unknown) => handlers.push(handler) });
+    expect(handlers.map((handler) => handler())).toEqual([{ action: 'deny' }]);
+  });
+
+  it('quits when another instance is running, before doing anything else', async () => {
+    vi.resetModules();
+    const userData = folder('lending-desk-main-');
+    holder.electron = createElectronStandIn({ packaged: true, userData, singleInstance: false });
+    const { calls } = holder.electron as ElectronStandIn;
+    await import('../../../../electron/main/app/index.ts');
+    expect(calls.at(-1)).toBe('app.quit');
+    expect(calls).not.toContain('app.whenReady');
+  });
+});
+
+describe('a packaged start with a debugging switch', () => {
+  it.each([
+    ['--remote-debugging-port=9222', '--remote-debugging-port'],
+    ['--remote-debugging-pipe', '--remote-debugging-pipe'],
+    ['--inspect', '--inspect'],
+    ['--inspect=9229', '--inspect'],
+    ['--inspect-brk=9229', '--inspect-brk'],
+    ['--inspect-port=9229', '--inspect-port'],
+    ['--js-flags=--allow-natives-syntax', '--js-flags'],
+  ])('quits at once with a clear message for %s', async (arg, name) => {
+    const run = await launch({ packaged: true, args: ['--lang=fr', arg] });
+    expect(run.electron.exitCode).toBe(1);
+    expect(run.electron.errorBoxes).toEqual([{ title: 'Lending Desk', content: expect.stringContaining(`does not start with debugging options (${name})`) }]);
+    // Nothing else ran: no scheme, no single-instance lock, no waiting for ready, no window.
+    expect(run.electron.calls).toEqual(['dialog.showErrorBox', 'app.exit 1']);
+  });
+});
+
+describe('a packaged start with an option that changes how it reaches the network', () => {
+  it.each([
+    [['--proxy-server=http://10.0.0.9:8080'], {}, '--proxy-server'],
+    [['--proxy-pac-url=http://x/p.pac'], {}, '--proxy-pac-url'],
+    [['--proxy-bypass-list=*'], {}, '--proxy-bypass-list'],
+    [['--no-proxy-server'], {}, '--no-proxy-server'],
+    [['--proxy-auto-detect'], {}, '--proxy-auto-detect'],
+    [['--host-resolver-rules=MAP * 10.0.0.9'], {}, '--host-resolver-rules'],
+    [['--host-rules=MAP * 10.0.0.9'], {}, '--host-rules'],
+    [['--ignore-certificate-errors'], {}, '--ignore-certificate-errors'],
+    [['--ignore-certificate-errors-spki-list=abc'], {}, '--ignore-certificate-errors-spki-list'],
+    [['--log-net-log=/tmp/net.json'], {}, '--log-net-log'],
+    [['--net-log-capture-mode=Everything'], {}, '--net-log-capture-mode'],
+    [[], { SSLKEYLOGFILE: '/tmp/keys.log' }, 'SSLKEYLOGFILE'],
+  ])('quits at once, saying so in English and French, for %s %o', async (args, env, name) => {
+    const run = await launch({ packaged: true, args: ['--lang=fr', ...args], env: env as Record<string, string> });
+    expect(run.electron.exitCode).toBe(1);
+    expect(run.electron.errorBoxes).toEqual([{ title: 'Lending Desk', content: expect.stringContaining(`does not start with options that change how it reaches the network (${name})`) }]);
+    expect(run.electron.errorBoxes[0]!.content).toContain(`Lending Desk ne démarre pas avec des options qui changent sa façon de joindre le réseau (${name})`);
+    expect(run.electron.errorBoxes[0]!.content).toContain("Your library's IT sets proxies in the operating system's settings");
+    expect(run.electron.calls).toEqual(['dialog.showErrorBox', 'app.exit 1']);
+  });
+
+  it('an unpackaged start keeps them (development behind a proxy of one\'s own)', async () => {
+    const run = await startUp(await launch({ packaged: false, args: ['--proxy-server=http://127.0.0.1:3128'], env: { SSLKEYLOGFILE: '/tmp/keys.log' } }));
+    expect(run.electron.exitCode).toBeUndefined();
+  });
+});
+
+describe('an unpackaged start (npm start, Playwright\'s Electron host)', () => {
+  it('keeps the inspector switch working, and DevTools in the window and the menu', async () => {
+    const run = await startUp(await launch({ packaged: false, args: ['--inspect=0', '--remote-debugging-port=0'] }));
+    expect(run.electron.exitCode).toBeUndefined();
+    expect(run.electron.windows[0]!.options.webPreferences.devTools).toBe(true);
+    expect(JSON.stringify(run.electron.menus.built[0])).toContain('toggleDevTools');
+    expect(run.electron.windows[0]!.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+  });
+
+  it('loads the dev server, sends it the CSP, and pins the sender check to its origin', async () => {
+    const run = await startUp(await launch({ packaged: false, env: { ELECTRON_RENDERER_URL: 'http://localhost:5173/' } }));
+    expect(run.electron.windows[0]!.loadedUrl).toBe('http://localhost:5173/');
+    expect(run.electron.headerHooks.map((hook) => hook.filter)).toEqual([{ urls: ['http://localhost:5173/*'] }]);
+    let headers: Record<string, string[]> = {};
+    run.electron.headerHooks[0]!.listener({ responseHeaders: { 'content-type': ['text/html'] } }, (response) => { headers = response.responseHeaders; });
+    expect(headers).toEqual({ 'content-type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy()] });
+    const ours = run.electron.windows[0]!.contents;
+    const appInfo = run.electron.ipcHandlers.get(channelOf('appInfo'))!;
+    await expect(appInfo({ senderFrame: { url: 'http://localhost:5173/' }, sender: ours }, undefined)).resolves.toMatchObject({ ok: true });
+    await expect(appInfo({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, undefined)).resolves.toMatchObject({ ok: false });
+  });
+
+  it('never checks for updates, even when the machine policy allows them', async () => {
+    const run = await startUp(await launch({ packaged: false, appPath: builtApp({ macSigned: true }), machinePolicy: policyFile('https://updates.library.example/lending-desk/') }));
+    const info = await run.electron.ipcHandlers.get(channelOf('appInfo'))!(
+      { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: run.electron.windows[0]!.contents }, undefined,
+    );
+    expect(info).toMatchObject({ ok: true, value: { managed: { updateMode: 'auto' } } }); // the policy file was read
+    expect(run.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
+    expect(run.electron.calls.filter((call) => call.startsWith('autoUpdater'))).toEqual([]);
+  });
+});
+
+// ---- a start that fails, and quitting ----
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const LOG_FILE = (userData: string): string => join(userData, 'logs', 'lending-desk.log');
+const pageOf = (window: { loadedUrl?: string } | undefined): string => decodeURIComponent((window?.loadedUrl ?? '').replace(/^data:text\/html;charset=utf-8,/, ''));
+const mainsPages = (run: Run) => run.electron.windows.filter((w) => w.options.webPreferences.preload === undefined);
+
+describe('a start that fails at any step', () => {
+  it.each([
+    ['log', { failAt: 'log' }],
+    ['policy', { failAt: 'policy' }],
+    ['desk', { failAt: 'desk' }],
+    ['window', { fail: { protocol: true } }],
+    ['window', { fail: { deskWindow: true } }],
+    ['page', { fail: { deskPage: true } }],
+  ] as const)('at %s (%o): shows what failed and where the log is, in both languages, and quits cleanly when closed', async (step, failure) => {
+    const run = await launch({ packaged: true, locale: 'fr-CA', ...failure });
+    await run.electron.startUp(); // main's own page is the one loaded
+    const [page] = mainsPages(run);
+    expect(page?.options.webPreferences).toMatchObject({ javascript: false, sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(page?.loadedUrl).toMatch(/^data:text\/html/);
+    const html = pageOf(page);
+    // The OS's language first, the other after it; every sentence from the locale files.
+    expect(html.indexOf(frCA.start.failedTitle)).toBeGreaterThan(0);
+    expect(html.indexOf(frCA.start.failedTitle)).toBeLessThan(html.indexOf(en.start.failedTitle));
+    for (const texts of [en.start, frCA.start]) {
+      expect(html).toContain(escapeHtml(texts.failedStep.replace('{step}', texts.steps[step])));
+      expect(html).toContain(escapeHtml(texts.closeToQuit));
+    }
+    if (step === 'log') {
+      expect(html).toContain(escapeHtml(en.start.noLog.split('{path}')[0]!));
+      expect(html).toContain(join(run.userData, 'logs'));
+    } else {
+      expect(html).toContain(`<code>${LOG_FILE(run.userData)}</code>`);
+      expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(new RegExp(`"event":"app\\.start-failed".*"step":"${step}"`));
+    }
+    // No desk window is left behind it, and nothing is ever sent to one.
+    expect(run.electron.windows.filter((w) => !w.destroyed)).toEqual([page]);
+
+    // Closing the page quits: the single-instance lock goes first, so the next launch is not swallowed.
+    const quitting = run.electron.nextQuit();
+    page!.events.emit('closed');
+    await quitting;
+    const { calls } = run.electron;
+    expect(calls.indexOf('app.releaseSingleInstanceLock')).toBeGreaterThan(-1);
+    expect(calls.indexOf('app.releaseSingleInstanceLock')).toBeLessThan(calls.lastIndexOf('app.quit'));
+    // The quit closes what the start had opened (a logger from the first step on), then quits again.
+    expect((await quit(run)).held).toBe(step !== 'log');
+    if (step !== 'log') expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toContain('"event":"app.quit-closed"');
+
+    // The next launch on the same folders starts as usual.
+    const next = await startUp(await launch({ packaged: true, userData: run.userData }));
+    expect(next.electron.windows[0]!.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
+  });
+
+  it('says it in a dialog, in both languages, when not even its own page can open, and quits', async () => {
+    const run = await launch({ packaged: true, fail: { everyWindow: true } });
+    const told = run.electron.whenCalled('dialog.showErrorBox');
+    const quitting = run.electron.nextQuit();
+    void run.electron.startUp();
+    await told;
+    await quitting;
+    const [box] = run.electron.errorBoxes;
+    for (const texts of [en.start, frCA.start]) {
+      expect(box?.content).toContain(texts.failedTitle);
+      expect(box?.content).toContain(texts.failedStep.replace('{step}', texts.steps.window));
+      expect(box?.content).toContain(texts.logAt.replace('{path}', LOG_FILE(run.userData)));
+    }
+    expect(run.electron.calls).toContain('app.releaseSingleInstanceLock');
+  });
+});
+
+describe('quitting', () => {
+  it('holds the quit until the desk has closed its connection, its threads and its mirror, then quits again', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('useSandbox')).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    // The sandbox connection is open, with its catalog mirror (and WAL) on disk.
+    await expect(call('syncStatus')).resolves.toMatchObject({ ok: true, value: { available: true } });
+    const catalog = join(run.userData, 'catalog');
+    expect(readdirSync(catalog).some((name) => name.endsWith('.db-wal'))).toBe(true);
+
+    const before = run.electron.calls.length;
+    expect((await quit(run)).held).toBe(true);
+    expect(run.electron.calls.slice(before)).toEqual(['app.quit']);
+    // The last connection to the mirror closed: SQLite folded the WAL back into the file.
+    expect(readdirSync(catalog).filter((name) => name.endsWith('.db-wal'))).toEqual([]);
+    const log = readFileSync(LOG_FILE(run.userData), 'utf8');
+    expect(log).toContain('"event":"app.quit-closed"');
+    // A second quit (Electron's own, after main's) passes straight through.
+    expect((await quit(run)).held).toBe(false);
+  });
+
+  it('never sends to a window that is gone', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    const ours = run.electron.windows[0]!.contents;
+    const call = (name: string, args?: unknown) => run.electron.ipcHandlers.get(channelOf(name as never))!({ senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: ours }, args);
+    await call('setDeskPin', { pin: 'desk-pin-1' });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('copyText', { text: 'Loans of ••••0002', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    run.electron.windows[0]!.events.emit('close');
+    run.electron.windows[0]!.destroyed = true; // closed, as at quit; the OS locks the screen meanwhile
+    const cleared = run.electron.nextClipboardWrite();
+    run.electron.powerEvents.emit('lock-screen');
+    expect(await cleared).toBe(''); // the lock ran to its end: its event to the page was dropped, not thrown
+    expect(run.electron.windows[0]!.webContents.sent.filter((m) => m.channel === channelOf('sessionLocked'))).toEqual([]);
+  });
+});
+
+describe('the catalog moved to local app data (Windows: out of a roaming profile)', () => {
+  it('copies it across volumes with its progress on main\'s own page, then opens the desk on it', async () => {
+    const root = folder('lending-desk-move-');
+    const previous = join(root, 'Roaming', 'Lending Desk', 'catalog');
+    const dir = join(root, 'Local', 'Lending Desk', 'catalog');
+    mkdirSync(previous, { recursive: true });
+    writeFileSync(join(previous, 'catalog-main-0123456789ab.db'), Buffer.alloc(3 * 1024 * 1024, 7));
+    writeFileSync(join(previous, 'catalog-main-0123456789ab.db-wal'), Buffer.alloc(512 * 1024, 8));
+    const run = await launch({ packaged: true, catalog: { dir, previous } });
+    const deskLoaded = run.electron.whenCalled(`webContents.loadURL ${APP_ORIGIN}`);
+    void run.electron.startUp();
+    await deskLoaded;
+    const [page] = mainsPages(run);
+    // Shown while copying, its progress moving to the end (3.5 MiB, shown as 4 MB), in both languages.
+    expect(page?.loads.length).toBeGreaterThanOrEqual(3);
+    const last = decodeURIComponent(page!.loads.at(-1)!.replace(/^data:text\/html;charset=utf-8,/, ''));
+    expect(last).toContain(escapeHtml(en.start.movingProgress.replace('{done}', '4').replace('{total}', '4')));
+    expect(last).toContain(escapeHtml(frCA.start.movingProgress.replace('{done}', '4').replace('{total}', '4')));
+    expect(page?.progress).toBe(-1);
+    // It gave way to the desk's window once that existed (never no window: that would quit).
+    const { calls } = run.electron;
+    expect(calls.indexOf('BrowserWindow.close')).toBeGreaterThan(calls.indexOf('new BrowserWindow'));
+    expect(page?.destroyed).toBe(true);
+    const { createDesk } = await import('../../../../electron/main/app/desk-assembly.ts');
+    expect(vi.mocked(createDesk).mock.calls.at(-1)?.[0].catalogDir).toBe(dir);
+    expect(readdirSync(dir).sort()).toEqual(['catalog-main-0123456789ab.db', 'catalog-main-0123456789ab.db-wal']);
+    expect(existsSync(previous)).toBe(false);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"catalog\.moved".*"kind":"copied"/);
+  });
+});
