@@ -1,6 +1,6 @@
 // The action log's key: 256 random bits kept in the OS keychain under an account of its own
-// beside the partner passwords (the same service name, so a training copy with its own
-// LENDING_DESK_KEYCHAIN_SERVICE has its own key too). Made on first use. Where no keychain
+// beside the partner passwords (the same service name, so a development copy with its own
+// LENDING_DESK_KEYCHAIN_SERVICE has its own key too; an installed app ignores that variable). Made on first use. Where no keychain
 // can be reached the log is not written at all — there is no plaintext fallback and no key
 // in a file — and the desk refuses on-behalf actions rather than do them unrecorded.
 import { randomBytes } from 'node:crypto';

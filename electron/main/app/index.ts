@@ -30,9 +30,12 @@ import { contentSecurityPolicy, guardContents, isAllowedExternalUrl, secureWebPr
 import { refusedNetworkOptions, refusedStartFlags } from './start-flags.ts';
 import { dataUrl, failurePage, movingPage } from './start-page.ts';
 import { fill, START_TEXTS, type StartStep } from './start-texts.ts';
+import { testVariables } from './test-variables.ts';
 import { configureUpdates, scheduleUpdateChecks, windowsPublisherVerified, type UpdateSchedule } from './updates.ts';
 
 const files = appFiles(import.meta.dirname);
+/** A data folder and keychain entries of its own: honoured only by an unpackaged app (test-variables.ts). */
+const chosen = testVariables(process.env, app.isPackaged);
 /** The window on screen: the desk's, or main's own page (the catalog moving, a start that failed). */
 let window: BrowserWindow | undefined;
 
@@ -61,6 +64,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   const logger = createFileLogger({ dir: join(userData, 'logs') });
   opened.logger = logger;
   closeBeforeQuit(app, closeEverything, logger, { afterwards: () => logger.close() });
+  if (chosen.ignored.length > 0) logger.warn('app.test-variables-ignored', { variables: chosen.ignored });
 
   step('policy');
   // The machine policy, only from where IT alone can write (never from an environment variable);
@@ -80,9 +84,8 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     userData,
     catalogDir,
     mirrorWorker: files.mirrorWorker,
-    // A separate keychain entry name, for end-to-end tests and for IT staff who run a second,
-    // isolated copy (e.g. a training desk).
-    keychainService: process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined,
+    // A separate keychain entry name, for end-to-end tests and development (never when packaged).
+    keychainService: chosen.keychainService,
     policy,
     logger,
     fetch: (input, init) => net.fetch(input, init),
@@ -184,7 +187,7 @@ function readAppFile(name: string): string | undefined {
 async function catalogInPlace(userData: string, logger: Logger): Promise<string> {
   const folder = catalogFolder({
     platform: process.platform, userData, localAppData: process.env.LOCALAPPDATA, appFolderName: basename(userData),
-    userDataChosen: Boolean(process.env.LENDING_DESK_USER_DATA_DIR),
+    userDataChosen: chosen.userDataDir !== undefined,
   });
   if (!folder.previous) return folder.dir;
   const locale = app.getLocale();
@@ -272,8 +275,8 @@ function refuseToStart(reason: StartRefusal, flags: string[]): void {
 }
 
 function boot(): void {
-  // A separate data folder, for end-to-end tests and for a second, isolated copy.
-  if (process.env.LENDING_DESK_USER_DATA_DIR) app.setPath('userData', process.env.LENDING_DESK_USER_DATA_DIR);
+  // A separate data folder, for end-to-end tests and development (never when packaged).
+  if (chosen.userDataDir) app.setPath('userData', chosen.userDataDir);
   // Must happen before `ready`.
   protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
   if (!app.requestSingleInstanceLock()) {

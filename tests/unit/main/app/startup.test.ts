@@ -33,6 +33,11 @@ const holder = vi.hoisted(() => ({
   failAt: undefined as string | undefined,
   /** Where the catalog is moved from and to, standing for Windows' roaming and local app data. */
   catalog: undefined as { dir: string; previous: string } | undefined,
+  /**
+   * The keychain service this test's desk stands in for the real one with: main passes none (the
+   * default service) unless a test variable named one, and this keeps tests apart from each other.
+   */
+  keychainService: '' as string,
 }));
 
 // Vitest builds a mocked module once; each export forwards to the stand-in of the current run.
@@ -103,13 +108,14 @@ vi.mock('../../../../electron/main/connection/catalog-folder.ts', async (importO
     }),
   };
 });
-// Recorded, and otherwise the real assembly.
+// Recorded as main called it, and otherwise the real assembly (on the test's keychain service
+// where main asked for the default one).
 vi.mock('../../../../electron/main/app/desk-assembly.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../../electron/main/app/desk-assembly.ts')>();
   return {
     createDesk: vi.fn((parts: Parameters<typeof real.createDesk>[0]) => {
       if (holder.failAt === 'desk') throw new Error('The settings could not be opened (played by the test)');
-      return real.createDesk(parts);
+      return real.createDesk({ ...parts, keychainService: parts.keychainService ?? holder.keychainService });
     }),
   };
 });
@@ -119,11 +125,13 @@ interface Run {
   userData: string;
   /** The DeskService main assembled, once started. */
   desk?: DeskService;
-  createDeskArgs?: { mirrorWorker: string; userData: string };
+  createDeskArgs?: { mirrorWorker: string; userData: string; keychainService: string | undefined };
 }
 
 const runs: Run[] = [];
 const folders: string[] = [];
+/** One keychain service per data folder: a desk started again on its folder finds its own records. */
+const keychainServices = new Map<string, string>();
 const savedArgv = process.argv;
 
 function folder(prefix: string): string {
@@ -165,8 +173,12 @@ interface Launch {
 async function launch(options: Launch): Promise<Run> {
   vi.resetModules();
   const userData = options.userData ?? folder('lending-desk-main-');
+  const keychainService = keychainServices.get(userData) ?? `Lending Desk main test ${randomUUID()}`;
+  keychainServices.set(userData, keychainService);
+  // A packaged app stays on its default data folder (it ignores the test variables): the test's
+  // folder is that default. An unpackaged one is moved there by LENDING_DESK_USER_DATA_DIR.
   const electron = createElectronStandIn({
-    packaged: options.packaged, args: options.args ?? [], userData: join(userData, 'default-location'),
+    packaged: options.packaged, args: options.args ?? [], userData: options.packaged ? userData : join(userData, 'default-location'),
     ...(options.locale ? { locale: options.locale } : {}), ...(options.appPath ? { appPath: options.appPath } : {}), ...(options.fail ? { fail: options.fail } : {}),
   });
   holder.electron = electron;
@@ -176,9 +188,10 @@ async function launch(options: Launch): Promise<Run> {
   holder.policyPlatform = options.policyPlatform ?? 'darwin';
   holder.sourceMain = SOURCE_MAIN;
   holder.builtMain = BUILT_MAIN;
+  holder.keychainService = keychainService;
   process.argv = ['/opt/Lending Desk/lending-desk', ...(options.args ?? [])];
-  vi.stubEnv('LENDING_DESK_USER_DATA_DIR', userData);
-  vi.stubEnv('LENDING_DESK_KEYCHAIN_SERVICE', `Lending Desk main test ${randomUUID()}`);
+  vi.stubEnv('LENDING_DESK_USER_DATA_DIR', options.packaged ? '' : userData);
+  vi.stubEnv('LENDING_DESK_KEYCHAIN_SERVICE', options.packaged ? '' : keychainService);
   vi.stubEnv('LENDING_DESK_POLICY_FILE', '');
   vi.stubEnv('ELECTRON_RENDERER_URL', '');
   for (const [name, value] of Object.entries(options.env ?? {})) vi.stubEnv(name, value);
@@ -201,6 +214,12 @@ async function startUp(run: Run): Promise<Run> {
   return run;
 }
 
+/** The contract as the desk's own page calls it (from app://desk, in main's window). */
+function contractOf(run: Run): (name: string, args?: unknown) => Promise<unknown> {
+  const event = { senderFrame: { url: `${APP_ORIGIN}/index.html` }, sender: run.electron.windows.find((w) => w.options.webPreferences.preload !== undefined)!.contents };
+  return (name, args) => run.electron.ipcHandlers.get(channelOf(name as never))!(event, args);
+}
+
 /** Quits as Electron does: `will-quit`, which main may hold (preventDefault) until it has closed everything and quits again. */
 async function quit(run: Run): Promise<{ held: boolean }> {
   let held = false;
@@ -214,6 +233,7 @@ afterEach(async () => {
   for (const run of runs.splice(0)) await quit(run);
   process.argv = savedArgv;
   vi.unstubAllEnvs();
+  keychainServices.clear();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -234,6 +254,32 @@ describe('a packaged start', () => {
     expect(calls.indexOf('protocol.handle app')).toBeLessThan(calls.indexOf(`webContents.loadURL ${APP_ORIGIN}/index.html`));
     expect(run.electron.windows[0]?.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
     expect(run.electron.paths.get('userData')).toBe(run.userData);
+  });
+
+  it('ignores the test variables (another keychain, another data folder), and names them in its log', async () => {
+    const real = await startUp(await launch({ packaged: true }));
+    await expect(contractOf(real)('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await quit(real);
+    runs.splice(runs.indexOf(real), 1);
+
+    // A desk user's own copy: the real data folder under keychain entries of their own, or a data folder of their own.
+    const elsewhere = folder('lending-desk-elsewhere-');
+    const attackerService = `Lending Desk attacker ${randomUUID()}`;
+    const run = await startUp(await launch({ packaged: true, userData: real.userData, env: { LENDING_DESK_KEYCHAIN_SERVICE: attackerService, LENDING_DESK_USER_DATA_DIR: elsewhere } }));
+    expect(run.createDeskArgs?.keychainService).toBeUndefined(); // the default service: the real desk's records
+    expect(run.electron.paths.get('userData')).toBe(real.userData);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    const call = contractOf(run);
+    // No fresh desk PIN without proof, and no sign-in with one: the desk is the one already set up.
+    await expect(call('setDeskPin', { pin: 'mallory-pin-9' })).resolves.toMatchObject({ ok: false });
+    await expect(call('startShift', { staffName: 'Alice', pin: 'mallory-pin-9' })).resolves.toMatchObject({ ok: false });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    const log = readFileSync(LOG_FILE(real.userData), 'utf8');
+    const ignored = log.split('\n').filter((line) => line.includes('"app.test-variables-ignored"')).map((line) => JSON.parse(line) as { variables: string[] });
+    expect(ignored.at(-1)?.variables).toEqual(expect.arrayContaining(['LENDING_DESK_KEYCHAIN_SERVICE', 'LENDING_DESK_USER_DATA_DIR']));
+    // Names only: what they were set to is nobody's business in the log.
+    expect(log).not.toContain(attackerService);
+    expect(log).not.toContain(elsewhere);
   });
 
   it('serves the built renderer through the registered handler, with the CSP as a header', async () => {
@@ -469,6 +515,9 @@ describe('an unpackaged start (npm start, Playwright\'s Electron host)', () => {
   it('keeps the inspector switch working, and DevTools in the window and the menu', async () => {
     const run = await startUp(await launch({ packaged: false, args: ['--inspect=0', '--remote-debugging-port=0'] }));
     expect(run.electron.exitCode).toBeUndefined();
+    // The test variables are heeded here: a data folder and keychain entries of its own.
+    expect(run.electron.paths.get('userData')).toBe(run.userData);
+    expect(run.createDeskArgs?.keychainService).toMatch(/^Lending Desk main test /);
     expect(run.electron.windows[0]!.options.webPreferences.devTools).toBe(true);
     expect(JSON.stringify(run.electron.menus.built[0])).toContain('toggleDevTools');
     expect(run.electron.windows[0]!.loadedUrl).toBe(`${APP_ORIGIN}/index.html`);
