@@ -144,6 +144,9 @@ const PLATFORM_NAMES: Record<TargetPlatform, string> = { win: 'Windows', mac: 'm
 
 // ---------------------------------------------------------------- the configuration
 
+/** The native modules main loads, unpacked beside app.asar (keytar's build, native-reg's prebuilt Windows binaries). */
+export const NATIVE_MODULES = ['**/node_modules/keytar/**/*.node', '**/node_modules/native-reg/prebuilds/**/*.node'];
+
 /** electron-vite's output only; dependencies are added by electron-builder from package.json. */
 const APP_FILES = ['out/**/*', 'package.json', '!**/*.map'];
 /**
@@ -196,10 +199,14 @@ export function createBuilderConfig(options: BuilderOptions): Configuration {
     // imports conf).
     allowMissingDependencies: false,
     asar: true,
-    // A native module cannot be loaded from inside an ASAR.
-    asarUnpack: ['**/node_modules/keytar/**/*.node'],
-    // Rebuild keytar for Electron's ABI during the app-deps step. From source, because keytar is
-    // archived: it has no prebuilt binary for Electron 45 to download. (node:sqlite is built in.)
+    // A native module inside an ASAR is copied to a temporary folder to be loaded, where the
+    // desk's user could swap it: main loads keytar and native-reg by their absolute paths under
+    // app.asar (electron/main/app/app-files.ts), which Electron serves from app.asar.unpacked,
+    // in Program Files for an install for all users.
+    asarUnpack: NATIVE_MODULES,
+    // Rebuild keytar for Electron's ABI during the app-deps step, from source: keytar 7.9 is N-API,
+    // so its prebuilt binaries would load in Electron 45 too, but they are downloaded from the
+    // archived project's releases; the one shipped is built here. (node:sqlite is built in.)
     npmRebuild: true,
     buildDependenciesFromSource: true,
     nodeGypRebuild: false,

@@ -4,8 +4,8 @@
 // can be reached the log is not written at all — there is no plaintext fallback and no key
 // in a file — and the desk refuses on-behalf actions rather than do them unrecorded.
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_KEYCHAIN_SERVICE, loadKeytar } from '../credentials/keytar-vault.ts';
-import type { KeytarLike } from '../credentials/vault.ts';
+import { keytarSource } from '../credentials/keytar-module.ts';
+import { DEFAULT_KEYCHAIN_SERVICE, type KeychainOptions } from '../credentials/keytar-vault.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { KEY_BYTES } from './entry-cipher.ts';
 
@@ -17,13 +17,14 @@ export interface LogKeySource {
   get(): Promise<{ key: Buffer; created: boolean }>;
 }
 
-export function keychainLogKey(options: { service?: string; keytar?: KeytarLike } = {}): LogKeySource {
+export function keychainLogKey(options: KeychainOptions = {}): LogKeySource {
   const service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
+  const loadKeytar = keytarSource(options);
   return {
     async get() {
       const made = randomBytes(KEY_BYTES).toString('base64');
       try {
-        const keytar = options.keytar ?? await loadKeytar();
+        const keytar = await loadKeytar();
         const stored = await keytar.getPassword(service, ACTION_LOG_KEY_ACCOUNT);
         const key = stored === null ? undefined : Buffer.from(stored, 'base64');
         if (key?.length === KEY_BYTES) return { key, created: false };

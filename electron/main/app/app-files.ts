@@ -10,6 +10,11 @@ export interface AppFiles {
   mirrorWorker: string;
   /** The folder index.html is in, served as app://desk/. */
   renderer: string;
+  /**
+   * The app's own node_modules (inside app.asar when packaged, native modules unpacked beside it):
+   * keytar and native-reg are loaded from here by absolute path, never through a resolver.
+   */
+  modules: string;
 }
 
 export function appFiles(mainDir: string): AppFiles {
@@ -17,6 +22,7 @@ export function appFiles(mainDir: string): AppFiles {
     preload: join(mainDir, '..', 'preload', 'index.cjs'),
     mirrorWorker: join(mainDir, 'mirror-worker.js'),
     renderer: join(mainDir, '..', 'renderer'),
+    modules: join(mainDir, '..', '..', 'node_modules'),
   };
 }
 

@@ -22,8 +22,10 @@ export interface DeskAssembly {
   catalogDir: string;
   /** The bundled mirror worker (app-files.ts): the thread that owns the mirror. */
   mirrorWorker: string;
-  /** A keychain service name of its own (a training desk, tests); the default otherwise. */
+  /** A keychain service name of its own (tests, development); the default otherwise. */
   keychainService: string | undefined;
+  /** The app's own node_modules, where keytar is loaded from by absolute path (app-files.ts). */
+  modules: string;
   policy: MachinePolicy;
   logger: Logger;
   fetch: DeskServiceDeps['fetch'];
@@ -35,7 +37,7 @@ export interface DeskAssembly {
 
 export function createDesk(parts: DeskAssembly): { desk: DeskService; settings: Settings } {
   const settings = new Settings(new Store({ name: 'settings', clearInvalidConfig: false, deserialize: readSettingsFile }));
-  const keychain = parts.keychainService ? { service: parts.keychainService } : {};
+  const keychain = { ...(parts.keychainService ? { service: parts.keychainService } : {}), modules: parts.modules };
   const deskRecords = keychainDeskRecords(keychain);
   const desk = new DeskService({
     settings,

@@ -75,6 +75,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     windowsPublisherVerified: windows && windowsPublisherVerified(process.resourcesPath),
     installedForAllUsers: forAllUsers,
     macSigned: readBuildInfo(readAppFile('package.json')).macSigned,
+    nativeModules: files.modules,
   });
   logMachinePolicy(policy, logger);
   const catalogDir = await catalogInPlace(userData, logger);
@@ -86,6 +87,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     mirrorWorker: files.mirrorWorker,
     // A separate keychain entry name, for end-to-end tests and development (never when packaged).
     keychainService: chosen.keychainService,
+    modules: files.modules,
     policy,
     logger,
     fetch: (input, init) => net.fetch(input, init),

@@ -7,7 +7,8 @@
 // plainly in docs/security.md.) Each record is one small JSON text: Windows' Credential Manager
 // holds at most 2,560 bytes per entry, so no record may grow with the desk's history.
 import { DeskError } from '../../shared/desk-error.ts';
-import { DEFAULT_KEYCHAIN_SERVICE, loadKeytar } from './keytar-vault.ts';
+import { keytarSource } from './keytar-module.ts';
+import { DEFAULT_KEYCHAIN_SERVICE, type KeychainOptions } from './keytar-vault.ts';
 import type { KeytarLike } from './vault.ts';
 
 /** Not possible profile ids (those are lowercase letters, digits and hyphens), so they never meet a partner entry. */
@@ -44,16 +45,9 @@ function checkSize(record: DeskRecord, text: string): void {
   if (Buffer.byteLength(text, 'utf8') > MAX_RECORD_BYTES) throw new RangeError(`${record} would be larger than a keychain entry may be (${MAX_RECORD_BYTES} bytes)`);
 }
 
-export function keychainDeskRecords(options: { service?: string; keytar?: KeytarLike } = {}): DeskKeychain {
+export function keychainDeskRecords(options: KeychainOptions = {}): DeskKeychain {
   const service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
-  let loaded: Promise<KeytarLike> | undefined = options.keytar ? Promise.resolve(options.keytar) : undefined;
-  const keytar = (): Promise<KeytarLike> => {
-    loaded ??= loadKeytar().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
-    return loaded;
-  };
+  const keytar = keytarSource(options);
   // The records hold hashes, counts and MACs, never a secret a native error could echo.
   const using = async <T>(work: (k: KeytarLike) => Promise<T>): Promise<T> => {
     try {

@@ -4,25 +4,20 @@
 // plaintext fallback would leave partner passwords on shared desk PCs.
 import { DeskError } from '../../shared/desk-error.ts';
 import { reasonText } from '../../shared/reasons.ts';
+import { keytarSource } from './keytar-module.ts';
 import { checkCredentials, checkOrigin, checkProfileId, parseStoredSecret } from './validation.ts';
 import type { CredentialVault, KeytarLike, SavedCredentials } from './vault.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Lending Desk partner service';
 
+/** Where keytar comes from: a test's stand-in, or the app's own node_modules (`modules`, keytar-module.ts). */
+export interface KeychainOptions { service?: string; keytar?: KeytarLike; modules?: string }
 
-export function createKeytarVault(options: { service?: string; keytar?: KeytarLike } = {}): CredentialVault {
+export function createKeytarVault(options: KeychainOptions = {}): CredentialVault {
   const service = options.service ?? DEFAULT_KEYCHAIN_SERVICE;
-  let loaded: Promise<KeytarLike> | undefined = options.keytar ? Promise.resolve(options.keytar) : undefined;
-
   // Loaded on first use, so a machine where the native module is missing still starts and
-  // can use the sandbox profile. A failed load is not cached: it is tried again next time.
-  function keytar(): Promise<KeytarLike> {
-    loaded ??= loadKeytar().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
-    return loaded;
-  }
+  // can use the sandbox profile. A failed load is not kept: it is tried again next time.
+  const keytar = keytarSource(options);
 
   async function withKeychain<T>(use: (keytar: KeytarLike) => Promise<T>, secrets: string[] = []): Promise<T> {
     try {
@@ -56,13 +51,6 @@ export function createKeytarVault(options: { service?: string; keytar?: KeytarLi
       return (await read(profileId)) !== undefined;
     },
   };
-}
-
-export async function loadKeytar(): Promise<KeytarLike> {
-  // keytar is CommonJS: its functions arrive on `default` (and as named exports when Node
-  // can detect them).
-  const module = (await import('keytar')) as unknown as KeytarLike & { default?: KeytarLike };
-  return module.default ?? module;
 }
 
 function keychainUnavailable(error: unknown, secrets: string[]): DeskError {

@@ -36,6 +36,8 @@ export interface LoadMachinePolicyOptions {
   macSigned?: boolean;
   /** Windows: the registry (native-reg's, or reg.exe's when native-reg cannot load, unless a test passes a stand-in). */
   registry?: RegistryReader;
+  /** The app's own node_modules (electron/main/app/app-files.ts), where native-reg's binary is loaded from by absolute path. */
+  nativeModules?: string;
   mac?: MacSourceOptions;
   linux?: LinuxSourceOptions;
 }
@@ -43,7 +45,10 @@ export interface LoadMachinePolicyOptions {
 export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
   const { platform = process.platform, windowsPublisherVerified = false, installedForAllUsers = false, macSigned = false } = options;
   let readByRegExe: MachinePolicy['readByRegExe'];
-  const registry = options.registry ?? windowsRegistry({ onChosen: (reader, why) => { if (reader === 'reg.exe') readByRegExe = { because: why ?? '' }; } });
+  const registry = options.registry ?? windowsRegistry({
+    ...(options.nativeModules === undefined ? {} : { modules: options.nativeModules }),
+    onChosen: (reader, why) => { if (reader === 'reg.exe') readByRegExe = { because: why ?? '' }; },
+  });
   const checked = checkedPolicy(readSource(platform, { ...options, registry }), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
   return readByRegExe ? { ...checked, readByRegExe } : checked;
 }

@@ -11,9 +11,10 @@
 //     \u escapes ("Biblioth\u00e8que"), which are ASCII and read exactly.
 //   - a multi-string item holding the two characters \0, which reg.exe also prints between items.
 //   - a string holding a blank line (a line break reads back as \n; a blank line ends the value).
-// It is run by its absolute path in %SystemRoot%\System32, so PATH cannot put another program
-// in its place. %SystemRoot% is the environment's: Windows sets it, but whoever starts the app
-// could change it. That matters only where native-reg cannot load (docs/security.md).
+// It is run by its absolute path in the system folder as Windows itself reports it: the folder
+// the process's ntdll.dll was loaded from (Windows always loads it from there, by its own list of
+// known DLLs). Never %SystemRoot%: that is an environment variable, which a desk user can set for
+// the programs they start, with a reg.exe of their own at the path it names (issue #33). Nor PATH.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { ProcessResult } from './macos-source.ts';
@@ -26,11 +27,24 @@ const runRegExe: RunRegExe = (file, args) => {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, error: result.error };
 };
 
-/** %SystemRoot%\System32\reg.exe, by its absolute path. */
-export function regExePath(env: Record<string, string | undefined>): string {
-  const systemRoot = env.SystemRoot ?? env.SYSTEMROOT ?? 'C:\\Windows';
-  if (!/^[A-Za-z]:\\/.test(systemRoot)) throw new RegExeError(`%SystemRoot% is not an absolute path (${systemRoot})`);
-  return path.win32.join(systemRoot, 'System32', 'reg.exe');
+/** What Node's diagnostic report says of the process: the libraries loaded, by the paths Windows gives. */
+interface ProcessReport { sharedObjects?: unknown }
+
+/**
+ * Windows' system folder (C:\Windows\System32 on most machines), from where this process's
+ * ntdll.dll was loaded, as Windows lists the modules it loaded. Throws when none is listed.
+ */
+export function windowsSystemDirectory(report: () => ProcessReport = () => process.report.getReport() as ProcessReport): string {
+  const loaded = report().sharedObjects;
+  const ntdll = Array.isArray(loaded) ? loaded.find((file): file is string => typeof file === 'string' && path.win32.basename(file).toLowerCase() === 'ntdll.dll') : undefined;
+  if (ntdll === undefined || !/^[A-Za-z]:\\/.test(ntdll)) throw new RegExeError('Windows did not say where its system folder is (no ntdll.dll among the loaded modules)');
+  return path.win32.dirname(ntdll);
+}
+
+/** reg.exe in the system folder, by its absolute path. */
+export function regExePath(systemDirectory: string): string {
+  if (!/^[A-Za-z]:\\/.test(systemDirectory)) throw new RegExeError(`the system folder is not an absolute path (${systemDirectory})`);
+  return path.win32.join(systemDirectory, 'reg.exe');
 }
 
 /** reg.exe could not give the key exactly; `code` names why (it ends up in "policy unreadable"). */
@@ -148,11 +162,11 @@ export function parseRegQuery(output: Buffer, root: string): Map<string, RegKey>
  * whether it exists is read from its parent's listing (readable by every user, and free of
  * reg.exe's localised messages), then the key whole with /s, once.
  */
-export function regExeRegistry(root: string, options: { run?: RunRegExe; env?: Record<string, string | undefined> } = {}): RegistryReader {
-  const { run = runRegExe, env = process.env } = options;
+export function regExeRegistry(root: string, options: { run?: RunRegExe; systemDirectory?: () => string } = {}): RegistryReader {
+  const { run = runRegExe, systemDirectory = () => windowsSystemDirectory() } = options;
   let tree: Map<string, RegKey> | null | undefined;
   const query = (keyPath: string, recursive: boolean): Buffer => {
-    const result = run(regExePath(env), ['query', `HKLM\\${keyPath}`, ...(recursive ? ['/s'] : []), '/reg:64']);
+    const result = run(regExePath(systemDirectory()), ['query', `HKLM\\${keyPath}`, ...(recursive ? ['/s'] : []), '/reg:64']);
     if (result.error) throw new RegExeError(`reg.exe could not run (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`);
     if (result.status !== 0) throw new RegExeError(`reg.exe could not read HKLM\\${keyPath} (exit code ${String(result.status)})`);
     return result.stdout;

@@ -4,12 +4,13 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, matchesGlob, relative } from 'node:path';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import type { AfterPackContext, Configuration } from 'electron-builder';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APP_ID, createBuilderConfig, fuseConfig, fusesHook, MSI_UPGRADE_CODE, type BuilderOptions } from '../../../electron-builder.config.ts';
 import { writeStandInElectronDist } from '../../../scripts/dist.ts';
+import { nativeRegBinary } from '../../../electron/main/policy/windows-registry.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
@@ -128,9 +129,15 @@ describe('targets', () => {
     expect(config.linux?.icon).toBe('resources/icons');
   });
 
-  it('unpacks keytar\'s native module from the ASAR and rebuilds it for Electron', () => {
+  it('unpacks the native modules main loads (keytar, native-reg) from the ASAR and rebuilds keytar for Electron', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toContain('**/node_modules/keytar/**/*.node');
+    // The very files main loads by absolute path (app-files.ts, windows-registry.ts), as they sit in app.asar.
+    const inAsar = (file: string): string => relative(ROOT, file).replaceAll('\\', '/');
+    const keytarNative = join(ROOT, 'node_modules', 'keytar', 'build', 'Release', 'keytar.node');
+    for (const file of [nativeRegBinary(join(ROOT, 'node_modules'), 'x64'), keytarNative]) {
+      expect((config.asarUnpack as string[]).some((glob) => matchesGlob(inAsar(file), glob)), inAsar(file)).toBe(true);
+    }
     expect(config.npmRebuild).toBe(true);
     expect(config.buildDependenciesFromSource).toBe(true);
   });

@@ -15,7 +15,8 @@ import type { RegistryReader } from '../../../../electron/main/policy/windows-so
 const KEY = 'SOFTWARE\\Policies\\Lending Desk';
 const SOURCE = 'HKLM\\SOFTWARE\\Policies\\Lending Desk';
 const REG = 'C:\\Windows\\System32\\reg.exe';
-const ENV = { SystemRoot: 'C:\\Windows' };
+/** Where Windows says its system folder is (reg-exe.ts finds it from the modules Windows loaded). */
+const SYSTEM = (): string => 'C:\\Windows\\System32';
 
 /** Lines as reg.exe writes them: CRLF, after the blank line it starts with. */
 const printed = (...lines: string[]): Buffer => Buffer.from(['', ...lines, ''].join('\r\n'), 'latin1');
@@ -62,7 +63,7 @@ const cannotLoad = (): RegistryReader => { throw new Error('The specified module
 
 function loadThroughRegExe(run: (file: string, args: string[]) => ProcessResult) {
   const chosen: Array<[RegistryReaderName, string | undefined]> = [];
-  const registry = windowsRegistry({ native: cannotLoad, fallback: () => regExeRegistry(KEY, { run, env: ENV }), onChosen: (reader, why) => chosen.push([reader, why]) });
+  const registry = windowsRegistry({ native: cannotLoad, fallback: () => regExeRegistry(KEY, { run, systemDirectory: SYSTEM }), onChosen: (reader, why) => chosen.push([reader, why]) });
   return { machine: loadMachinePolicy({ platform: 'win32', registry, windowsPublisherVerified: true }), chosen };
 }
 
@@ -154,12 +155,11 @@ describe('where reg.exe cannot read either: the desk fails closed', () => {
     expect(loadThroughRegExe(run).machine.problems.ignored).toMatchObject({ reason: 'policy.unreadable' });
   });
 
-  it('a %SystemRoot% that is not an absolute path: reg.exe is not looked for elsewhere', () => {
-    expect(regExePath({ SystemRoot: 'C:\\Windows' })).toBe(REG);
-    expect(regExePath({})).toBe(REG);
-    expect(() => regExePath({ SystemRoot: 'Windows' })).toThrow(/not an absolute path/);
+  it('a system folder that is not an absolute path: reg.exe is not looked for elsewhere', () => {
+    expect(regExePath('C:\\Windows\\System32')).toBe(REG);
+    expect(() => regExePath('Windows\\System32')).toThrow(/not an absolute path/);
     const { run, calls } = regExe(FULL);
-    const registry = windowsRegistry({ native: cannotLoad, fallback: () => regExeRegistry(KEY, { run, env: { SystemRoot: '.\\fake' } }) });
+    const registry = windowsRegistry({ native: cannotLoad, fallback: () => regExeRegistry(KEY, { run, systemDirectory: () => '.\\fake' }) });
     expect(loadMachinePolicy({ platform: 'win32', registry }).problems.ignored).toMatchObject({ reason: 'policy.unreadable' });
     expect(calls).toEqual([]);
   });
