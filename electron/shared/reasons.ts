@@ -181,6 +181,9 @@ export const REASONS = {
   'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
   'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
+
+  // ---- What stays on the desk holds (issue #33). {host} is the server's name as the desk asked for it.
+  'connection.intercepted': 'The connection to {host} was refused: a proxy or a certificate installed on this PC intercepted it (the server’s certificate does not come from a public certificate authority, nor from one your library’s IT named). Tell your library’s IT.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

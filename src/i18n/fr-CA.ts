@@ -164,6 +164,8 @@ export const frCA: Messages = {
     'library-mirror.ca-unreadable': 'Le fichier d’autorité de certification indiqué par le service informatique de votre bibliothèque ({file}) n’a pas pu être lu ({code}) ; le poste ne s’est pas connecté au miroir de la bibliothèque.',
     'library-mirror.no-password': 'Aucun mot de passe du miroir de la bibliothèque n’est gardé dans le trousseau de cet ordinateur ; le poste ne s’y est pas connecté. Le service informatique de votre bibliothèque le définit.',
     'library-mirror.password-entry-off': 'Le mot de passe du miroir de la bibliothèque est défini sur cet ordinateur par les outils du service informatique de votre bibliothèque, pas dans les Paramètres.',
+    // ---- Ce qui reste sur le comptoir tient bon (issue #33)
+    'connection.intercepted': 'La connexion à {host} a été refusée : un proxy ou un certificat installé sur cet ordinateur l’a interceptée (le certificat du serveur ne vient ni d’une autorité de certification publique ni d’une autorité désignée par le service informatique de votre bibliothèque). Avisez le service informatique de votre bibliothèque.',
   },
   start: {
     failedTitle: 'Lending Desk n’a pas pu démarrer',

@@ -12,25 +12,18 @@
 //   host    all  all       127.0.0.1  reject          (the same address without TLS)
 // Readiness is the server's own answer (pg_ctl -w, then pg_isready), never a sleep.
 import { execFile, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from './certificates.ts';
 
 const run = promisify(execFile);
 
 /** Where Debian installs a server version's binaries; the newest installed is used (15 on these machines). */
 const DEBIAN_SERVER_BINARIES = '/usr/lib/postgresql';
-
-export interface CertificateAuthority {
-  /** The CA's certificate (PEM): what a client trusts. */
-  cert: string;
-  certFile: string;
-  keyFile: string;
-}
 
 export interface PostgresCluster {
   /** Loopback address and port the server listens on with TLS. */
@@ -82,32 +75,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (typeof address !== 'object' || address === null) throw new Error('No free port');
   return address.port;
-}
-
-async function openssl(args: string[], cwd: string): Promise<void> {
-  await run('openssl', args, { cwd });
-}
-
-/** A CA of its own (P-256, valid two days) in `dir`, named `name`. */
-export async function makeCertificateAuthority(dir: string, name: string): Promise<CertificateAuthority> {
-  const keyFile = join(dir, `${name}.key`);
-  const certFile = join(dir, `${name}.crt`);
-  await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-keyout', keyFile, '-out', certFile, '-subj', `/CN=Lending Desk test CA ${randomBytes(4).toString('hex')}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
-  return { cert: readFileSync(certFile, 'utf8'), certFile, keyFile };
-}
-
-/** The server's key and certificate, signed by `ca`, for 127.0.0.1 and localhost. */
-async function makeServerCertificate(dir: string, ca: CertificateAuthority): Promise<{ certFile: string; keyFile: string }> {
-  const keyFile = join(dir, 'server.key');
-  const certFile = join(dir, 'server.crt');
-  const csr = join(dir, 'server.csr');
-  const extensions = join(dir, 'server.ext');
-  writeFileSync(extensions, 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  await openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', csr, '-subj', '/CN=localhost'], dir);
-  await openssl(['x509', '-req', '-in', csr, '-CA', ca.certFile, '-CAkey', ca.keyFile, '-CAcreateserial', '-days', '2', '-out', certFile, '-extfile', extensions], dir);
-  return { certFile, keyFile };
 }
 
 /** Gives `path` (and what is in it) to the postgres user when running as root. */

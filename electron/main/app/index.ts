@@ -22,6 +22,7 @@ import { applicationMenuTemplate } from './app-menu.ts';
 import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-protocol.ts';
 import { readBuildInfo } from './build-info.ts';
 import { createDesk } from './desk-assembly.ts';
+import { certificateTrust, interceptionAware } from './certificate-trust.ts';
 import { installedForAllUsers } from './install-kind.ts';
 import { closeBeforeQuit } from './quit.ts';
 import { endShiftBeforeQuit } from './quit-ends-shift.ts';
@@ -78,6 +79,10 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     nativeModules: files.modules,
   });
   logMachinePolicy(policy, logger);
+  // Whom the desk trusts on the wire, before any request: no private root but the library's
+  // inspection CA that IT's policy names (certificate-trust.ts).
+  const trust = certificateTrust({ inspectionCas: policy.policy?.tlsInspectionCa ?? [], log: logger });
+  session.defaultSession.setCertificateVerifyProc(trust.verify);
   const catalogDir = await catalogInPlace(userData, logger);
 
   step('desk');
@@ -90,7 +95,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     modules: files.modules,
     policy,
     logger,
-    fetch: (input, init) => net.fetch(input, init),
+    fetch: interceptionAware((input, init) => net.fetch(input, init), trust),
     clipboard,
     emit: (event, payload) => send(channelOf(event), payload),
     version: app.getVersion(),

@@ -88,6 +88,27 @@ const staffPinSchema = z.strictObject({
 export const MAX_FULL_PASS_DAYS = 90;
 const FULL_PASS_RULE = `entitlementFullPassDays must be a whole number of days from 1 to ${MAX_FULL_PASS_DAYS}.`;
 
+// ---- what stays on the desk holds (issue #33): whom it trusts on the wire, its day, its longest shift ----
+const INSPECTION_CA_RULE = 'tlsInspectionCa must be a list of 1 to 20 SHA-256 certificate fingerprints (64 hexadecimal digits, colons allowed), as `openssl x509 -noout -fingerprint -sha256` prints them.';
+const TIME_ZONE_RULE = 'actionLogTimeZone must be a time zone name such as America/Toronto.';
+export const MAX_SHIFT_HOURS = 24;
+const MAX_SHIFT_RULE = `maxShiftHours must be a whole number of hours from 1 to ${MAX_SHIFT_HOURS}.`;
+
+export function isSha256Fingerprint(text: string): boolean {
+  return /^(?:[0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/.test(text.trim());
+}
+
+/** A zone this desk's time library knows (IANA names: America/Toronto, Europe/Paris, UTC). */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Names are matched as staff type them: case, accents composed either way and repeated spaces do not matter. */
 export function staffNameKey(name: string): string {
   return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('en');
@@ -113,6 +134,14 @@ export const policySchema = z
     entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
     /** The library system's shared mirror (issue #25): the desk fills its Collection from it, not from the partner. */
     libraryMirror: libraryMirrorPolicySchema.optional(),
+    // ---- what stays on the desk holds (issue #33) ----
+    /** The CAs (SHA-256 fingerprints) the library's TLS-inspecting proxy or its own server signs with: the only private roots the desk accepts. */
+    tlsInspectionCa: z.array(z.string({ error: INSPECTION_CA_RULE }).refine(isSha256Fingerprint, { error: INSPECTION_CA_RULE }), { error: INSPECTION_CA_RULE })
+      .min(1, { error: INSPECTION_CA_RULE }).max(20, { error: INSPECTION_CA_RULE }).optional(),
+    /** Where the action log's days begin and end (an IANA zone); without it, the zone this desk had when it was set up. */
+    actionLogTimeZone: z.string({ error: TIME_ZONE_RULE }).refine(isTimeZone, { error: TIME_ZONE_RULE }).optional(),
+    /** The longest a shift stays open, whatever the activity (a mouse jiggler keeps the idle lock away, not this); 12 without it. */
+    maxShiftHours: z.number({ error: MAX_SHIFT_RULE }).int({ error: MAX_SHIFT_RULE }).min(1, { error: MAX_SHIFT_RULE }).max(MAX_SHIFT_HOURS, { error: MAX_SHIFT_RULE }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);

@@ -4,6 +4,7 @@
 // in order, and throws on anything it does not model, so main cannot lean on an API the test
 // never sees.
 import type { CustomScheme, MenuItemConstructorOptions } from 'electron';
+import { chromiumFetch, type VerifyProc } from './chromium-tls.ts';
 
 const INSPECTION_KEYS = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'constructor', 'prototype', '@@__IMMUTABLE_ITERABLE__@@', '@@__IMMUTABLE_RECORD__@@']);
 
@@ -46,6 +47,8 @@ export interface StandInOptions {
   appPath?: string;
   /** Failures to play: the app:// protocol's registration, the desk's window, its page, or every window. */
   fail?: { protocol?: boolean; deskWindow?: boolean; deskPage?: boolean; everyWindow?: boolean };
+  /** Root certificates (PEM) this PC's user added to their own store: net.fetch trusts them, as Chromium does the OS store. */
+  userRoots?: string[];
 }
 
 export interface RecordedWindow {
@@ -98,6 +101,9 @@ export function createElectronStandIn(options: StandInOptions) {
   const windows: RecordedWindow[] = [];
   const menus: { built: MenuItemConstructorOptions[][]; applied: unknown[] } = { built: [], applied: [] };
   const permissions: { request?: (...args: unknown[]) => void; check?: (...args: unknown[]) => boolean } = {};
+  /** What main set with setCertificateVerifyProc (Chromium asks it about every https certificate). */
+  let certificateVerifyProc: VerifyProc | undefined;
+  const netFetch = chromiumFetch({ userRoots: options.userRoots ?? [], verifyProc: () => certificateVerifyProc });
   let exitCode: number | undefined;
   const quitWaiting: Array<() => void> = [];
 
@@ -135,6 +141,7 @@ export function createElectronStandIn(options: StandInOptions) {
     }),
     setPermissionRequestHandler(handler: (...args: unknown[]) => void) { permissions.request = handler; },
     setPermissionCheckHandler(handler: (...args: unknown[]) => boolean) { permissions.check = handler; },
+    setCertificateVerifyProc(proc: VerifyProc | null) { record('session.setCertificateVerifyProc'); certificateVerifyProc = proc ?? undefined; },
   });
 
   class BrowserWindow {
@@ -230,7 +237,7 @@ export function createElectronStandIn(options: StandInOptions) {
       setApplicationMenu(menu: unknown) { record('Menu.setApplicationMenu'); menus.applied.push(menu); },
     }),
     net: strict('net', {
-      fetch(input: string | URL | Request, init?: RequestInit) { requireReady('net.fetch'); return fetch(input, init); },
+      fetch(input: string | URL | Request, init?: RequestInit) { requireReady('net.fetch'); return netFetch(input, init); },
     }),
     powerMonitor: strict('powerMonitor', {
       on(event: string, listener: Listener) { requireReady('powerMonitor'); powerEvents.add(event, listener); },

@@ -5,9 +5,10 @@
 // so the preload, mirror worker and renderer it names are the built ones.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { METHOD_NAMES, channelOf } from '../../../../electron/shared/contract.ts';
 import { APP_ORIGIN } from '../../../../electron/main/app/app-protocol.ts';
 import { appFiles } from '../../../../electron/main/app/app-files.ts';
@@ -16,6 +17,7 @@ import type { DeskService } from '../../../../electron/main/desk/desk-service.ts
 import { en } from '../../../../src/i18n/en.ts';
 import { frCA } from '../../../../src/i18n/fr-CA.ts';
 import { createElectronStandIn, type ElectronStandIn, type StandInOptions } from './electron-stand-in.ts';
+import { makeCertificateAuthority, makeServerCertificate, opensslFingerprint, type CertificateAuthority } from '../../../support/certificates.ts';
 import { REPO_ROOT } from '../../../support/repo-root.ts';
 
 const ROOT = REPO_ROOT;
@@ -125,7 +127,7 @@ interface Run {
   userData: string;
   /** The DeskService main assembled, once started. */
   desk?: DeskService;
-  createDeskArgs?: { mirrorWorker: string; userData: string; keychainService: string | undefined };
+  createDeskArgs?: { mirrorWorker: string; userData: string; keychainService: string | undefined; fetch: (input: string, init: RequestInit) => Promise<Response> };
 }
 
 const runs: Run[] = [];
@@ -148,8 +150,13 @@ function builtApp(build: { macSigned: boolean }): string {
 }
 
 function policyFile(url: string): string {
+  return policyOf({ version: 1, updates: { mode: 'auto', url } });
+}
+
+/** A machine policy file holding `policy`. */
+function policyOf(policy: Record<string, unknown>): string {
   const path = join(folder('lending-desk-policy-'), 'policy.json');
-  writeFileSync(path, JSON.stringify({ version: 1, updates: { mode: 'auto', url } }));
+  writeFileSync(path, JSON.stringify(policy));
   return path;
 }
 
@@ -166,6 +173,8 @@ interface Launch {
   appPath?: string;
   fail?: StandInOptions['fail'];
   failAt?: string;
+  /** Roots this PC's user added to their certificate store (StandInOptions). */
+  userRoots?: string[];
   catalog?: { dir: string; previous: string };
 }
 
@@ -180,6 +189,7 @@ async function launch(options: Launch): Promise<Run> {
   const electron = createElectronStandIn({
     packaged: options.packaged, args: options.args ?? [], userData: options.packaged ? userData : join(userData, 'default-location'),
     ...(options.locale ? { locale: options.locale } : {}), ...(options.appPath ? { appPath: options.appPath } : {}), ...(options.fail ? { fail: options.fail } : {}),
+    ...(options.userRoots ? { userRoots: options.userRoots } : {}),
   });
   holder.electron = electron;
   holder.failAt = options.failAt;
@@ -544,6 +554,41 @@ describe('an unpackaged start (npm start, Playwright\'s Electron host)', () => {
     expect(info).toMatchObject({ ok: true, value: { managed: { updateMode: 'auto' } } }); // the policy file was read
     expect(run.electron.autoUpdater).toMatchObject({ feeds: [], checks: 0 });
     expect(run.electron.calls.filter((call) => call.startsWith('autoUpdater'))).toEqual([]);
+  });
+});
+
+describe('whom the desk trusts on the wire', () => {
+  let proxyRoot: CertificateAuthority;
+  let server: Server;
+  let partner: string;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lending-desk-tls-'));
+    proxyRoot = await makeCertificateAuthority(dir, 'proxy-root');
+    const leaf = await makeServerCertificate(dir, proxyRoot, 'partner');
+    server = createHttpsServer({ cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) }, (_request, response) => response.end('{"access_token":"t","expires_in":3600}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    partner = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sets its certificate verdict before the desk can send anything, and refuses a root this PC\'s user added (a proxy\'s)', async () => {
+    const run = await startUp(await launch({ packaged: true, userRoots: [proxyRoot.cert] }));
+    const { calls } = run.electron;
+    expect(calls.indexOf('session.setCertificateVerifyProc')).toBeGreaterThan(calls.indexOf('ready'));
+    expect(calls.indexOf('session.setCertificateVerifyProc')).toBeLessThan(calls.indexOf('new BrowserWindow'));
+    await expect(run.createDeskArgs!.fetch(`${partner}/api/v1/get-token`, { method: 'POST' })).rejects.toMatchObject({ code: 'network', detail: { reason: 'connection.intercepted', params: { host: '127.0.0.1' } } });
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"tls\.intercepted","host":"127\.0\.0\.1"/);
+  });
+
+  it('accepts it where IT\'s policy names it as the library\'s inspection CA', async () => {
+    const machinePolicy = policyOf({ version: 1, tlsInspectionCa: [await opensslFingerprint(proxyRoot.certFile)] });
+    const run = await startUp(await launch({ packaged: true, userRoots: [proxyRoot.cert], machinePolicy }));
+    const response = await run.createDeskArgs!.fetch(`${partner}/api/v1/get-token`, { method: 'POST' });
+    expect(await response.json()).toEqual({ access_token: 't', expires_in: 3600 });
   });
 });
 

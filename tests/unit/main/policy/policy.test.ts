@@ -61,10 +61,28 @@ describe('checking a policy', () => {
     [{ ...EXAMPLE, sandboxOffered: 'no' }, 'sandboxOffered', 'sandboxOffered must be true or false.'],
     [{ ...EXAMPLE, version: 2 }, 'version', 'version must be 1.'],
     [[EXAMPLE], '(root)', 'The policy must be a JSON object.'],
+    // What stays on the desk holds (issue #33): the inspection CA, the log's time zone, the longest shift.
+    [{ ...EXAMPLE, tlsInspectionCa: ['AB:CD'] }, 'tlsInspectionCa[0]', /^tlsInspectionCa must be a list of 1 to 20 SHA-256 certificate fingerprints/],
+    [{ ...EXAMPLE, tlsInspectionCa: 'A9A1DB821A8F26AA9001DE8C563385099CEA8838728E44FD88F1BD8C997495FB' }, 'tlsInspectionCa', /^tlsInspectionCa must be a list/],
+    [{ ...EXAMPLE, tlsInspectionCa: [] }, 'tlsInspectionCa', /^tlsInspectionCa must be a list/],
+    [{ ...EXAMPLE, actionLogTimeZone: 'Eastern Standard Time' }, 'actionLogTimeZone', 'actionLogTimeZone must be a time zone name such as America/Toronto.'],
+    [{ ...EXAMPLE, actionLogTimeZone: 'Mars/Olympus_Mons' }, 'actionLogTimeZone', 'actionLogTimeZone must be a time zone name such as America/Toronto.'],
+    [{ ...EXAMPLE, maxShiftHours: 0 }, 'maxShiftHours', 'maxShiftHours must be a whole number of hours from 1 to 24.'],
+    [{ ...EXAMPLE, maxShiftHours: 25 }, 'maxShiftHours', 'maxShiftHours must be a whole number of hours from 1 to 24.'],
   ])('ignores a wrong value, naming its field (%#)', (raw, field, rule) => {
     const { policy, problems } = check(raw);
     expect(policy).toBeUndefined();
     expect(problems.ignored).toEqual({ reason: 'policy.invalid-value', params: { source: SOURCE, setting: field, rule: typeof rule === 'string' ? rule : expect.stringMatching(rule) } });
+  });
+
+  it('takes the inspection CA as fingerprints in either spelling, a time zone IANA names, and the longest shift in whole hours', () => {
+    const policy = validPolicy({
+      tlsInspectionCa: ['a9:a1:db:82:1a:8f:26:aa:90:01:de:8c:56:33:85:09:9c:ea:88:38:72:8e:44:fd:88:f1:bd:8c:99:74:95:fb', 'A9A1DB821A8F26AA9001DE8C563385099CEA8838728E44FD88F1BD8C997495FB'],
+      actionLogTimeZone: 'America/St_Johns', maxShiftHours: 24,
+    });
+    expect(policy).toMatchObject({ actionLogTimeZone: 'America/St_Johns', maxShiftHours: 24 });
+    expect(policy.tlsInspectionCa).toHaveLength(2);
+    expect(validPolicy({ actionLogTimeZone: 'UTC' }).actionLogTimeZone).toBe('UTC');
   });
 
   it('sets aside a top-level setting this version does not know (Chrome\'s rule: a newer template must not lock out an older desk), keeping the rest', () => {

@@ -38,11 +38,14 @@ const CA_FILE = {
   linux: '/etc/lending-desk/library-mirror-ca.pem',
 };
 const LIBRARY_MIRROR = { host: 'db.library.example.org', port: 5432, database: 'library_mirror', user: 'library_mirror_desk', caFile: CA_FILE.windows, passwordEntry: 'keychain' } as const;
+/** The library's TLS inspection CA, by its SHA-256 fingerprint as openssl prints it. */
+const INSPECTION_CA = 'A9:A1:DB:82:1A:8F:26:AA:90:01:DE:8C:56:33:85:09:9C:EA:88:38:72:8E:44:FD:88:F1:BD:8C:99:74:95:FB';
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
   staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
   libraryMirror: LIBRARY_MIRROR,
+  tlsInspectionCa: [INSPECTION_CA], actionLogTimeZone: 'America/Toronto', maxShiftHours: 10,
 };
 const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
 
@@ -95,6 +98,9 @@ const ENTERED: Entered = {
   StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
   ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
   EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
+  TlsInspectionCa: { TlsInspectionCaFingerprints: [INSPECTION_CA] },
+  ActionLogTimeZone: { ActionLogTimeZoneName: 'America/Toronto' },
+  MaxShiftHours: { MaxShiftHoursValue: 10 },
   IdleLockMinutes: { IdleLockMinutesValue: 3 },
   Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
   LibraryMirror: {
@@ -117,9 +123,9 @@ describe('the ADMX template', () => {
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
+      'actionLogRetentionDays', 'actionLogTimeZone', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
       'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
-      'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
+      'maxShiftHours', 'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'tlsInspectionCa', 'updates.mode', 'updates.url',
     ]);
   });
 
@@ -210,7 +216,7 @@ describe('the ADMX template', () => {
 });
 
 describe('the sample .reg file', () => {
-  /** The lines the sample uses: [key] sections, "name"="string" and "name"=dword:hex. */
+  /** The lines the sample uses: [key] sections, "name"="string", "name"=dword:hex and "name"=hex(7):… (a multi-string, UTF-16LE bytes). */
   function parseReg(text: string): Map<string, RegistryValue[]> {
     const keys = new Map<string, RegistryValue[]>();
     let key = '';
@@ -219,7 +225,9 @@ describe('the sample .reg file', () => {
       if (section) { key = section[1] as string; keys.set(key, []); continue; }
       const string = /^"([^"]+)"="((?:[^"\\]|\\.)*)"$/.exec(line);
       const dword = /^"([^"]+)"=dword:([0-9a-f]{8})$/.exec(line);
-      if (string) keys.get(key)?.push({ name: string[1] as string, type: 1, data: formatString((string[2] as string).replace(/\\(.)/g, '$1')) });
+      const multi = /^"([^"]+)"=hex\(7\):((?:[0-9a-f]{2},?)+)$/.exec(line);
+      if (multi) keys.get(key)?.push({ name: multi[1] as string, type: 7, data: Buffer.from((multi[2] as string).replaceAll(',', ''), 'hex') });
+      else if (string) keys.get(key)?.push({ name: string[1] as string, type: 1, data: formatString((string[2] as string).replace(/\\(.)/g, '$1')) });
       else if (dword) keys.get(key)?.push({ name: dword[1] as string, type: 4, data: formatDWORD(parseInt(dword[2] as string, 16)) });
       else expect(line === '' || line.startsWith(';') || line === 'Windows Registry Editor Version 5.00', `unexpected line ${line}`).toBe(true);
     }
