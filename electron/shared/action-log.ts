@@ -5,6 +5,8 @@ import type { ContentId } from './content-id.ts';
 export type ActionKind = 'borrow' | 'return' | 'place-hold' | 'remove-hold';
 /** Reading or exporting the log is itself logged: who, when, which filter (no card, no title). */
 export type LogAuditKind = 'log-read' | 'log-export';
+/** A change of the computer's time zone, found by the desk (issue #33): when, and from which zone to which. */
+export type ZoneChangeKind = 'zone-change';
 
 export interface ActionEntry {
   time: number;
@@ -18,7 +20,7 @@ export interface ActionEntry {
   libraryName?: string;
   /** Masked: the last four characters only. */
   card: string;
-  action: ActionKind | LogAuditKind;
+  action: ActionKind | LogAuditKind | ZoneChangeKind;
   /** A number, or an episode's string id as the service gave it. */
   contentId: ContentId;
   /** Kept only while the policy allows titles (actionLogTitles, on unless IT turns it off). */
@@ -29,6 +31,8 @@ export interface ActionEntry {
   confirmedByReread?: boolean;
   /** A reading or export of the log: the filter it used (libraryId, card and contentId are then empty). */
   filter?: ActionFilter;
+  /** A time zone change: the zone the desk last saw (none when its record was missing) and the one it found. */
+  zone?: { from?: string; to: string };
 }
 
 /** Done, or refused/failed (any other outcome). */

@@ -435,7 +435,10 @@ export const en = {
     clearFilters: 'Clear filters',
     noMatch: 'No entries match these filters.',
     skipped: 'Entries that could not be read (damaged or altered) are not shown: {count}.',
-    actions: { borrow: 'Borrow', return: 'Return', 'place-hold': 'Place hold', 'remove-hold': 'Remove hold', 'log-read': 'Read the log', 'log-export': 'Exported the log' },
+    actions: { borrow: 'Borrow', return: 'Return', 'place-hold': 'Place hold', 'remove-hold': 'Remove hold', 'log-read': 'Read the log', 'log-export': 'Exported the log', 'zone-change': 'Time zone changed' },
+    // issue #33: a change of the computer's time zone is recorded (the log's days keep their own zone)
+    zoneChange: 'From {from} to {to}',
+    zoneFirstSeen: 'Now {to} (no earlier zone on record)',
     // issue #21: the log's gaps show; reading and exporting it are entries
     changed: "This log was changed outside Lending Desk (found {when}): entries may have been removed, moved, cut off or put back from an older copy. The app log says where; tell your library's IT.",
     filterNone: 'No filter',

@@ -600,7 +600,10 @@ export const frCA: Messages = {
     clearFilters: 'Effacer les filtres',
     noMatch: 'Aucune entrée ne correspond à ces filtres.',
     skipped: 'Entrées illisibles (endommagées ou modifiées) non affichées : {count}.',
-    actions: { borrow: 'Emprunt', return: 'Retour', 'place-hold': 'Réservation', 'remove-hold': 'Annulation de réservation', 'log-read': 'Consultation du journal', 'log-export': 'Exportation du journal' },
+    actions: { borrow: 'Emprunt', return: 'Retour', 'place-hold': 'Réservation', 'remove-hold': 'Annulation de réservation', 'log-read': 'Consultation du journal', 'log-export': 'Exportation du journal', 'zone-change': 'Fuseau horaire changé' },
+    // issue #33 : un changement du fuseau horaire de l’ordinateur est consigné (les jours du journal gardent leur propre fuseau)
+    zoneChange: 'De {from} à {to}',
+    zoneFirstSeen: 'Maintenant {to} (aucun fuseau antérieur au registre)',
     // issue #21 : les trous du journal se voient ; le consulter et l’exporter sont des entrées
     changed: 'Ce journal a été modifié en dehors de Lending Desk (constaté {when}) : des entrées ont pu être supprimées, déplacées, coupées ou remplacées par une copie plus ancienne. Le journal de l’application indique où ; prévenez le service informatique de votre bibliothèque.',
     filterNone: 'Aucun filtre',

@@ -13,6 +13,7 @@ import { maskCard } from '../../shared/card-mask.ts';
 import type { ActionEntry, ActionFilter } from '../../shared/action-log.ts';
 import { ActionLogFile, type ChainTail, type StoredAction } from './action-log-file.ts';
 import { judgeChain, readHead, writeHead, type ChainChange, type ChainHead } from './chain-head.ts';
+import { settleDayBoundary, type DayBoundary, type ZoneChange } from './day-boundary.ts';
 import { cardMatch } from './entry-cipher.ts';
 import { matchesFilter } from './filter.ts';
 import type { LogKeySource } from './log-key.ts';
@@ -118,25 +119,33 @@ export class ActionLog {
   }
 
   /**
-   * Drops what is past `before`, and every title when titles are no longer allowed. What is kept
-   * starts a new chain (the keychain learns it first), so a purge never looks like an edit; a
-   * change found earlier stays shown until the retention period has passed since it was found.
+   * Drops what is past keeping (`expired`, rules.ts), and every title when titles are no longer
+   * allowed. What is kept starts a new chain (the keychain learns it first), so a purge never looks
+   * like an edit; a change found earlier stays shown until it is itself past keeping.
    */
-  async purge(rules: { before: number; titles: boolean }): Promise<PurgeResult> {
+  async purge(rules: { expired: (time: number) => boolean; titles: boolean }): Promise<PurgeResult> {
     const file = await this.open();
     let titlesRemoved = 0;
     const { removed, unreadable, tail } = await file.rewrite((entry) => {
-      if (entry.time < rules.before) return undefined;
+      if (rules.expired(entry.time)) return undefined;
       if (rules.titles || entry.title === undefined) return entry;
       titlesRemoved += 1;
       const { title: _dropped, ...withoutTitle } = entry;
       return withoutTitle;
     }, async (next) => this.writeHead({ ...this.current(), next }));
     const { changed } = this.current();
-    const stillShown = changed && changed.at >= rules.before ? { changed } : {};
+    const stillShown = changed && !rules.expired(changed.at) ? { changed } : {};
     if (tail) await this.writeHead({ ...tail, ...stillShown });
     else if (changed && !stillShown.changed) await this.writeHead({ ...this.current(), changed: undefined });
-    return { removed, unreadable, titlesRemoved, setAsideRemoved: this.removeSetAside(rules.before) };
+    return { removed, unreadable, titlesRemoved, setAsideRemoved: this.removeSetAside(rules.expired) };
+  }
+
+  /**
+   * The zone this log's days are counted in (IT's, or the one kept since set-up), and a change of
+   * the machine's zone since the desk last looked (day-boundary.ts).
+   */
+  dayBoundary(policyZone: string | undefined, machineZone: string): Promise<{ boundary: DayBoundary; change?: ZoneChange }> {
+    return settleDayBoundary({ keychain: this.keychain, policyZone, machineZone, now: this.now(), hadLog: sizeOf(this.path) > 0 });
   }
 
   /** Keeps no log (retention 0): the file, its head and anything set aside go, without needing the key. */
@@ -145,7 +154,7 @@ export class ActionLog {
     await this.keychain.remove(DESK_RECORDS.actionLogHead);
     this.head = undefined;
     this.opened = undefined;
-    return this.removeSetAside(Number.POSITIVE_INFINITY);
+    return this.removeSetAside(() => true);
   }
 
   private async openOnce(): Promise<ActionLogFile> {
@@ -209,7 +218,7 @@ export class ActionLog {
     return next;
   }
 
-  private removeSetAside(before: number): number {
+  private removeSetAside(expired: (time: number) => boolean): number {
     const prefix = basename(this.path) + SET_ASIDE;
     let removed = 0;
     let names: string[];
@@ -221,7 +230,7 @@ export class ActionLog {
     for (const name of names) {
       if (!name.startsWith(prefix)) continue;
       const setAsideAt = Number(name.slice(prefix.length));
-      if (Number.isFinite(setAsideAt) && setAsideAt >= before) continue;
+      if (Number.isFinite(setAsideAt) && !expired(setAsideAt)) continue;
       rmSync(join(dirname(this.path), name), { force: true });
       removed += 1;
     }

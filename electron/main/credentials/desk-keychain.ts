@@ -21,6 +21,8 @@ export const DESK_RECORDS = {
    * password itself. Read by main for each fill and handed to the mirror's owner; never logged.
    */
   libraryMirrorPassword: 'lending-desk:library-mirror',
+  /** The zone the action log's days are counted in, kept since set-up, and the machine zone last seen (issue #33). */
+  dayBoundary: 'lending-desk:day-boundary',
 } as const;
 export type DeskRecord = (typeof DESK_RECORDS)[keyof typeof DESK_RECORDS];
 

@@ -10,6 +10,8 @@ import { useDeskFormat } from '../../i18n/format.ts';
 
 /** A reading or export of the log (no patron, no library, no title). */
 export const isLogAudit = (entry: ActionEntry): boolean => entry.action === 'log-read' || entry.action === 'log-export';
+/** An entry about the desk, not done for a patron: a reading or export of the log, a time zone change. */
+const aboutTheDesk = (entry: ActionEntry): boolean => isLogAudit(entry) || entry.action === 'zone-change';
 
 export function useActionWords() {
   const { t, te } = useI18n();
@@ -23,7 +25,7 @@ export function useActionWords() {
     return t('log.failed', { code: te(key, 'en') ? t(key) : t("log.outcomes['error']") });
   }
 
-  const library = (entry: ActionEntry): string => (isLogAudit(entry) ? '' : entry.libraryName
+  const library = (entry: ActionEntry): string => (aboutTheDesk(entry) ? '' : entry.libraryName
     ? t('desk.libraryNamed', { name: entry.libraryName, id: entry.libraryId })
     : t('desk.libraryNumbered', { id: entry.libraryId }));
 
@@ -38,8 +40,11 @@ export function useActionWords() {
     return parts.length === 0 ? t('log.filterNone') : t('log.filter', { list: parts.join(', ') });
   }
 
-  /** What the Title column says: the title, or for a reading of the log the filter it used. */
-  const detail = (entry: ActionEntry): string | undefined => (isLogAudit(entry) ? filter(entry.filter) : undefined);
+  /** A time zone change, from which zone to which. */
+  const zoneChange = (zone: NonNullable<ActionEntry['zone']>): string => (zone.from ? t('log.zoneChange', { from: zone.from, to: zone.to }) : t('log.zoneFirstSeen', { to: zone.to }));
+
+  /** What the Title column says: the title, for a reading of the log the filter it used, for a time zone change the zones. */
+  const detail = (entry: ActionEntry): string | undefined => (isLogAudit(entry) ? filter(entry.filter) : entry.zone ? zoneChange(entry.zone) : undefined);
 
   /** The CSV's words, read when the export is made (the language may have changed since the dialog opened). */
   function csv(): CsvWords {

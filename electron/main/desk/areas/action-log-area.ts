@@ -1,12 +1,14 @@
 // The action log: recording what the desk did for a patron (and who read or exported the log),
-// reading it back, the export, and retention (the period, applied now and every local midnight).
-// The log's rules come from IT's policy (action-log/rules.ts). Asks who is on shift and which
+// reading it back, the export, and retention (the period, applied now and at every midnight of the
+// log's own time zone, which the machine's does not move: action-log/day-boundary.ts). The log's
+// rules come from IT's policy (action-log/rules.ts). Asks who is on shift and which
 // connection is active; the patron desk records through it, never the other way round.
 
 import type { ActionEntry, ActionExport, ActionPage, ParsedArgsOf } from '../../../shared/contract.ts';
 import type { ActionFilter, ActionKind, ActionLog } from '../../action-log/action-log.ts';
 import type { LogAuditKind } from '../../../shared/action-log.ts';
-import { nextRetentionRun, retentionCutoff, type LogRules } from '../../action-log/rules.ts';
+import { dayName, machineTimeZone, startOfDay, type DayBoundary } from '../../action-log/day-boundary.ts';
+import { nextRetentionRun, retentionRule, type LogRules } from '../../action-log/rules.ts';
 import type { Logger } from '../../../node/logging/logger.ts';
 import { DeskError } from '../../../shared/desk-error.ts';
 import type { ContentId } from '../../../shared/model.ts';
@@ -21,6 +23,8 @@ export interface ActionLogAreaParts {
   connections: Pick<ConnectionsArea, 'activeProfile'>;
   logger: Logger;
   now: () => number;
+  /** The machine's time zone now (the process's, unless a test names one). */
+  machineZone?: () => string;
 }
 
 /** An on-behalf action as the log records it: the whole card (the log masks and hashes it), and the title when the policy keeps titles. */
@@ -34,9 +38,25 @@ export interface RetentionTimers {
 
 export class ActionLogArea {
   readonly #parts: ActionLogAreaParts;
+  /** The zone the log's days are counted in, settled once per start (and again at each retention run). */
+  #boundary: Promise<DayBoundary> | undefined;
 
   constructor(parts: ActionLogAreaParts) {
     this.#parts = parts;
+  }
+
+  /** The day boundary in force, and a change of the machine's zone since the desk last looked. */
+  #settleBoundary(): ReturnType<ActionLog['dayBoundary']> {
+    const settled = this.#parts.log.dayBoundary(this.#parts.rules.timeZone, (this.#parts.machineZone ?? machineTimeZone)());
+    this.#boundary = settled.then(({ boundary }) => boundary, (error: unknown) => {
+      this.#boundary = undefined;
+      throw error;
+    });
+    return settled;
+  }
+
+  #dayBoundary(): Promise<DayBoundary> {
+    return this.#boundary ?? this.#settleBoundary().then(({ boundary }) => boundary);
   }
 
   /** Nothing is kept (IT's policy says 0 days): nothing is recorded, read or exported. */
@@ -53,7 +73,8 @@ export class ActionLogArea {
     const { log, rules, logger } = this.#parts;
     const keeping = !this.#off;
     // No key, no action: an action the log cannot record safely is not sent (there is no plaintext fallback).
-    if (keeping) await log.open();
+    // The log's days are settled before its first entry (its zone is the one the desk was set up in).
+    if (keeping) await Promise.all([log.open(), this.#dayBoundary()]);
     const profile = this.#parts.connections.activeProfile();
     const libraryName = profile?.libraries.find((l) => l.libraryId === args.libraryId)?.name;
     const { staff, osUser } = this.#parts.shift.who();
@@ -85,29 +106,29 @@ export class ActionLogArea {
     const { offset, limit, ...filter } = args;
     if (this.#off) return { total: 0, entries: [], skipped: 0 };
     if (offset === 0) await this.#recordAudit('log-read', filter);
-    const page = await this.#parts.log.page(this.#withinRetention(filter), offset, limit);
+    const page = await this.#parts.log.page(await this.#withinRetention(filter), offset, limit);
     return { ...page, ...await this.#changedAt() };
   }
 
   /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). The export is logged first. */
   async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
-    const fileName = `lending-desk-actions-${localDay(this.#parts.now())}.csv`;
-    if (this.#off) return { fileName, entries: [], skipped: 0 };
+    if (this.#off) return { fileName: `lending-desk-actions-${dayName(this.#parts.now(), machineTimeZone())}.csv`, entries: [], skipped: 0 };
+    const fileName = `lending-desk-actions-${dayName(this.#parts.now(), (await this.#dayBoundary()).zone)}.csv`;
     await this.#recordAudit('log-export', args);
-    return { fileName, ...await this.#parts.log.matching(this.#withinRetention(args)), ...await this.#changedAt() };
+    return { fileName, ...await this.#parts.log.matching(await this.#withinRetention(args)), ...await this.#changedAt() };
   }
 
-  /** What this desk did today (local time) for the patron on screen. */
+  /** What this desk did today (in the log's time zone) for the patron on screen. */
   async todaysActions(args: ParsedArgsOf<'todaysActions'>): Promise<ActionEntry[]> {
     if (this.#off) return [];
-    const today = new Date(this.#parts.now());
-    today.setHours(0, 0, 0, 0);
-    return this.#parts.log.forPatron(args.libraryId, args.card, today.getTime());
+    const today = startOfDay(this.#parts.now(), (await this.#dayBoundary()).zone);
+    return this.#parts.log.forPatron(args.libraryId, args.card, today);
   }
 
   /** Who read or exported the log, when, with which filter: in the action log itself (no card, no title) and, without the filter's values, the app log. */
   async #recordAudit(action: LogAuditKind, filter: ActionFilter): Promise<void> {
     const used = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ActionFilter;
+    await this.#dayBoundary();
     const { staff, osUser } = this.#parts.shift.who();
     await this.#parts.log.recordAudit({ time: this.#parts.now(), staff, osUser, profile: this.#parts.connections.activeProfile()?.name ?? '', action, filter: used });
     this.#parts.logger.info('action-log.audit', { action, staff, osUser, filtered: Object.keys(used) });
@@ -119,26 +140,29 @@ export class ActionLogArea {
   }
 
   /** What is past the retention period is never shown, even before the purge has run (a desk asleep at midnight). */
-  #withinRetention<F extends { from?: number | undefined }>(filter: F): F {
-    const cutoff = retentionCutoff(this.#parts.now(), this.#parts.rules.retentionDays);
-    return { ...filter, from: Math.max(filter.from ?? cutoff, cutoff) };
+  async #withinRetention<F extends { from?: number | undefined }>(filter: F): Promise<F> {
+    const { oldestKept } = retentionRule(this.#parts.now(), this.#parts.rules.retentionDays, await this.#dayBoundary());
+    return { ...filter, from: Math.max(filter.from ?? oldestKept, oldestKept) };
   }
 
   /**
-   * The retention period, applied now and at every local midnight after (the period is counted in
-   * calendar days: rules.ts): old entries, and titles the policy no longer allows, go. Stopping
-   * waits for a purge under way. `timers` is for tests that move the clock themselves.
+   * The retention period, applied now and at every midnight of the log's zone after (the period is
+   * counted in calendar days: rules.ts): old entries, and titles the policy no longer allows, go.
+   * Stopping waits for a purge under way. `timers` is for tests that move the clock themselves.
    */
   startRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): RepeatingTask {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let current: Promise<void> | undefined;
     const run = (): void => {
-      current = this.applyRetention().catch((error: unknown) => this.#parts.logger.warn('action-log.purge-failed', { error })).then(() => {
+      current = this.applyRetention().catch((error: unknown) => this.#parts.logger.warn('action-log.purge-failed', { error })).then(async () => {
         current = undefined;
         if (stopped) return;
         const now = this.#parts.now();
-        timer = timers.setTimeout(run, nextRetentionRun(now) - now);
+        // A desk whose keychain is away (no boundary to count by) looks again in an hour.
+        const next = await this.#dayBoundary().then((boundary) => nextRetentionRun(now, boundary), () => now + 3_600_000);
+        if (stopped) return;
+        timer = timers.setTimeout(run, next - now);
         (timer as { unref?: () => void }).unref?.();
       });
     };
@@ -159,12 +183,16 @@ export class ActionLogArea {
       logger.info('action-log.purged', { retentionDays, erased: true, setAsideRemoved: setAside });
       return;
     }
-    const result = await log.purge({ before: retentionCutoff(this.#parts.now(), retentionDays), titles });
-    logger.info('action-log.purged', { retentionDays, keepTitles: titles, ...result });
+    const { boundary, change } = await this.#settleBoundary();
+    // The machine's zone changed since the desk last looked: recorded before anything goes (it moves no cut-off).
+    if (change) await this.#recordZoneChange(change);
+    const result = await log.purge({ expired: retentionRule(this.#parts.now(), retentionDays, boundary).expired, titles });
+    logger.info('action-log.purged', { retentionDays, keepTitles: titles, zone: boundary.zone, ...result });
   }
-}
 
-function localDay(ms: number): string {
-  const date = new Date(ms);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  async #recordZoneChange(zone: { from?: string; to: string }): Promise<void> {
+    const { staff, osUser } = this.#parts.shift.who();
+    await this.#parts.log.recordAudit({ time: this.#parts.now(), staff, osUser, profile: this.#parts.connections.activeProfile()?.name ?? '', action: 'zone-change', zone });
+    this.#parts.logger.warn('action-log.zone-changed', zone);
+  }
 }

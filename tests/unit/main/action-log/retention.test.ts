@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionLog, ActionLogFile, type ActionRecord } from '../../../../electron/main/action-log/action-log.ts';
+import { machineTimeZone } from '../../../../electron/main/action-log/day-boundary.ts';
 import { memoryLogKey } from '../../../../electron/main/action-log/log-key.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
@@ -39,9 +40,10 @@ async function start(policy?: Policy): Promise<DeskService> {
 
 const ok = <T = any>(name: Parameters<LogDesk['ok']>[0], args?: unknown): Promise<T> => pc.ok<T>(name, args); // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Entries written as an earlier run of the desk would have (their times in the past). */
+/** Entries written as an earlier run of the desk would have (their times in the past), on a desk whose log's days were settled before them. */
 async function written(...records: ActionRecord[]): Promise<void> {
   const log = new ActionLog({ path: join(dir, 'action-log.jsonl'), key: memoryLogKey(key), head: keychainOf(pc.vault) });
+  await log.dayBoundary(undefined, machineTimeZone());
   for (const record of records) await log.record(record);
 }
 const record = (daysAgo: number, fields: Partial<ActionRecord> = {}): ActionRecord => ({

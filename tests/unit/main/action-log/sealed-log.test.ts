@@ -93,8 +93,8 @@ describe('sealed at rest', () => {
     await next.record(entry(2));
     expect((await next.page({}, 0, 10)).entries.map((e) => e.contentId)).toEqual([9002]);
     // Retention removes what was set aside once it is past the period.
-    expect((await next.purge({ before: 1_999, titles: true })).setAsideRemoved).toBe(0);
-    expect((await next.purge({ before: 2_001, titles: true })).setAsideRemoved).toBe(1);
+    expect((await next.purge({ expired: (time) => time < 1_999, titles: true })).setAsideRemoved).toBe(0);
+    expect((await next.purge({ expired: (time) => time < 2_001, titles: true })).setAsideRemoved).toBe(1);
     expect(readdirSync(dir)).toEqual(['action-log.jsonl']);
   });
 
