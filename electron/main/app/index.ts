@@ -32,6 +32,7 @@ import { refusedNetworkOptions, refusedStartFlags } from './start-flags.ts';
 import { dataUrl, failurePage, movingPage } from './start-page.ts';
 import { fill, START_TEXTS, type StartStep } from './start-texts.ts';
 import { testVariables } from './test-variables.ts';
+import { watchWaysOut, type WaysOut } from './ways-out.ts';
 import { configureUpdates, scheduleUpdateChecks, windowsPublisherVerified, type UpdateSchedule } from './updates.ts';
 
 const files = appFiles(import.meta.dirname);
@@ -39,6 +40,9 @@ const files = appFiles(import.meta.dirname);
 const chosen = testVariables(process.env, app.isPackaged);
 /** The window on screen: the desk's, or main's own page (the catalog moving, a start that failed). */
 let window: BrowserWindow | undefined;
+
+/** Logoff, shutdown, restart, SIGTERM and a relaunch while quitting, each turned into the one quit (ways-out.ts). */
+let ways: WaysOut | undefined;
 
 /** What the start has opened so far, closed (in reverse) when the app quits. */
 const opened: { logger?: Logger & { close(): void; readonly path: string }; closers: Array<() => Promise<void> | void> } = { closers: [] };
@@ -64,7 +68,9 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   step('log');
   const logger = createFileLogger({ dir: join(userData, 'logs') });
   opened.logger = logger;
-  closeBeforeQuit(app, closeEverything, logger, { afterwards: () => logger.close() });
+  ways?.useLog(logger);
+  opened.closers.push(() => ways?.stop());
+  closeBeforeQuit(app, closeEverything, logger, { afterwards: () => { ways?.afterClose(); logger.close(); } });
   if (chosen.ignored.length > 0) logger.warn('app.test-variables-ignored', { variables: chosen.ignored });
 
   step('policy');
@@ -147,6 +153,8 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   // main's own idle lock holds when the renderer is frozen; quitting ends the shift first.
   const stopScreenLockWatch = watchScreenLock(powerMonitor, { platform: process.platform, onLocked: () => void desk.lock('system') });
   endShiftBeforeQuit(app, () => desk.endShiftForQuit());
+  ways?.watchWindow(deskWindow);
+  ways?.watchShutdown(powerMonitor);
   const background: RepeatingTask[] = [
     desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(),
     desk.startLibraryFill(),
@@ -290,10 +298,14 @@ function boot(): void {
     app.quit();
     return;
   }
-  app.on('second-instance', () => {
-    if (!window || window.isDestroyed()) return;
-    if (window.isMinimized()) window.restore();
-    window.focus();
+  ways = watchWaysOut({
+    app, platform: process.platform, signals: process,
+    showWindow: () => {
+      if (!window || window.isDestroyed()) return false;
+      if (window.isMinimized()) window.restore();
+      window.focus();
+      return true;
+    },
   });
   app.on('window-all-closed', () => app.quit());
   app.on('web-contents-created', (_event, contents) => {

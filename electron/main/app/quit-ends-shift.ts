@@ -4,13 +4,16 @@
 // shift, then the quit goes on; a desk that does not answer within a few seconds does not keep
 // the app from quitting.
 
+/** How long quitting waits for the shift to end before it goes on (then quit.ts's QUIT_WAIT_MS for the desk to close: 8 s at most in all). */
+export const SHIFT_END_WAIT_MS = 3_000;
+
 /** The part of Electron's app this uses. */
 export interface QuittingApp {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   quit(): void;
 }
 
-export function endShiftBeforeQuit(app: QuittingApp, endShift: () => Promise<void>, timeoutMs = 3_000): void {
+export function endShiftBeforeQuit(app: QuittingApp, endShift: () => Promise<void>, timeoutMs = SHIFT_END_WAIT_MS): void {
   let ended = false;
   app.on('before-quit', (event) => {
     if (ended) return;

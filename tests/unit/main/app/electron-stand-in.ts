@@ -132,6 +132,7 @@ export function createElectronStandIn(options: StandInOptions) {
     getAppPath: () => options.appPath ?? '/nonexistent/app',
     releaseSingleInstanceLock() { record('app.releaseSingleInstanceLock'); },
     exit(code = 0) { record(`app.exit ${code}`); exitCode = code; },
+    relaunch() { record('app.relaunch'); },
     whenReady() { record('app.whenReady'); return ready; },
   });
 
@@ -202,7 +203,7 @@ export function createElectronStandIn(options: StandInOptions) {
     isMaximized() { return this.recorded.maximized; }
     isMinimized() { return false; }
     restore() {}
-    focus() {}
+    focus() { record('BrowserWindow.focus'); }
     show() { record('BrowserWindow.show'); }
     getNormalBounds() { return { ...this.recorded.bounds }; }
     on(event: string, listener: Listener) { this.recorded.events.add(event, listener); return this; }

@@ -241,6 +241,8 @@ async function quit(run: Run): Promise<{ held: boolean }> {
 
 afterEach(async () => {
   for (const run of runs.splice(0)) await quit(run);
+  // A start that failed before its closing was set up leaves its SIGTERM listener behind.
+  process.removeAllListeners('SIGTERM');
   process.argv = savedArgv;
   vi.unstubAllEnvs();
   keychainServices.clear();
@@ -701,6 +703,94 @@ describe('quitting', () => {
     run.electron.powerEvents.emit('lock-screen');
     expect(await cleared).toBe(''); // the lock ran to its end: its event to the page was dropped, not thrown
     expect(run.electron.windows[0]!.webContents.sent.filter((m) => m.channel === channelOf('sessionLocked'))).toEqual([]);
+  });
+});
+
+describe('every way out ends the shift (issue #33)', () => {
+  /** A desk on shift with the desk's slip on the clipboard. */
+  async function onShiftWithSlip(): Promise<Run> {
+    const run = await startUp(await launch({ packaged: true }));
+    const call = contractOf(run);
+    await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('useSandbox')).resolves.toMatchObject({ ok: true });
+    await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
+    await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
+    return run;
+  }
+
+  /** Electron's quit as it goes once main asked for it: before-quit (held until the shift ended), then will-quit (held until the desk closed). */
+  async function quitAsElectronDoes(run: Run): Promise<void> {
+    const quits = (): number => run.electron.calls.filter((call) => call === 'app.quit').length;
+    expect(quits()).toBe(1); // what the way out asked for
+    let held = false;
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => { held = true; } });
+    expect(held).toBe(true);
+    await vi.waitFor(() => expect(quits()).toBe(2));
+    expect((await quit(run)).held).toBe(true);
+  }
+
+  const endedAndClosed = (run: Run): void => {
+    expect(run.electron.clipboard.text).toBe('');
+    const log = readFileSync(LOG_FILE(run.userData), 'utf8');
+    expect(log).toMatch(/"event":"session\.lock","staff":"JD","reason":"quit","clipboardCleared":true/);
+    expect(log).toContain('"event":"app.quit-closed"');
+    // The catalog's mirror was closed (its WAL folded back into the file).
+    expect(readdirSync(join(run.userData, 'catalog')).filter((name) => name.endsWith('.db-wal'))).toEqual([]);
+  };
+
+  it.each([['logoff'], ['shutdown']])('Windows asks before a %s: the session\'s end is held while the shift ends and the desk closes, then the app quits', async (reason) => {
+    const run = await onShiftWithSlip();
+    let held = false;
+    run.electron.windows[0]!.events.emit('query-session-end', { preventDefault: () => { held = true; }, reasons: [reason] });
+    expect(held).toBe(true);
+    await quitAsElectronDoes(run);
+    endedAndClosed(run);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(new RegExp(`"event":"app\\.way-out","why":"session-ending","reasons":\\["${reason}"\\]`));
+  });
+
+  it('Windows ends the session without asking (session-end): the quit starts there all the same', async () => {
+    const run = await onShiftWithSlip();
+    run.electron.windows[0]!.events.emit('session-end', { preventDefault: () => {}, reasons: ['critical'] });
+    await quitAsElectronDoes(run);
+    endedAndClosed(run);
+  });
+
+  it('SIGTERM on Linux quits the same way', async () => {
+    const run = await onShiftWithSlip();
+    process.emit('SIGTERM', 'SIGTERM');
+    await quitAsElectronDoes(run);
+    endedAndClosed(run);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toContain('"event":"app.way-out","why":"SIGTERM"');
+  });
+
+  it('a shutdown announced on Linux or macOS (powerMonitor) is held while the desk quits', async () => {
+    const run = await onShiftWithSlip();
+    let held = false;
+    run.electron.powerEvents.emit('shutdown', { preventDefault: () => { held = true; } });
+    expect(held).toBe(true);
+    await quitAsElectronDoes(run);
+    endedAndClosed(run);
+  });
+
+  it('a launch while the desk is quitting opens the app again once it has closed; while it runs, brings its window forward', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    run.electron.appEvents.emit('second-instance', {}, [], '/');
+    expect(run.electron.calls.at(-1)).toBe('BrowserWindow.focus');
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => {} });
+    await vi.waitFor(() => expect(run.electron.calls.at(-1)).toBe('app.quit'));
+    run.electron.appEvents.emit('second-instance', {}, [], '/');
+    const before = run.electron.calls.length;
+    await quit(run);
+    expect(run.electron.calls.slice(before)).toEqual(['app.relaunch', 'app.quit']);
+  });
+
+  it('not while the session ends: the next session starts it', async () => {
+    const run = await startUp(await launch({ packaged: true }));
+    run.electron.windows[0]!.events.emit('query-session-end', { preventDefault: () => {}, reasons: ['logoff'] });
+    run.electron.appEvents.emit('before-quit', { preventDefault: () => {} });
+    run.electron.appEvents.emit('second-instance', {}, [], '/');
+    await quit(run);
+    expect(run.electron.calls).not.toContain('app.relaunch');
   });
 });
 
