@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { basename, join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, net, powerMonitor, protocol, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
-import { catalogFolder, moveCatalogFolder } from '../connection/catalog-folder.ts';
+import { catalogFolder, localAppFolder, moveCatalogFolder } from '../connection/catalog-folder.ts';
 import type { RepeatingTask } from '../desk/repeating-task.ts';
 import { channelOf } from '../../shared/contract.ts';
 import { reasonText } from '../../shared/reasons.ts';
@@ -23,6 +23,7 @@ import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-pro
 import { readBuildInfo } from './build-info.ts';
 import { createDesk } from './desk-assembly.ts';
 import { certificateTrust, interceptionAware } from './certificate-trust.ts';
+import { removeRoamingChromiumData } from './chromium-data.ts';
 import { installedForAllUsers } from './install-kind.ts';
 import { closeBeforeQuit } from './quit.ts';
 import { endShiftBeforeQuit } from './quit-ends-shift.ts';
@@ -85,6 +86,10 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     nativeModules: files.modules,
   });
   logMachinePolicy(policy, logger);
+  if (app.getPath('sessionData') !== userData) {
+    const removed = removeRoamingChromiumData(userData);
+    if (removed.length > 0) logger.info('chromium-data.moved', { from: userData, to: app.getPath('sessionData'), removed });
+  }
   // Whom the desk trusts on the wire, before any request: no private root but the library's
   // inspection CA that IT's policy names (certificate-trust.ts).
   const trust = certificateTrust({ inspectionCas: policy.policy?.tlsInspectionCa ?? [], log: logger });
@@ -292,6 +297,9 @@ function refuseToStart(reason: StartRefusal, flags: string[]): void {
 function boot(): void {
   // A separate data folder, for end-to-end tests and development (never when packaged).
   if (chosen.userDataDir) app.setPath('userData', chosen.userDataDir);
+  // Chromium's own data (caches, storage) out of a roaming profile, beside the catalog (Windows; chromium-data.ts).
+  const local = localAppFolder({ platform: process.platform, localAppData: process.env.LOCALAPPDATA, appFolderName: basename(app.getPath('userData')), userDataChosen: chosen.userDataDir !== undefined });
+  if (local) app.setPath('sessionData', local);
   // Must happen before `ready`.
   protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
   if (!app.requestSingleInstanceLock()) {

@@ -38,8 +38,18 @@ export interface CatalogFolder {
 
 export function catalogFolder(input: CatalogFolderInput): CatalogFolder {
   const inUserData = join(input.userData, 'catalog');
-  if (input.platform !== 'win32' || input.userDataChosen || !input.localAppData) return { dir: inUserData };
-  return { dir: join(input.localAppData, input.appFolderName, 'catalog'), previous: inUserData };
+  const local = localAppFolder(input);
+  return local === undefined ? { dir: inUserData } : { dir: join(local, 'catalog'), previous: inUserData };
+}
+
+/**
+ * The app's folder in local, non-roaming app data (%LOCALAPPDATA%\Lending Desk) on Windows, where
+ * the catalog and Chromium's own session data (caches, storage) belong; undefined elsewhere, or
+ * when a data folder was chosen for this run.
+ */
+export function localAppFolder(input: Omit<CatalogFolderInput, 'userData'>): string | undefined {
+  if (input.platform !== 'win32' || input.userDataChosen || !input.localAppData) return undefined;
+  return join(input.localAppData, input.appFolderName);
 }
 
 export interface MoveProgress { done: number; total: number }

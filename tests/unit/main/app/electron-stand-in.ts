@@ -117,7 +117,8 @@ export function createElectronStandIn(options: StandInOptions) {
     commandLine: strict('app.commandLine', { hasSwitch: (name: string) => switches.has(name) }),
     setPath(name: string, value: string) { record(`app.setPath ${name}`); paths.set(name, value); },
     getPath(name: string) {
-      const path = paths.get(name);
+      // Electron's sessionData is the user data folder until main moves it.
+      const path = paths.get(name) ?? (name === 'sessionData' ? paths.get('userData') : undefined);
       if (path === undefined) throw new Error(`Electron stand-in: app.getPath('${name}') is not modelled`);
       return path;
     },

@@ -105,6 +105,7 @@ vi.mock('../../../../electron/main/connection/catalog-folder.ts', async (importO
   return {
     ...real,
     catalogFolder: (input: Parameters<typeof real.catalogFolder>[0]) => holder.catalog ?? real.catalogFolder(input),
+    localAppFolder: (input: Parameters<typeof real.localAppFolder>[0]) => (holder.catalog ? dirname(holder.catalog.dir) : real.localAppFolder(input)),
     moveCatalogFolder: (from: string, to: string, options: Parameters<typeof real.moveCatalogFolder>[2]) => real.moveCatalogFolder(from, to, {
       ...options, renameFolder: () => { throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' }); },
     }),
@@ -802,7 +803,14 @@ describe('the catalog moved to local app data (Windows: out of a roaming profile
     mkdirSync(previous, { recursive: true });
     writeFileSync(join(previous, 'catalog-main-0123456789ab.db'), Buffer.alloc(3 * 1024 * 1024, 7));
     writeFileSync(join(previous, 'catalog-main-0123456789ab.db-wal'), Buffer.alloc(512 * 1024, 8));
-    const run = await launch({ packaged: true, catalog: { dir, previous } });
+    // What Chromium kept in the roaming folder before its data moved too (issue #33), beside the desk's own files.
+    const userData = folder('lending-desk-main-');
+    for (const name of ['Cache', 'Local Storage', 'Network']) mkdirSync(join(userData, name, 'sub'), { recursive: true });
+    writeFileSync(join(userData, 'settings.json'), '{}');
+    const run = await launch({ packaged: true, catalog: { dir, previous }, userData });
+    // Chromium's own data goes beside the catalog, in local app data, set before ready.
+    expect(run.electron.calls.indexOf('app.setPath sessionData')).toBeGreaterThan(-1);
+    expect(run.electron.paths.get('sessionData')).toBe(join(root, 'Local', 'Lending Desk'));
     const deskLoaded = run.electron.whenCalled(`webContents.loadURL ${APP_ORIGIN}`);
     void run.electron.startUp();
     await deskLoaded;
@@ -822,5 +830,10 @@ describe('the catalog moved to local app data (Windows: out of a roaming profile
     expect(readdirSync(dir).sort()).toEqual(['catalog-main-0123456789ab.db', 'catalog-main-0123456789ab.db-wal']);
     expect(existsSync(previous)).toBe(false);
     expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"catalog\.moved".*"kind":"copied"/);
+    expect(calls.indexOf('app.setPath sessionData')).toBeLessThan(calls.indexOf('ready'));
+    // The roaming leftovers went, and nothing of the desk's own.
+    expect(readdirSync(run.userData).filter((name) => ['Cache', 'Local Storage', 'Network'].includes(name))).toEqual([]);
+    expect(existsSync(join(run.userData, 'settings.json'))).toBe(true);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"chromium-data\.moved".*"removed":\["Cache","Local Storage","Network"\]/);
   });
 });
