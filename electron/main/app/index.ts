@@ -7,7 +7,7 @@
 // (tests/unit/main/app/startup.test.ts).
 import fs from 'node:fs';
 import { basename, join } from 'node:path';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, net, powerMonitor, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, ClipboardItem, dialog, ipcMain, Menu, net, powerMonitor, protocol, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
 import { catalogFolder, localAppFolder, moveCatalogFolder } from '../connection/catalog-folder.ts';
 import type { RepeatingTask } from '../desk/repeating-task.ts';
@@ -24,6 +24,7 @@ import { readBuildInfo } from './build-info.ts';
 import { createDesk } from './desk-assembly.ts';
 import { certificateTrust, interceptionAware } from './certificate-trust.ts';
 import { removeRoamingChromiumData } from './chromium-data.ts';
+import { electronClipboard } from './electron-clipboard.ts';
 import { installedForAllUsers } from './install-kind.ts';
 import { closeBeforeQuit } from './quit.ts';
 import { endShiftBeforeQuit } from './quit-ends-shift.ts';
@@ -107,7 +108,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
     policy,
     logger,
     fetch: interceptionAware((input, init) => net.fetch(input, init), trust),
-    clipboard,
+    clipboard: electronClipboard(clipboard, ClipboardItem),
     emit: (event, payload) => send(channelOf(event), payload),
     version: app.getVersion(),
     installedForAllUsers: forAllUsers,

@@ -21,9 +21,9 @@ export interface SessionEndWindow {
   on(event: 'query-session-end' | 'session-end', listener: (event: HoldableEvent) => void): unknown;
 }
 
-/** Electron's powerMonitor: `shutdown` on Linux and macOS. */
+/** Electron's powerMonitor: `shutdown` on Linux and macOS (its typings leave out the event its docs describe, hence optional). */
 export interface ShutdownMonitor {
-  on(event: 'shutdown', listener: (event: HoldableEvent) => void): unknown;
+  on(event: 'shutdown', listener: (event?: HoldableEvent) => void): unknown;
 }
 
 /** The process's signals (Node's process). */
@@ -104,7 +104,7 @@ export function watchWaysOut(parts: {
       if (platform === 'win32') return; // Windows tells the window (above)
       powerMonitor.on('shutdown', (event) => {
         sessionEnding = true;
-        event.preventDefault();
+        event?.preventDefault();
         quitFor('shutdown');
       });
     },

@@ -96,8 +96,13 @@ export function createElectronStandIn(options: StandInOptions) {
   const headerHooks: Array<{ filter: { urls: string[] }; listener: HeadersListener }> = [];
   const errorBoxes: Array<{ title: string; content: string }> = [];
   const openedExternally: string[] = [];
-  /** The system clipboard's text (Electron 45's clipboard is promise-based), and who waits for its next write. */
-  const clipboard = { text: '', waiting: [] as Array<(text: string) => void> };
+  /** The system clipboard's text and every format of its last write (Electron 45's clipboard is promise-based), and who waits for its next write. */
+  const clipboard = { text: '', formats: {} as Record<string, string | Blob>, waiting: [] as Array<(text: string) => void> };
+  /** Electron's ClipboardItem: MIME types (or raw OS formats) and their payloads. */
+  class ClipboardItem {
+    readonly items: Record<string, string | Blob>;
+    constructor(items: Record<string, string | Blob>) { this.items = items; }
+  }
   const windows: RecordedWindow[] = [];
   const menus: { built: MenuItemConstructorOptions[][]; applied: unknown[] } = { built: [], applied: [] };
   const permissions: { request?: (...args: unknown[]) => void; check?: (...args: unknown[]) => boolean } = {};
@@ -227,6 +232,7 @@ export function createElectronStandIn(options: StandInOptions) {
   const module = {
     app,
     BrowserWindow: strict('BrowserWindow (class)', BrowserWindow),
+    ClipboardItem,
     dialog: strict('dialog', {
       showErrorBox(title: string, content: string) { record('dialog.showErrorBox'); errorBoxes.push({ title, content }); },
     }),
@@ -266,9 +272,13 @@ export function createElectronStandIn(options: StandInOptions) {
     }),
     clipboard: strict('clipboard', {
       async readText() { return clipboard.text; },
-      async writeText(text: string) {
-        record('clipboard.writeText');
+      async write(items: ClipboardItem[]) {
+        record('clipboard.write');
+        if (items.length !== 1 || !(items[0] instanceof ClipboardItem)) throw new Error('Electron stand-in: clipboard.write takes the ClipboardItem objects Electron makes');
+        const text = items[0].items['text/plain'];
+        if (typeof text !== 'string') throw new Error('Electron stand-in: the desk writes its text as text/plain');
         clipboard.text = text;
+        clipboard.formats = items[0].items;
         for (const resolve of clipboard.waiting.splice(0)) resolve(text);
       },
     }),

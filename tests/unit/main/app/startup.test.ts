@@ -51,7 +51,7 @@ vi.mock('electron', () => {
     has: (_target, key) => Reflect.has(current(name), key),
     construct: (_target, args) => Reflect.construct(current(name) as new (...a: unknown[]) => object, args),
   });
-  const module = Object.fromEntries(['app', 'BrowserWindow', 'clipboard', 'dialog', 'ipcMain', 'Menu', 'net', 'powerMonitor', 'protocol', 'session', 'shell'].map((name) => [name, forward(name)]));
+  const module = Object.fromEntries(['app', 'BrowserWindow', 'clipboard', 'ClipboardItem', 'dialog', 'ipcMain', 'Menu', 'net', 'powerMonitor', 'protocol', 'session', 'shell'].map((name) => [name, forward(name)]));
   return { ...module, default: module };
 });
 vi.mock('electron-updater', () => ({ default: { get autoUpdater() { return holder.electron.autoUpdater; } } }));
@@ -366,6 +366,14 @@ describe('a packaged start', () => {
     await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { staffName: 'JD' } } });
     await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
     expect(run.electron.clipboard.text).toBe('Loans of ••••0002: due 1 December');
+    // Kept out of clipboard history and managers (issue #33): Windows' formats (DWORD 0), KDE's and macOS's hints.
+    const formats = run.electron.clipboard.formats;
+    const dword = async (name: string) => [...new Uint8Array(await (formats[`electron application/osclipboard;format="${name}"`] as Blob).arrayBuffer())];
+    expect(await dword('CanIncludeInClipboardHistory')).toEqual([0, 0, 0, 0]);
+    expect(await dword('CanUploadToCloudClipboard')).toEqual([0, 0, 0, 0]);
+    expect(formats).toHaveProperty(['electron application/osclipboard;format="ExcludeClipboardContentFromMonitorProcessing"']);
+    expect(formats['electron application/osclipboard;format="x-kde-passwordManagerHint"']).toBe('secret');
+    expect(formats).toHaveProperty(['electron application/osclipboard;format="org.nspasteboard.ConcealedType"']);
     const cleared = run.electron.nextClipboardWrite();
     run.electron.powerEvents.emit('lock-screen');
     expect(await cleared).toBe('');
