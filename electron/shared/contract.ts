@@ -365,7 +365,8 @@ export interface SyncStatusView {
 
 export type { CatalogPage };
 export interface EventPayloads {
-  sessionLocked: { reason: 'idle' | 'staff' | 'system' };
+  /** `shift-length`: the shift reached IT's longest (policy maxShiftHours, 12 hours without it). */
+  sessionLocked: { reason: 'idle' | 'staff' | 'system' | 'shift-length' };
   syncProgress: SyncProgress;
 }
 export type EventName = keyof EventPayloads;

@@ -135,6 +135,7 @@ export class DeskService {
     });
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
+      maxShiftHours: policy?.maxShiftHours,
     });
     const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,

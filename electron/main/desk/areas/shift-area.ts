@@ -15,9 +15,14 @@ import { DeskPin, type DeskPinParts } from './desk-pin.ts';
 
 export type LockReason = EventPayloads['sessionLocked']['reason'];
 
+/** The longest a shift stays open without IT's policy (issue #33: a mouse jiggler kept one open forever). */
+export const DEFAULT_MAX_SHIFT_HOURS = 12;
+
 export interface ShiftAreaParts extends DeskPinParts {
   /** What the desk put on the clipboard goes when the shift ends. */
   clipboard: DeskClipboard;
+  /** IT's longest shift (policy maxShiftHours); DEFAULT_MAX_SHIFT_HOURS without it. */
+  maxShiftHours?: number | undefined;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 }
@@ -115,7 +120,13 @@ export class ShiftArea {
    * own lock comes first, this one holds when the renderer is frozen or gone. True when it locked.
    */
   async enforceIdleLock(): Promise<boolean> {
-    if (!this.#session || !this.#idle.expired(this.#parts.settings.read().idleLockMinutes)) return false;
+    if (!this.#session) return false;
+    // However busy the desk looks (a device moving the mouse), a shift ends at IT's longest shift.
+    if (this.#parts.now() - this.#session.startedAt >= (this.#parts.maxShiftHours ?? DEFAULT_MAX_SHIFT_HOURS) * 3_600_000) {
+      await this.lock('shift-length');
+      return true;
+    }
+    if (!this.#idle.expired(this.#parts.settings.read().idleLockMinutes)) return false;
     await this.lock('idle');
     return true;
   }

@@ -103,6 +103,39 @@ describe('main\'s own idle lock', () => {
   });
 });
 
+describe('the longest shift (issue #33)', () => {
+  it('ends a shift kept busy forever (a mouse jiggler\'s heartbeat every minute) after 12 hours, whatever the idle lock says', async () => {
+    await onShift();
+    for (let minute = 1; minute < 12 * 60; minute++) {
+      clock.advance(MINUTE);
+      await ok('reportActivity');
+      if (minute % 60 === 0) expect(await desk.enforceIdleLock()).toBe(false);
+    }
+    clock.advance(MINUTE);
+    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(locks).toEqual([{ reason: 'shift-length' }]);
+    expect((await ok<AppInfo>('appInfo')).session).toBeUndefined();
+    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"JD","reason":"shift-length"');
+  });
+
+  it('follows IT\'s maxShiftHours; a new shift starts a new count', async () => {
+    await desk.close();
+    closeLog();
+    start({ version: 1, maxShiftHours: 2 });
+    await onShift();
+    clock.advance(2 * 60 * MINUTE - 1);
+    await ok('reportActivity');
+    expect(await desk.enforceIdleLock()).toBe(false);
+    clock.advance(1);
+    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(locks).toEqual([{ reason: 'shift-length' }]);
+    await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+    clock.advance(60 * MINUTE);
+    await ok('reportActivity');
+    expect(await desk.enforceIdleLock()).toBe(false);
+  });
+});
+
 describe('an unmanaged desk\'s idle lock', () => {
   it('is at most 30 minutes, whatever settings.json says; staff cannot set more, IT\'s policy can', async () => {
     await onShift();
