@@ -27,7 +27,8 @@ let partner: SandboxHandle;
 let service: LibraryService;
 let password = '';
 
-test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root } } });
+// The policy file, and the CA file it names (issue #33: only from where only root can write), judged with this folder for `/`.
+test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root }, protectedPlaces: { trustRoot: root } } });
 test.beforeAll(async ({}, testInfo) => {
   testInfo.skip(testInfo.project.name === 'electron',
     'Electron host: the app reads only the machine\'s own policy (/etc/lending-desk/policy.json here), never a folder a test names; this spec runs on the Chromium host.');

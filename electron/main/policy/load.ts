@@ -6,6 +6,7 @@
 // A top-level setting this version does not know is not a refusal (Chrome's rule: a newer
 // template must not lock out an older desk): it is set aside and listed in Settings and the log.
 import { caFileRule } from './library-mirror-policy.ts';
+import { unprotectedFileProblem, type ProtectedPlaces } from './protected-path.ts';
 import { readLinuxPolicy, type LinuxSourceOptions } from './linux-source.ts';
 import { readMacPolicy, type MacSourceOptions } from './macos-source.ts';
 import type { PolicyProblems } from './problem.ts';
@@ -40,6 +41,8 @@ export interface LoadMachinePolicyOptions {
   nativeModules?: string;
   mac?: MacSourceOptions;
   linux?: LinuxSourceOptions;
+  /** Where only administrators can write, for files the policy names (the library mirror's CA): protected-path.ts. */
+  protectedPlaces?: ProtectedPlaces;
 }
 
 export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): MachinePolicy {
@@ -49,7 +52,7 @@ export function loadMachinePolicy(options: LoadMachinePolicyOptions = {}): Machi
     ...(options.nativeModules === undefined ? {} : { modules: options.nativeModules }),
     onChosen: (reader, why) => { if (reader === 'reg.exe') readByRegExe = { because: why ?? '' }; },
   });
-  const checked = checkedPolicy(readSource(platform, { ...options, registry }), { platform, windowsPublisherVerified, installedForAllUsers, macSigned });
+  const checked = checkedPolicy(readSource(platform, { ...options, registry }), { platform, windowsPublisherVerified, installedForAllUsers, macSigned }, options.protectedPlaces);
   return readByRegExe ? { ...checked, readByRegExe } : checked;
 }
 
@@ -59,7 +62,7 @@ function readSource(platform: NodeJS.Platform, options: LoadMachinePolicyOptions
   return readLinuxPolicy(options.linux);
 }
 
-export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpdatesRefusal>[1]): MachinePolicy {
+export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpdatesRefusal>[1], places: ProtectedPlaces = {}): MachinePolicy {
   if (read.kind === 'absent') return { problems: {} };
   if (read.kind === 'refused') return { problems: { ignored: read.problem }, source: read.source };
   const { known, unknown } = splitSettings(read.raw);
@@ -72,6 +75,9 @@ export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpd
   if (!parsed.success) return { problems: { ignored: policyIssue(parsed.error, read.source) }, source: read.source };
   const caRule = caFileRule(parsed.data.libraryMirror, build.platform);
   if (caRule) return { problems: { ignored: policyProblem('policy.invalid-value', { source: read.source, setting: 'libraryMirror.caFile', rule: caRule }) }, source: read.source };
+  const caFile = parsed.data.libraryMirror?.caFile;
+  const unprotected = caFile === undefined ? undefined : unprotectedFileProblem(caFile, build.platform, places, { source: read.source, setting: 'libraryMirror.caFile' });
+  if (unprotected) return { problems: { ignored: unprotected }, source: read.source };
   const updatesRefused = autoUpdatesRefusal(parsed.data, build);
   const problems = { ...(updatesRefused ? { updatesRefused } : {}), ...(unknown.length > 0 ? { unknownSettings: unknown } : {}) };
   return { policy: parsed.data, problems, source: read.source };

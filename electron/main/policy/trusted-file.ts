@@ -72,8 +72,28 @@ function ownershipProblem(path: string, stats: Stats, ownerUid: number, expected
   return undefined;
 }
 
-/** Every folder from the file's up to the trust root, each a real folder (not a link) held by the owner alone. */
-function foldersProblem(path: string, trustRoot: string, ownerUid: number, expected: string): PolicyProblem | undefined {
+/**
+ * Why someone other than the owner could put another file at `path` (a CA file the policy names:
+ * protected-path.ts), or undefined. The file, where it is already, must be a regular file (not a
+ * link) the owner's alone, and every folder above it that exists likewise: a folder not made yet
+ * can only be made by whoever may write the one above it.
+ */
+export function writableByOthersProblem(path: string, options: TrustedFileOptions = {}): PolicyProblem | undefined {
+  const { ownerUid = 0, trustRoot = '/' } = options;
+  const expected = ownerUid === 0 ? 'root' : `user ${ownerUid}`;
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path);
+  } catch (error) {
+    if (!ABSENT.has(errorCode(error))) return policyProblem('policy.unreadable', { source: path, code: errorCode(error) });
+  }
+  if (stats?.isSymbolicLink()) return policyProblem('policy.symbolic-link', { source: path });
+  if (stats && !stats.isFile()) return policyProblem('policy.not-a-file', { source: path });
+  return (stats && ownershipProblem(path, stats, ownerUid, expected)) ?? foldersProblem(path, trustRoot, ownerUid, expected, true);
+}
+
+/** Every folder from the file's up to the trust root, each a real folder (not a link) held by the owner alone (one not there yet is passed over when `missingAllowed`). */
+function foldersProblem(path: string, trustRoot: string, ownerUid: number, expected: string, missingAllowed = false): PolicyProblem | undefined {
   const root = resolve(trustRoot);
   let folder = dirname(resolve(path));
   const under = relative(root, folder);
@@ -83,7 +103,10 @@ function foldersProblem(path: string, trustRoot: string, ownerUid: number, expec
     try {
       stats = lstatSync(folder);
     } catch (error) {
-      return policyProblem('policy.unreadable', { source: folder, code: errorCode(error) });
+      if (!missingAllowed || !ABSENT.has(errorCode(error))) return policyProblem('policy.unreadable', { source: folder, code: errorCode(error) });
+      if (folder === root) return undefined;
+      folder = dirname(folder);
+      continue;
     }
     if (stats.isSymbolicLink()) return policyProblem('policy.symbolic-link', { source: folder });
     const problem = ownershipProblem(folder, stats, ownerUid, expected);

@@ -2,7 +2,10 @@
 // A valid one is taken with its defaults; anything this desk cannot read whole — a bad host or
 // port, an unknown field, a password written into it, a way to turn TLS off — refuses the whole
 // policy (the desk fails closed, as for every other setting), and says which field and why.
-import { describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkedPolicy } from '../../../../electron/main/policy/index.ts';
 import { readWindowsPolicy, REG_DWORD, REG_SZ, type RegistryValue } from '../../../../electron/main/policy/windows-source.ts';
 import { WINDOWS_POLICY_KEY } from '../../../../electron/main/policy/location.ts';
@@ -42,7 +45,7 @@ describe('libraryMirror in the policy', () => {
   });
 
   it('takes a CA file absolute on the OS the policy is for, and refuses one that is not', () => {
-    const on = (platform: NodeJS.Platform, caFile: string) => checkedPolicy({ kind: 'found', source: SOURCE, raw: { libraryMirror: { ...MIRROR, caFile } } }, { platform, windowsPublisherVerified: true });
+    const on = (platform: NodeJS.Platform, caFile: string) => checkedPolicy({ kind: 'found', source: SOURCE, raw: { libraryMirror: { ...MIRROR, caFile } } }, { platform, windowsPublisherVerified: true }, { windowsFolder: () => 'C:\\Windows' });
     const windowsPath = 'C:\\Program Files\\Lending Desk CA\\library-mirror-ca.pem';
     expect(on('win32', windowsPath)).toMatchObject({ problems: {}, policy: { libraryMirror: { caFile: windowsPath } } });
     expect(on('darwin', '/Library/Application Support/Lending Desk/ca.pem').problems).toEqual({});
@@ -50,6 +53,53 @@ describe('libraryMirror in the policy', () => {
     for (const [platform, caFile] of [['linux', windowsPath], ['darwin', windowsPath], ['win32', 'C:ca.pem'], ['win32', 'ca.pem']] as const) {
       expect(on(platform, caFile).problems.ignored, `${platform} ${caFile}`).toMatchObject({ reason: 'policy.invalid-value', params: { source: SOURCE, setting: 'libraryMirror.caFile' } });
     }
+  });
+
+  describe('a CA file only administrators can change (issue #33: whoever replaces it picks the server the desk trusts)', () => {
+    let root: string;
+    beforeEach(() => {
+      root = mkdtempSync(join(tmpdir(), 'lending-desk-ca-'));
+      chmodSync(root, 0o755);
+    });
+    afterEach(() => rmSync(root, { recursive: true, force: true }));
+    /** As on Linux, with the test's folder for `/` and its own user for root. */
+    const onLinux = (caFile: string) => checkedPolicy({ kind: 'found', source: SOURCE, raw: { libraryMirror: { ...MIRROR, caFile } } }, LINUX, { trustRoot: root, ownerUid: process.getuid!() });
+    const onWindows = (caFile: string, windowsFolder = () => 'C:\\Windows') => checkedPolicy({ kind: 'found', source: 'HKLM\\SOFTWARE\\Policies\\Lending Desk', raw: { libraryMirror: { ...MIRROR, caFile } } }, { platform: 'win32', windowsPublisherVerified: true }, { windowsFolder });
+
+    it('on Linux and macOS: taken where the file and the folders above it are root\'s alone, even before IT put the file there', () => {
+      mkdirSync(join(root, 'etc', 'lending-desk'), { recursive: true, mode: 0o755 });
+      writeFileSync(join(root, 'etc', 'lending-desk', 'ca.pem'), 'PEM', { mode: 0o644 });
+      expect(onLinux(join(root, 'etc', 'lending-desk', 'ca.pem')).problems).toEqual({});
+      expect(onLinux(join(root, 'etc', 'not-yet', 'ca.pem')).problems).toEqual({});
+    });
+
+    it.each([
+      ['a file other users can write', (dir: string) => { writeFileSync(join(dir, 'ca.pem'), 'PEM', { mode: 0o666 }); chmodSync(join(dir, 'ca.pem'), 0o666); return join(dir, 'ca.pem'); }, 'policy.writable-by-others'],
+      ['a folder other users can write (as /tmp)', (dir: string) => { mkdirSync(join(dir, 'shared')); chmodSync(join(dir, 'shared'), 0o1777); return join(dir, 'shared', 'ca.pem'); }, 'policy.writable-by-others'],
+      ['a link to a file elsewhere', (dir: string) => { writeFileSync(join(dir, 'real.pem'), 'PEM', { mode: 0o644 }); symlinkSync(join(dir, 'real.pem'), join(dir, 'ca.pem')); return join(dir, 'ca.pem'); }, 'policy.symbolic-link'],
+    ])('on Linux and macOS: refused for %s, naming the setting', (_what, make, reason) => {
+      const caFile = make(root);
+      const { policy, problems } = onLinux(caFile);
+      expect(policy).toBeUndefined();
+      expect(problems.ignored).toMatchObject({ reason, params: { source: expect.stringContaining('[libraryMirror.caFile]') } });
+    });
+
+    it('on Windows: taken under the Windows folder or Program Files of its drive, and nowhere else', () => {
+      expect(onWindows('C:\\Program Files\\Lending Desk CA\\ca.pem').problems).toEqual({});
+      expect(onWindows('c:\\program files (x86)\\Library\\ca.pem').problems).toEqual({});
+      expect(onWindows('D:\\Windows\\ca.pem', () => 'D:\\Windows').problems).toEqual({});
+      for (const caFile of ['C:\\ProgramData\\Lending Desk\\ca.pem', 'C:\\ca.pem', 'C:\\Program Files\\..\\Users\\mallory\\ca.pem', 'C:\\Program Files Evil\\ca.pem', '\\\\server\\share\\ca.pem', 'D:\\Program Files\\ca.pem']) {
+        expect(onWindows(caFile).problems.ignored, caFile).toEqual({
+          reason: 'policy.file-unprotected',
+          params: { source: 'HKLM\\SOFTWARE\\Policies\\Lending Desk', setting: 'libraryMirror.caFile', file: caFile, folders: 'C:\\Windows, C:\\Program Files, C:\\Program Files (x86)' },
+        });
+      }
+    });
+
+    it('on Windows: refused when Windows did not say where it is (nothing is guessed from %SystemRoot%)', () => {
+      const { problems } = onWindows('C:\\Program Files\\Lending Desk CA\\ca.pem', () => { throw new Error('Windows did not say where its system folder is'); });
+      expect(problems.ignored).toMatchObject({ reason: 'policy.unreadable' });
+    });
   });
 
   const sz = (name: string, text: string): RegistryValue => ({ name, type: REG_SZ, data: Buffer.from(`${text}\0`, 'utf16le') });

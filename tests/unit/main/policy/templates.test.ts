@@ -89,7 +89,8 @@ function registryOf(keys: Map<string, RegistryValue[]>): RegistryReader {
     },
   };
 }
-const loadFromRegistry = (keys: Map<string, RegistryValue[]>) => loadMachinePolicy({ platform: 'win32', registry: registryOf(keys), windowsPublisherVerified: true });
+/** Read as on a Windows computer installed on C: (where its CA file, under Program Files, counts as protected). */
+const loadFromRegistry = (keys: Map<string, RegistryValue[]>) => loadMachinePolicy({ platform: 'win32', registry: registryOf(keys), windowsPublisherVerified: true, protectedPlaces: { windowsFolder: () => 'C:\\Windows' } });
 
 type Entered = Record<string, Record<string, string | string[] | number>>;
 /** What the Group Policy editor writes when IT enables each policy with the values in docs/it-deployment.md. */
