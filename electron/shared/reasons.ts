@@ -183,6 +183,7 @@ export const REASONS = {
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
 
   // ---- What stays on the desk holds (issue #33). {host} is the server's name as the desk asked for it.
+  'policy.hidden-in-namespace': 'Lending Desk was started inside a user namespace where {mount} is covered by another mount, so {source} may be there and hidden: the desk does not run as if it had no policy. Start it from its usual shortcut.',
   'policy.file-unprotected': 'In {source}, {setting} ({file}) is not in a folder only administrators can change: put it under {folders}.',
   'connection.intercepted': 'The connection to {host} was refused: a proxy or a certificate installed on this PC intercepted it (the server’s certificate does not come from a public certificate authority, nor from one your library’s IT named). Tell your library’s IT.',
 } as const;

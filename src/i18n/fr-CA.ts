@@ -165,6 +165,7 @@ export const frCA: Messages = {
     'library-mirror.no-password': 'Aucun mot de passe du miroir de la bibliothèque n’est gardé dans le trousseau de cet ordinateur ; le poste ne s’y est pas connecté. Le service informatique de votre bibliothèque le définit.',
     'library-mirror.password-entry-off': 'Le mot de passe du miroir de la bibliothèque est défini sur cet ordinateur par les outils du service informatique de votre bibliothèque, pas dans les Paramètres.',
     // ---- Ce qui reste sur le comptoir tient bon (issue #33)
+    'policy.hidden-in-namespace': 'Lending Desk a été démarré dans un espace de noms utilisateur où {mount} est recouvert par un autre montage : {source} peut donc y être, caché. Le poste ne fonctionne pas comme s’il n’avait pas de stratégie. Démarrez-le à partir de son raccourci habituel.',
     'policy.file-unprotected': 'Dans {source}, {setting} ({file}) n’est pas dans un dossier que seuls les administrateurs peuvent modifier : placez-le sous {folders}.',
     'connection.intercepted': 'La connexion à {host} a été refusée : un proxy ou un certificat installé sur cet ordinateur l’a interceptée (le certificat du serveur ne vient ni d’une autorité de certification publique ni d’une autorité désignée par le service informatique de votre bibliothèque). Avisez le service informatique de votre bibliothèque.',
   },
