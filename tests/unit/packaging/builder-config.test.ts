@@ -129,6 +129,16 @@ describe('targets', () => {
     expect(config.linux?.icon).toBe('resources/icons');
   });
 
+  it('names a publisher for the installers: package.json\'s author, which electron-builder makes the MSI\'s Manufacturer and the NSIS CompanyName (issue #33: it read "Lending Desk")', () => {
+    const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { productName: string; author?: unknown };
+    const { AppInfo } = require('app-builder-lib/out/appInfo.js') as { AppInfo: { prototype: object } };
+    // electron-builder's own getter (appInfo.js), over this package.json as its metadata.
+    const companyName = Object.getOwnPropertyDescriptor(AppInfo.prototype, 'companyName')!.get!.call({ info: { metadata: packageJson, devMetadata: packageJson }, notNullDevMetadata: packageJson });
+    expect(companyName).toBe('Lending Desk contributors');
+    expect(companyName).not.toBe(packageJson.productName);
+    expect(config.copyright).toContain(companyName);
+  });
+
   it('unpacks the native modules main loads (keytar, native-reg) from the ASAR and rebuilds keytar for Electron', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toContain('**/node_modules/keytar/**/*.node');
