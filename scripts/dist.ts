@@ -2,10 +2,11 @@
 // mode, then electron-builder's own schema), builds the app with electron-vite, and packages it
 // with electron-builder, which downloads its own Electron zip (and its packaging tools) the first
 // time. Where that download cannot be reached (no route to GitHub, as on this project's build
-// machine) it says so; in release mode that is a failure (exit 1), otherwise it packs the app's
-// layout instead (resources/app.asar and what is unpacked beside it, through electron-builder's
-// own `dir` target over a stand-in Electron executable), says what it did and what it could not
-// do, and exits 0.
+// machine) it says so; in release mode that is a failure (exit 1), before anything is built.
+// Otherwise it packs the app's layout instead (resources/app.asar and what is unpacked beside it,
+// through electron-builder's own `dir` target over a stand-in Electron executable), says plainly
+// that no installer was built, what it did and what it could not do, and exits 2: a script or a
+// CI step that asked for installers must not take a layout for them (issue #33: it exited 0).
 //
 //   node scripts/dist.ts [--win] [--mac] [--linux] [--dir] [--release]
 //
@@ -208,20 +209,54 @@ async function packLayoutInstead(): Promise<number> {
   return 0;
 }
 
-async function main(): Promise<number> {
-  const options = parseDistArgs(process.argv.slice(2), process.env);
+/** What a run asked for, in words: each platform's installers, or the unpacked app. */
+export function targetsAsked(options: DistArgs): string {
+  const installers = { win: 'Windows (NSIS and MSI)', mac: 'macOS (dmg and zip)', linux: 'Linux (deb)' };
+  return options.platforms.map((platform) => (options.dirOnly ? `the unpacked ${installers[platform].split(' ')[0]} app` : installers[platform])).join(', ');
+}
+
+/** The exit code of a run that packed the layout instead of what was asked (0 would read as success). */
+export const NO_INSTALLER_EXIT = 2;
+
+/** The steps `npm run dist` takes; a test gives stand-ins for the slow and network-bound ones. */
+export interface DistSteps {
+  electronUnavailable: () => Promise<string | undefined>;
+  build: () => number;
+  packageApp: (config: Configuration, options: DistArgs) => Promise<void>;
+  packLayout: () => Promise<number>;
+  validate: (config: Configuration) => Promise<void>;
+}
+
+const REAL_STEPS: DistSteps = {
+  electronUnavailable: () => electronUnavailableReason(ROOT, process.env),
+  build: () => run('npx', ['electron-vite', 'build']),
+  packageApp,
+  packLayout: packLayoutInstead,
+  validate: validateWithElectronBuilder,
+};
+
+/** The layout instead of what was asked, then a plain word that no installer was built, and a non-zero exit. */
+async function layoutInstead(steps: DistSteps, options: DistArgs): Promise<number> {
+  const packed = await steps.packLayout();
+  console.error(`No installer was built: asked for ${targetsAsked(options)}, which needs Electron's download (see above). `
+    + (packed === 0 ? 'Only the app\'s layout was packed, in dist/layout/; it is not an installer and cannot start.' : 'The app\'s layout could not be packed either.'));
+  return packed === 0 ? NO_INSTALLER_EXIT : 1;
+}
+
+export async function dist(argv: readonly string[], env: Record<string, string | undefined>, steps: DistSteps = REAL_STEPS): Promise<number> {
+  const options = parseDistArgs(argv, env);
   console.log(`== packaging configuration (${options.platforms.join(', ')}${options.release ? '; release mode' : ''})`);
   let config: Configuration | undefined;
   const refusals: string[] = [];
   try {
-    config = createBuilderConfig({ ...options, env: process.env, log: (line) => console.log(line) });
-    await validateWithElectronBuilder(config);
+    config = createBuilderConfig({ ...options, env, log: (line) => console.log(line) });
+    await steps.validate(config);
     console.log('configuration valid (electron-builder schema)');
   } catch (error) {
     refusals.push(error instanceof Error ? error.message : String(error));
   }
   // Asked before anything is built: in release mode, no installers is a failure, said at once.
-  const unavailable = await electronUnavailableReason(ROOT, process.env);
+  const unavailable = await steps.electronUnavailable();
   if (unavailable && options.release) refusals.push(`${unavailable}\nRelease mode refuses to end without installers.`);
   if (refusals.length > 0 || !config) {
     for (const refusal of refusals) console.error(refusal);
@@ -229,15 +264,15 @@ async function main(): Promise<number> {
   }
 
   console.log('== build (electron-vite)');
-  if (run('npx', ['electron-vite', 'build']) !== 0) return 1;
+  if (steps.build() !== 0) return 1;
 
   console.log('== package (electron-builder)');
   if (unavailable) {
     console.log(unavailable);
-    return packLayoutInstead();
+    return layoutInstead(steps, options);
   }
   try {
-    await packageApp(config, options);
+    await steps.packageApp(config, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (!isDownloadFailure(error)) {
@@ -246,9 +281,9 @@ async function main(): Promise<number> {
     }
     console.error(`Installers not built: electron-builder could not download what it needs (${message}).`);
     if (options.release) return 1;
-    return packLayoutInstead();
+    return layoutInstead(steps, options);
   }
   return 0;
 }
 
-if (import.meta.main) process.exitCode = await main();
+if (import.meta.main) process.exitCode = await dist(process.argv.slice(2), process.env);

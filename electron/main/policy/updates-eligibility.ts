@@ -7,8 +7,8 @@
 // per-machine choice) never updates itself: electron-updater does not update MSI installs, a
 // per-machine NSIS update needs elevation (a UAC prompt at quit for staff without admin rights),
 // and IT deploys the versions there. macOS: Squirrel.Mac installs only an app signed by the same
-// team as the running one, so an unsigned build can never take an update. Linux: AppImage and
-// deb updates carry no signature at all, so only `it-managed` or `off`.
+// team as the running one, so an unsigned build can never take an update. Linux: the deb (the one
+// Linux package) carries no signature electron-updater could check, so only `it-managed` or `off`.
 import type { Policy } from './schema.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
 

@@ -4,8 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { electronUnavailableReason, isDownloadFailure, parseDistArgs } from '../../../scripts/dist.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { dist, electronUnavailableReason, isDownloadFailure, NO_INSTALLER_EXIT, parseDistArgs, targetsAsked, type DistSteps } from '../../../scripts/dist.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** A mirror that refuses at once (a port just closed on this machine): Electron's download cannot be reached, on any machine. */
@@ -68,5 +68,61 @@ describe('release mode from the command line', () => {
     expect(result.stderr).toMatch(/Installers not built: electron-builder downloads Electron .* could not be reached \(ECONNREFUSED\)/);
     expect(result.stderr).toMatch(/Release mode refuses to end without installers/);
     expect(result.stdout).not.toMatch(/== build/);
+  });
+});
+
+describe('a run that could not build what it was asked for (not release mode)', () => {
+  /** dist's own steps, the slow and network-bound ones played: Electron's download unreachable, the build and the layout done. */
+  function steps(overrides: Partial<DistSteps> = {}): DistSteps & { calls: string[] } {
+    const calls: string[] = [];
+    return {
+      calls,
+      electronUnavailable: async () => 'Installers not built: electron-builder downloads Electron 45.4.1 (and its packaging tools) from GitHub, and github.com could not be reached (ENOTFOUND).',
+      validate: async () => { calls.push('validate'); },
+      build: () => { calls.push('build'); return 0; },
+      packageApp: async () => { calls.push('package'); },
+      packLayout: async () => { calls.push('layout'); return 0; },
+      ...overrides,
+    };
+  }
+  const said = (spy: ReturnType<typeof vi.spyOn>): string => spy.mock.calls.map((call) => call.join(' ')).join('\n');
+
+  it.each([
+    [['--linux'], 'Linux (deb)'],
+    [['--win', '--mac'], 'Windows (NSIS and MSI), macOS (dmg and zip)'],
+    [['--dir', '--linux'], 'the unpacked Linux app'],
+  ])('packs the layout, says plainly that no installer was built, and exits non-zero (%o)', async (args, asked) => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const played = steps();
+      expect(await dist(args, {}, played)).toBe(NO_INSTALLER_EXIT);
+      expect(NO_INSTALLER_EXIT).not.toBe(0);
+      expect(played.calls).toEqual(['validate', 'build', 'layout']);
+      expect(said(err)).toContain(`No installer was built: asked for ${asked}`);
+      expect(said(err)).toContain('it is not an installer and cannot start');
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  });
+
+  it('the same when the download fails during packaging; and exits 0 only with installers', async () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const failing = steps({ electronUnavailable: async () => undefined, packageApp: async () => { throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ENOTFOUND' } }); } });
+      expect(await dist(['--linux'], {}, failing)).toBe(NO_INSTALLER_EXIT);
+      expect(said(err)).toContain('No installer was built');
+      expect(await dist(['--linux'], {}, steps({ electronUnavailable: async () => undefined }))).toBe(0);
+      expect(await dist(['--linux'], {}, steps({ packLayout: async () => 1 }))).toBe(1);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  });
+
+  it('names what was asked', () => {
+    expect(targetsAsked(parseDistArgs([], {}, 'win32'))).toBe('Windows (NSIS and MSI)');
   });
 });
