@@ -290,6 +290,18 @@ describe('the sample configuration profile', () => {
   });
 });
 
+describe('the example in docs/it-deployment.md', () => {
+  it('is a policy the desk takes whole, with every setting the schema defines', () => {
+    const text = readFileSync(join(REPO_ROOT, 'docs', 'it-deployment.md'), 'utf8');
+    const example = /As JSON, with every field:\s*```json\n([\s\S]*?)\n```/.exec(text)?.[1];
+    expect(example).toBeDefined();
+    const raw = JSON.parse(example!) as unknown;
+    const found: SourceRead = { kind: 'found', source: 'docs/it-deployment.md', raw };
+    expect(checkedPolicy(found, { platform: 'darwin', windowsPublisherVerified: false, macSigned: true }).problems).toEqual({});
+    expect(missingFrom(found)).toEqual([]);
+  });
+});
+
 describe('the sample Linux file', () => {
   let root: string | undefined;
   afterEach(() => { if (root) rmSync(root, { recursive: true, force: true }); root = undefined; });
