@@ -92,7 +92,7 @@ export const en = {
     reasonIdle: 'The desk locked itself after a period without activity.',
     reasonStaff: 'The desk was locked by staff.',
     reasonSystem: 'The desk was locked by the system.',
-    reasonShiftLength: "The shift reached the longest your library's IT allows, so the desk locked itself. Sign in again to go on.",
+    reasonShiftLength: "The shift reached the longest your library's IT allows, so the desk locked itself.",
     cleared: 'Patron details, searches and messages were cleared from the screen. Sign in to continue.',
     // issue #21: a refused policy lets nobody in
     policyRefusedTitle: 'Nobody can sign in on this computer',

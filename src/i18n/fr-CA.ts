@@ -261,7 +261,7 @@ export const frCA: Messages = {
     reasonIdle: 'Le comptoir s’est verrouillé après une période d’inactivité.',
     reasonStaff: 'Le comptoir a été verrouillé par le personnel.',
     reasonSystem: 'Le comptoir a été verrouillé par le système.',
-    reasonShiftLength: 'Le quart a atteint la durée maximale permise par le service informatique de votre bibliothèque : le comptoir s’est donc verrouillé. Reconnectez-vous pour continuer.',
+    reasonShiftLength: 'Le quart a atteint la durée maximale permise par le service informatique de votre bibliothèque : le comptoir s’est donc verrouillé.',
     cleared: 'Les renseignements sur l’usager, les recherches et les messages ont été effacés de l’écran. Connectez-vous pour continuer.',
     // issue #21 : une stratégie refusée ne laisse entrer personne
     policyRefusedTitle: 'Personne ne peut se connecter sur cet ordinateur',

@@ -12,6 +12,7 @@ import { ACTION_LOG_KEY_ACCOUNT } from '../../electron/main/action-log/log-key.t
 import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
 import { installHostBridge } from './host/bridge-script.ts';
 import { startDeskHost, type DeskHost, type DeskHostOptions } from './host/desk-host.ts';
+import type { DeskService } from '../../electron/main/desk/desk-service.ts';
 import { ELECTRON_HOST_ENV } from './global-setup.ts';
 import { installedElectron } from '../../scripts/electron-binary.ts';
 
@@ -26,6 +27,8 @@ export interface DeskApp {
   restart(): Promise<Page>;
   userDataDir: string;
   keychainService: string;
+  /** The Chromium host's DeskService, for what main does on its own (a lock on its own clock); undefined on the Electron host. */
+  service?: () => DeskService;
 }
 
 /**
@@ -94,7 +97,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
         await app?.close();
       } else {
         let host: DeskHost = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox, installedForAllUsers });
-        const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, restart: async () => {
+        const desk: DeskApp = { page: await chromiumPage(browser, host.url), userDataDir, keychainService, service: () => host.desk, restart: async () => {
           await desk.page.context().close();
           await host.close();
           host = await startDeskHost({ userDataDir, keychainService, policy, deskPin, sandbox, installedForAllUsers });

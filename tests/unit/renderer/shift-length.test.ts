@@ -10,8 +10,8 @@ const french = (info: AppInfo): AppInfo => ({ ...info, preferences: { ...info.pr
 
 describe('a shift that reached the longest IT allows', () => {
   it.each([
-    ['en', sandboxInfo(), 'Desk locked', "The shift reached the longest your library's IT allows, so the desk locked itself. Sign in again to go on."],
-    ['fr-CA', french(sandboxInfo()), 'Comptoir verrouillé', 'Le quart a atteint la durée maximale permise par le service informatique de votre bibliothèque : le comptoir s’est donc verrouillé. Reconnectez-vous pour continuer.'],
+    ['en', sandboxInfo(), 'Desk locked', "The shift reached the longest your library's IT allows, so the desk locked itself."],
+    ['fr-CA', french(sandboxInfo()), 'Comptoir verrouillé', 'Le quart a atteint la durée maximale permise par le service informatique de votre bibliothèque : le comptoir s’est donc verrouillé.'],
   ])('locks with its own reason on the lock screen (%s)', async (_language, info, title, reason) => {
     const { wrapper, desk } = await mountApp(info);
     desk.emit('sessionLocked', { reason: 'shift-length' });
