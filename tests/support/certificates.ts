@@ -4,7 +4,10 @@
 // use them.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
+import { createServer } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -47,4 +50,28 @@ export async function makeServerCertificate(dir: string, ca: CertificateAuthorit
 export async function opensslFingerprint(certFile: string): Promise<string> {
   const { stdout } = await run('openssl', ['x509', '-noout', '-fingerprint', '-sha256', '-in', certFile]);
   return stdout.trim().replace(/^.*=/, '');
+}
+
+/** An https server on 127.0.0.1 whose certificate a CA of its own (`root`) signed: a proxy's, say. */
+export interface LoopbackTlsServer {
+  root: CertificateAuthority;
+  /** https://127.0.0.1:<port> */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startLoopbackTlsServer(handler: RequestListener): Promise<LoopbackTlsServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'lending-desk-tls-'));
+  const root = await makeCertificateAuthority(dir, 'proxy-root');
+  const leaf = await makeServerCertificate(dir, root, 'partner');
+  const server = createServer({ cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    root,
+    origin: `https://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

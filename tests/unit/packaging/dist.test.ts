@@ -85,7 +85,7 @@ describe('a run that could not build what it was asked for (not release mode)', 
       ...overrides,
     };
   }
-  const said = (spy: ReturnType<typeof vi.spyOn>): string => spy.mock.calls.map((call) => call.join(' ')).join('\n');
+  const said = (spy: { mock: { calls: unknown[][] } }): string => spy.mock.calls.map((call) => call.join(' ')).join('\n');
 
   it.each([
     [['--linux'], 'Linux (deb)'],

@@ -1,37 +1,27 @@
 // Whom the desk trusts on the wire (issue #33): a real TLS server on loopback whose certificate a
 // test CA signed — a proxy's root, which a desk user added to their own certificate store — reached
 // the way Chromium reaches it (chromium-tls.ts), through main's certificate verdict and main's fetch.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateTrust, CHROMIUM_VERDICT, interceptionAware, normalizedFingerprint, REFUSE, type VerifyRequest } from '../../../../electron/main/app/certificate-trust.ts';
 import { en } from '../../../../src/i18n/en.ts';
 import { frCA } from '../../../../src/i18n/fr-CA.ts';
-import { makeCertificateAuthority, makeServerCertificate, opensslFingerprint, type CertificateAuthority } from '../../../support/certificates.ts';
+import { makeCertificateAuthority, opensslFingerprint, startLoopbackTlsServer, type CertificateAuthority, type LoopbackTlsServer } from '../../../support/certificates.ts';
 import { chromiumFetch } from './chromium-tls.ts';
 
-let dir: string;
 let proxyRoot: CertificateAuthority;
-let server: Server;
+let server: LoopbackTlsServer;
 let url: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lending-desk-tls-'));
-  proxyRoot = await makeCertificateAuthority(dir, 'proxy-root');
-  const leaf = await makeServerCertificate(dir, proxyRoot, 'partner');
-  server = createServer({ cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) }, (request, response) => {
+  server = await startLoopbackTlsServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ access_token: 'seen-by-whoever-holds-the-root', path: request.url }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `https://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/get-token`;
+  proxyRoot = server.root;
+  url = `${server.origin}/api/v1/get-token`;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 function desk(inspectionCas: string[]) {
   const warnings: Array<{ event: string; fields?: Record<string, unknown> }> = [];
@@ -72,7 +62,7 @@ describe('a certificate from a root this PC\'s user added (a proxy\'s)', () => {
   });
 
   it('another CA named in the policy does not make this one acceptable', async () => {
-    const other = await makeCertificateAuthority(dir, 'library-ca');
+    const other = await makeCertificateAuthority(dirname(proxyRoot.certFile), 'library-ca');
     const { fetch } = desk([await opensslFingerprint(other.certFile)]);
     await expect(fetch(url, {})).rejects.toMatchObject({ detail: { reason: 'connection.intercepted' } });
   });

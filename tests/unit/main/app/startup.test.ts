@@ -5,7 +5,6 @@
 // so the preload, mirror worker and renderer it names are the built ones.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,7 +16,7 @@ import type { DeskService } from '../../../../electron/main/desk/desk-service.ts
 import { en } from '../../../../src/i18n/en.ts';
 import { frCA } from '../../../../src/i18n/fr-CA.ts';
 import { createElectronStandIn, type ElectronStandIn, type StandInOptions } from './electron-stand-in.ts';
-import { makeCertificateAuthority, makeServerCertificate, opensslFingerprint, type CertificateAuthority } from '../../../support/certificates.ts';
+import { opensslFingerprint, startLoopbackTlsServer, type LoopbackTlsServer } from '../../../support/certificates.ts';
 import { REPO_ROOT } from '../../../support/repo-root.ts';
 
 const ROOT = REPO_ROOT;
@@ -569,36 +568,25 @@ describe('an unpackaged start (npm start, Playwright\'s Electron host)', () => {
 });
 
 describe('whom the desk trusts on the wire', () => {
-  let proxyRoot: CertificateAuthority;
-  let server: Server;
-  let partner: string;
-  let dir: string;
+  let server: LoopbackTlsServer;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'lending-desk-tls-'));
-    proxyRoot = await makeCertificateAuthority(dir, 'proxy-root');
-    const leaf = await makeServerCertificate(dir, proxyRoot, 'partner');
-    server = createHttpsServer({ cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) }, (_request, response) => response.end('{"access_token":"t","expires_in":3600}'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    partner = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await startLoopbackTlsServer((_request, response) => response.end('{"access_token":"t","expires_in":3600}'));
   });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.close());
 
   it('sets its certificate verdict before the desk can send anything, and refuses a root this PC\'s user added (a proxy\'s)', async () => {
-    const run = await startUp(await launch({ packaged: true, userRoots: [proxyRoot.cert] }));
+    const run = await startUp(await launch({ packaged: true, userRoots: [server.root.cert] }));
     const { calls } = run.electron;
     expect(calls.indexOf('session.setCertificateVerifyProc')).toBeGreaterThan(calls.indexOf('ready'));
     expect(calls.indexOf('session.setCertificateVerifyProc')).toBeLessThan(calls.indexOf('new BrowserWindow'));
-    await expect(run.createDeskArgs!.fetch(`${partner}/api/v1/get-token`, { method: 'POST' })).rejects.toMatchObject({ code: 'network', detail: { reason: 'connection.intercepted', params: { host: '127.0.0.1' } } });
+    await expect(run.createDeskArgs!.fetch(`${server.origin}/api/v1/get-token`, { method: 'POST' })).rejects.toMatchObject({ code: 'network', detail: { reason: 'connection.intercepted', params: { host: '127.0.0.1' } } });
     expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"tls\.intercepted","host":"127\.0\.0\.1"/);
   });
 
   it('accepts it where IT\'s policy names it as the library\'s inspection CA', async () => {
-    const machinePolicy = policyOf({ version: 1, tlsInspectionCa: [await opensslFingerprint(proxyRoot.certFile)] });
-    const run = await startUp(await launch({ packaged: true, userRoots: [proxyRoot.cert], machinePolicy }));
-    const response = await run.createDeskArgs!.fetch(`${partner}/api/v1/get-token`, { method: 'POST' });
+    const machinePolicy = policyOf({ version: 1, tlsInspectionCa: [await opensslFingerprint(server.root.certFile)] });
+    const run = await startUp(await launch({ packaged: true, userRoots: [server.root.cert], machinePolicy }));
+    const response = await run.createDeskArgs!.fetch(`${server.origin}/api/v1/get-token`, { method: 'POST' });
     expect(await response.json()).toEqual({ access_token: 't', expires_in: 3600 });
   });
 });
