@@ -10,6 +10,7 @@ import asar from '@electron/asar';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFiles } from '../../../electron/main/app/app-files.ts';
+import { keytarEntry } from '../../../electron/main/credentials/keytar-module.ts';
 import { APP_ORIGIN, contentTypeOf, createRendererHandler } from '../../../electron/main/app/app-protocol.ts';
 import { contentSecurityPolicy } from '../../../electron/main/app/security.ts';
 import { buildPackagedLayout, describeLayout, type PackagedLayout } from '../../../scripts/dist.ts';
@@ -89,6 +90,12 @@ describe('the app.asar electron-builder makes', () => {
     expect((asar.statFile(layout.asar, native) as { unpacked?: boolean }).unpacked).toBe(true);
     expect(existsSync(join(`${layout.asar}.unpacked`, native))).toBe(true);
     expect(layout.unpacked.filter((file) => file.endsWith('.node'))).toEqual([join('node_modules', 'keytar', 'build', 'Release', 'keytar.node')]);
+  });
+
+  it('holds keytar where main loads it from by absolute path: the app\'s own node_modules (issue #33)', () => {
+    const modules = appFiles(join(layout.asar, 'out', 'main')).modules;
+    expect(files.has(relative(layout.asar, keytarEntry(modules)).replaceAll('\\', '/'))).toBe(true);
+    expect((asar.statFile(layout.asar, relative(layout.asar, join(modules, 'keytar', 'build', 'Release', 'keytar.node'))) as { unpacked?: boolean }).unpacked).toBe(true);
   });
 
   it('has the preload, the mirror worker and the renderer where main looks for them', () => {
