@@ -56,8 +56,10 @@ const NETWORK_SWITCHES = new Set([
 
 /**
  * Variables with the same effect: TLS keys written out (Chromium honours SSLKEYLOGFILE), or Node's
- * certificate checks turned off. (NODE_EXTRA_CA_CERTS is not refused: it only adds roots IT trusts
- * to Node's own TLS, which the desk does not use, and IT sets it machine-wide on managed PCs.)
+ * certificate checks turned off. (NODE_EXTRA_CA_CERTS is not refused: Electron reads it only where
+ * the NODE_OPTIONS fuse is on (electron/electron#41689), and the packaged build turns that fuse off,
+ * so it adds nothing to the Node TLS the library mirror's connection uses; IT may set it
+ * machine-wide for other programs.)
  */
 const NETWORK_VARIABLES = ['SSLKEYLOGFILE', 'NODE_TLS_REJECT_UNAUTHORIZED'] as const;
 
