@@ -49,9 +49,10 @@ describe("the library server's own package list", () => {
   });
 
   it('finds a desk package when the server would load one', () => {
-    // The walk itself, on the desk's entry: it reaches keytar and Electron.
+    // The walk itself, on the desk's entry: it reaches Electron and electron-store. (keytar and
+    // native-reg are loaded by their paths in the app's files, never imported by name: issue #33.)
     const desk = loads('electron/main/app/index.ts').packages;
     expect(desk).toContain('electron');
-    expect(desk).toContain('keytar');
+    expect(desk).toContain('electron-store');
   });
 });
