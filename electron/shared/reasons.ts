@@ -181,6 +181,20 @@ export const REASONS = {
   'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
   'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
+
+  // ---- The desk as staff use it (issue #35): a scan refused by the library's card rules before any
+  // request ({library} is the library on the desk, {other} the one whose card it is), who may read
+  // the log by card or export it, the unknown outcome. Library names are words staff see.
+  'card.wrong-prefix': 'Cards of {library} start with {prefix}, and this number does not. Check it with the patron, or scan the card again.',
+  'card.wrong-length': 'Cards of {library} have {length} characters, and this number has {count}. Scan the card again, or check the number with the patron.',
+  'card.not-digits': 'Cards of {library} are made of digits only, and this number is not.',
+  'card.check-digit': 'This is not a card number of {library}: its last digit (the check digit) does not match the others, so it was misread or mistyped. Scan the card again.',
+  'card.item-barcode': 'This is an item barcode (from a book, disc or kit), not a library card. Scan the patron’s card.',
+  'card.other-library': 'This is a card of {other}, not of {library}. Switch to {other} to look it up.',
+  'log.managers-only': 'Only a manager may look the log up by card or export it: reading what a card borrowed is a patron’s reading history. Ask a manager, or your library’s IT.',
+  'log.export-pin-needed': 'Enter your PIN again to export the log.',
+  'log.export-pin-wrong': 'That is not the PIN you signed in with. The export needs it.',
+  'library-mirror.managers-only': 'Only a manager, or your library’s IT with its own tools, may replace the library mirror’s password.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

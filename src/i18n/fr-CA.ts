@@ -164,6 +164,17 @@ export const frCA: Messages = {
     'library-mirror.ca-unreadable': 'Le fichier d’autorité de certification indiqué par le service informatique de votre bibliothèque ({file}) n’a pas pu être lu ({code}) ; le poste ne s’est pas connecté au miroir de la bibliothèque.',
     'library-mirror.no-password': 'Aucun mot de passe du miroir de la bibliothèque n’est gardé dans le trousseau de cet ordinateur ; le poste ne s’y est pas connecté. Le service informatique de votre bibliothèque le définit.',
     'library-mirror.password-entry-off': 'Le mot de passe du miroir de la bibliothèque est défini sur cet ordinateur par les outils du service informatique de votre bibliothèque, pas dans les Paramètres.',
+    // issue #35 : le nom de la bibliothèque vient en tête ou entre deux-points (pas d’élision possible ici)
+    'card.wrong-prefix': '{library} : les cartes commencent par {prefix}, et ce numéro non. Vérifiez-le avec l’usager ou balayez la carte de nouveau.',
+    'card.wrong-length': '{library} : les cartes ont {length} caractères, et ce numéro en a {count}. Balayez la carte de nouveau ou vérifiez le numéro avec l’usager.',
+    'card.not-digits': '{library} : les cartes n’ont que des chiffres, et ce numéro a d’autres caractères.',
+    'card.check-digit': 'Ce numéro n’est pas une carte valide ({library}) : son dernier chiffre (le chiffre de contrôle) ne concorde pas avec les autres; il a été mal lu ou mal saisi. Balayez la carte de nouveau.',
+    'card.item-barcode': 'C’est le code-barres d’un document (livre, disque ou trousse), pas une carte de bibliothèque. Balayez la carte de l’usager.',
+    'card.other-library': 'Cette carte est celle d’une autre bibliothèque : {other}, pas {library}. Passez à {other} pour la chercher.',
+    'log.managers-only': 'Seul un gestionnaire peut consulter le journal par carte ou l’exporter : ce qu’une carte a emprunté est l’historique de lecture d’un usager. Adressez-vous à un gestionnaire ou au service informatique de votre bibliothèque.',
+    'log.export-pin-needed': 'Saisissez de nouveau votre NIP pour exporter le journal.',
+    'log.export-pin-wrong': 'Ce n’est pas le NIP avec lequel vous vous êtes connecté. L’exportation en a besoin.',
+    'library-mirror.managers-only': 'Seul un gestionnaire, ou le service informatique de votre bibliothèque avec ses propres outils, peut remplacer le mot de passe du miroir de la bibliothèque.',
   },
   start: {
     failedTitle: 'Lending Desk n’a pas pu démarrer',

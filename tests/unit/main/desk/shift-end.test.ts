@@ -75,7 +75,7 @@ describe('main\'s own idle lock', () => {
     expect(await desk.enforceIdleLock()).toBe(true);
     expect(locks).toEqual([{ reason: 'idle' }]);
     expect(await dispatch(desk, 'lookupPatron', { libraryId, card })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
-    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"JD","reason":"idle"');
+    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"","reason":"idle"');
   });
 
   it('counts the renderer\'s heartbeat and calls staff make; not the renderer\'s own polls', async () => {

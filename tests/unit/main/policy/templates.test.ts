@@ -28,7 +28,7 @@ const PROFILE = {
   libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }], country: 'US', wsApi: '2.1',
 };
 const STAFF_PINS = [
-  { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4' },
+  { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4', role: 'manager' as const },
   { name: 'Jo Park', pinHash: '$scrypt$ln=16,r=8,p=1$8vONNuQRAdWL0iADuzaL7w$qRlEyp0hY1/t3SsLKd2vXYA8k0nDrNDWl4FSUIwrvJ0' },
 ];
 /** Each OS's sample keeps the library mirror's CA where that OS's administrators alone can write. */
@@ -38,11 +38,17 @@ const CA_FILE = {
   linux: '/etc/lending-desk/library-mirror-ca.pem',
 };
 const LIBRARY_MIRROR = { host: 'db.library.example.org', port: 5432, database: 'library_mirror', user: 'library_mirror_desk', caFile: CA_FILE.windows, passwordEntry: 'keychain' } as const;
+/** Each library's name, card rules and item barcodes (issue #35): a Codabar branch and a Luhn one. */
+const LIBRARIES: Policy['libraries'] = [
+  { libraryId: 4512, name: 'Main branch', cards: { prefix: '24512', checkDigit: 'codabar' }, items: { prefix: '34512', checkDigit: 'codabar' } },
+  { libraryId: 4513, name: 'East branch', cards: { prefix: '4513', length: 10, checkDigit: 'luhn' }, items: { prefix: 'T4513', length: 12 } },
+];
+const DESK_PIN_NAMES = ['Ana Lopez', 'Jo Park'];
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
   staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
-  libraryMirror: LIBRARY_MIRROR,
+  libraryMirror: LIBRARY_MIRROR, libraries: LIBRARIES, recentPatrons: 3, deskPinRole: 'desk', deskPinNames: DESK_PIN_NAMES,
 };
 const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
 
@@ -96,6 +102,10 @@ const ENTERED: Entered = {
   ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
   EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
   IdleLockMinutes: { IdleLockMinutesValue: 3 },
+  Libraries: { LibrariesJson: JSON.stringify(LIBRARIES, null, 2).split('\n') },
+  RecentPatrons: { RecentPatronsValue: 3 },
+  DeskPinRole: { DeskPinRoleValue: 'desk' },
+  DeskPinNames: { DeskPinNamesList: DESK_PIN_NAMES },
   Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
   LibraryMirror: {
     LibraryMirrorHost: LIBRARY_MIRROR.host, LibraryMirrorPort: LIBRARY_MIRROR.port, LibraryMirrorDatabase: LIBRARY_MIRROR.database,
@@ -117,9 +127,9 @@ describe('the ADMX template', () => {
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
+      'actionLogRetentionDays', 'actionLogTitles', 'deskPinNames', 'deskPinRole', 'entitlementFullPassDays', 'idleLockMinutes', 'libraries',
       'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
-      'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
+      'profileEditing', 'profiles', 'recentPatrons', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
     ]);
   });
 
@@ -129,6 +139,15 @@ describe('the ADMX template', () => {
     const found = (entitlementFullPassDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { entitlementFullPassDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
     expect([found(1), found(90)]).toEqual([{}, {}]);
     expect([found(0).ignored?.reason, found(91).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
+  });
+
+  it('offers exactly the roles and recent-patron range the app accepts (issue #35)', () => {
+    expect(all(admx, 'enum[valueName="deskPinRole"] item value string').map((node) => node.textContent)).toEqual(['desk', 'manager']);
+    const recent = admx.querySelector('decimal[valueName="recentPatrons"]') as Element;
+    expect([attr(recent, 'minValue'), attr(recent, 'maxValue')]).toEqual(['0', '10']);
+    const found = (raw: Record<string, unknown>) => checkedPolicy({ kind: 'found', source: 's', raw }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found({ recentPatrons: 0 }), found({ recentPatrons: 10 }), found({ deskPinRole: 'manager' })]).toEqual([{}, {}, {}]);
+    expect([found({ recentPatrons: 11 }).ignored?.reason, found({ deskPinRole: 'boss' }).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
@@ -210,7 +229,7 @@ describe('the ADMX template', () => {
 });
 
 describe('the sample .reg file', () => {
-  /** The lines the sample uses: [key] sections, "name"="string" and "name"=dword:hex. */
+  /** The lines the sample uses: [key] sections, "name"="string", "name"=dword:hex and "name"=hex(7):bytes (a multi-string). */
   function parseReg(text: string): Map<string, RegistryValue[]> {
     const keys = new Map<string, RegistryValue[]>();
     let key = '';
@@ -219,8 +238,10 @@ describe('the sample .reg file', () => {
       if (section) { key = section[1] as string; keys.set(key, []); continue; }
       const string = /^"([^"]+)"="((?:[^"\\]|\\.)*)"$/.exec(line);
       const dword = /^"([^"]+)"=dword:([0-9a-f]{8})$/.exec(line);
+      const multi = /^"([^"]+)"=hex\(7\):((?:[0-9a-f]{2},)*[0-9a-f]{2})$/.exec(line);
       if (string) keys.get(key)?.push({ name: string[1] as string, type: 1, data: formatString((string[2] as string).replace(/\\(.)/g, '$1')) });
       else if (dword) keys.get(key)?.push({ name: dword[1] as string, type: 4, data: formatDWORD(parseInt(dword[2] as string, 16)) });
+      else if (multi) keys.get(key)?.push({ name: multi[1] as string, type: 7, data: Buffer.from((multi[2] as string).split(',').map((byte) => parseInt(byte, 16))) });
       else expect(line === '' || line.startsWith(';') || line === 'Windows Registry Editor Version 5.00', `unexpected line ${line}`).toBe(true);
     }
     return keys;
