@@ -325,6 +325,8 @@ export const METHODS = {
     model: z.enum(['INSTANT', 'FLEX']).optional(),
     active: z.boolean().optional(),
     availableNow: z.boolean().optional(),
+    /** Issue #35: only titles with no copy free when last read (a hold waits). */
+    noCopyFree: z.boolean().optional(),
     kids: z.boolean().optional(),
     sort: z.enum(SORT_KEYS).optional(),
     direction: z.enum(DIRECTIONS).optional(),
