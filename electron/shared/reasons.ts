@@ -162,7 +162,7 @@ export const REASONS = {
   'pin.ask-it': "Nothing on this computer can prove who may set the desk PIN (no partner password is saved for the connections set up before). Ask your library's IT.",
   'pin.connection-too-new': 'The connection "{profile}" was added or changed during this shift, so its password cannot set the desk PIN yet: it can from the next shift on.',
   'profile.too-many': 'This desk can hold at most {max} partner connections.',
-  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Remove it in Settings and add it again.',
+  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Tell your library’s IT: setting it up again takes the partner password.',
   'policy.profiles-set-by-it': "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
   'settings.idle-lock-unmanaged': "The idle lock can be at most 30 minutes, unless your library's IT sets more in its policy.",
   'start.network-refused': "Lending Desk does not start with options that change how it reaches the network ({flags}). Your library's IT sets proxies in the operating system's settings. Start it from its usual shortcut.",
@@ -173,12 +173,13 @@ export const REASONS = {
   'mirror.disk-full': 'The catalog copy on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
   'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
 
-  // ---- A desk in a library (issue #25): its Collection comes from the library mirror. {server} is host:port/database.
-  'library-mirror.unreachable': 'The library mirror ({server}) could not be reached; the desk tries again every minute.',
-  'library-mirror.certificate': 'The library mirror ({server}) did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
-  'library-mirror.password': 'The library mirror ({server}) refused the desk’s role {user}: its password in this computer’s keychain is missing or wrong. Tell your library’s IT.',
-  'library-mirror.refused': 'The library mirror ({server}) answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
-  'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
+  // ---- A desk in a library (issue #25): its Collection comes from the library mirror. Staff read these on
+  // the Sync page: no server address or role name in them (issue #35: those are on Settings, IT's page, and in the app log).
+  'library-mirror.unreachable': 'Your library’s mirror could not be reached; the desk tries again every minute.',
+  'library-mirror.certificate': 'Your library’s mirror did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
+  'library-mirror.password': 'Your library’s mirror refused this desk: the password of the desk’s role in this computer’s keychain is missing or wrong. Tell your library’s IT.',
+  'library-mirror.refused': 'Your library’s mirror answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
+  'library-mirror.ca-unreadable': 'The certificate authority file your library’s IT named could not be read, so the desk did not connect to your library’s mirror. Tell your library’s IT.',
   'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
 

@@ -46,6 +46,8 @@ export function sandboxInfo(withSession = true): AppInfo {
     ] },
     preferences: { idleLockMinutes: 5, language: 'en' },
     signIn: { ...DESK_PIN_SIGN_IN },
+    // IT keeps six recent patrons at this desk (none by default: issue #35).
+    recentPatrons: 6,
     ...(withSession ? { session: staffSession('JD') } : {}),
   };
 }
@@ -95,7 +97,10 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     activateProfile: vi.fn(async () => ok(partnerInfo())),
     removeProfile: vi.fn(async () => ok(sandboxInfo())),
     updatePreferences: vi.fn(async (args) => ok({ idleLockMinutes: 5, language: 'en' as const, ...args })),
-    startShift: vi.fn(async (args) => ok(staffSession(args.staffName ?? '', 'desk', 1_700_000_100_000))),
+    // The desk PIN alone signs in as "desk PIN"; a name (per-staff PINs, or IT's list) as that member of staff.
+    startShift: vi.fn(async (args) => ok(args.staffName
+      ? staffSession(args.staffName, 'desk', 1_700_000_100_000)
+      : { ...staffSession('', 'desk', 1_700_000_100_000), signedInWith: 'desk-pin' as const })),
     setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
     todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),
