@@ -186,7 +186,8 @@ describe('say what staff are asked', () => {
     desk.titleContents.mockResolvedValue(ok([{ titleId: 900, contents: Array.from({ length: 7 }, (_, i) => ({ contentId: `ep/900/${i + 1}`, episode: i + 1, purchaseModel: 'INSTANT' as const })) }]));
     await scan('0012345');
     await searchFor('harbour');
-    expect(text()).toContain('7 episodes, each borrowed on its own · each is one Instant borrow: all 7 take 7, and this patron has 3 left this month.');
+    expect(document.querySelector('.cost')?.textContent).toBe('Each episode is one Instant borrow: all 7 take 7, and this patron has 3 left this month.');
+    expect(document.querySelector('details.episode-offers summary')?.textContent).toBe('7 episodes, each borrowed on its own');
   });
 });
 
