@@ -563,7 +563,7 @@ export const en = {
     fields: {
       subtitle: 'Subtitle', series: 'Series', format: 'Format', model: 'Lending model', year: 'Year', publisher: 'Publisher',
       language: 'Language', duration: 'Duration', pages: 'Pages', isbn: 'ISBN', upc: 'UPC', audience: 'Audience', lexile: 'Lexile',
-      atos: 'ATOS book level', interest: 'Interest level', genres: 'Genres', ratings: 'Ratings', prices: 'Instant prices',
+      atos: 'ATOS book level', interest: 'Interest level', genres: 'Genres', ratings: 'Ratings', prices: 'Instant prices (per borrow)',
       episodes: 'Episodes', segments: 'Tracks and chapters',
     },
   },
