@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { LoadMachinePolicyOptions } from '../../electron/main/policy/index.ts';
 import type { LoggedRequest } from '../../electron/main/sandbox/request-log.ts';
-import { withCheckDigit } from '../../electron/shared/card-rules.ts';
 import { expect } from './hosts.ts';
 import { sandboxUrl } from './desk-steps.ts';
 
@@ -27,18 +26,7 @@ export function policyFolder(): { use: LoadMachinePolicyOptions; write(policy: o
   };
 }
 
-/** Riverside (101) issues Codabar cards and item barcodes; Maple Valley (202) Luhn cards of 11 digits. */
-export const LIBRARY_RULES = [
-  { libraryId: 101, name: 'Riverside Public Library', cards: { prefix: '21101', checkDigit: 'codabar' }, items: { prefix: '31101', checkDigit: 'codabar' } },
-  { libraryId: 202, name: 'Maple Valley Library', cards: { prefix: '202', length: 11, checkDigit: 'luhn' } },
-] as const;
-
-/** The n-th card of Riverside (a Codabar patron card), Maple Valley (Luhn), or an item of Riverside's. */
-export const riversideCard = (n: number) => withCheckDigit(`21101${String(n).padStart(8, '0')}`, 'codabar');
-export const mapleCard = (n: number) => withCheckDigit(`202${String(n).padStart(7, '0')}`, 'luhn');
-export const riversideItem = (n: number) => withCheckDigit(`31101${String(n).padStart(8, '0')}`, 'codabar');
-/** The same card with its last digit off by `by`: what a misread scan gives. */
-export const wrongDigit = (card: string, by = 3) => card.slice(0, -1) + String((Number(card.at(-1)) + by) % 10);
+export { LIBRARY_RULES, mapleCard, riversideCard, riversideItem, wrongDigit } from '../support/library-rules.ts';
 
 /** A patron the sandbox knows, at either library. */
 export async function addPatronAt(page: Page, libraryId: number, card: string): Promise<void> {

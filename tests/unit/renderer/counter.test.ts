@@ -7,21 +7,17 @@
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppInfo, PatronView } from '../../../electron/shared/contract.ts';
-import { withCheckDigit, type LibraryRules } from '../../../electron/shared/card-rules.ts';
+import { LIBRARY_RULES, mapleCard, riversideCard, riversideItem, wrongDigit } from '../../support/library-rules.ts';
 import { announced, fail, inputLabelled, mountApp, ok, PATRON, sandboxInfo } from './fake-desk.ts';
 import { button, click, dialog, hasButton, hit, press, scan, searchFor, text } from './patron-desk-helpers.ts';
 
 afterEach(() => vi.useRealTimers());
 
-const RULES: LibraryRules[] = [
-  { libraryId: 101, name: 'Riverside', cards: { prefix: '21101', checkDigit: 'codabar' }, items: { prefix: '31101', checkDigit: 'codabar' } },
-  { libraryId: 202, name: 'Maple Valley', cards: { prefix: '202', length: 11, checkDigit: 'luhn' } },
-];
-const CARD = withCheckDigit('2110100000042', 'codabar');
-const OTHER = withCheckDigit('2021000004', 'luhn');
-const ITEM = withCheckDigit('3110100012345', 'codabar');
-const WRONG = CARD.slice(0, 13) + String((Number(CARD[13]) + 1) % 10);
-const withRules = (info: AppInfo = sandboxInfo()): AppInfo => ({ ...info, libraryRules: RULES });
+const CARD = riversideCard(42);
+const OTHER = mapleCard(4);
+const ITEM = riversideItem(12345);
+const WRONG = wrongDigit(CARD, 1);
+const withRules = (info: AppInfo = sandboxInfo()): AppInfo => ({ ...info, libraryRules: [...LIBRARY_RULES] });
 const cardField = () => inputLabelled('Library card') as HTMLInputElement;
 
 /** A scanner: each character as a key into what has focus, then Enter (what a USB scanner sends). */
@@ -48,11 +44,11 @@ describe('scanner first', () => {
   it('refuses what breaks the card rules before any request, with the reason, and leaves the number selected for the next scan', async () => {
     const { desk } = await mountApp(withRules());
     await scan(WRONG);
-    expect(announced('alert')[0]).toContain('This is not a card number of Riverside: its last digit (the check digit) does not match the others');
+    expect(announced('alert')[0]).toContain('This is not a card number of Riverside Public Library: its last digit (the check digit) does not match the others');
     await scan(ITEM);
     expect(announced('alert')[0]).toContain('This is an item barcode (from a book, disc or kit), not a library card.');
     await scan('2999900000011');
-    expect(announced('alert')[0]).toContain('Cards of Riverside start with 21101, and this number does not.');
+    expect(announced('alert')[0]).toContain('Cards of Riverside Public Library start with 21101, and this number does not.');
     expect(desk.lookupPatron).not.toHaveBeenCalled();
     expect(cardField().value).toBe('2999900000011');
     expect(document.activeElement).toBe(cardField());
@@ -63,7 +59,7 @@ describe('scanner first', () => {
   it('another library\'s card: says whose it is, sends nothing, and Alt+O switches to that library and looks it up', async () => {
     const { desk } = await mountApp(withRules());
     await scan(OTHER);
-    expect(announced('alert')[0]).toContain('This is a card of Maple Valley, not of Riverside. Switch to Maple Valley to look it up.');
+    expect(announced('alert')[0]).toContain('This is a card of Maple Valley Library, not of Riverside Public Library. Switch to Maple Valley Library to look it up.');
     expect(desk.lookupPatron).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(cardField()); // the offer is not focused: a scanner's Enter cannot take it
     await press('o', { code: 'KeyO', altKey: true });
@@ -80,7 +76,7 @@ describe('scanner first', () => {
     expect(hasButton(`Borrow for ••••${CARD.slice(-4)}: Paper Moons`)).toBe(true);
     let answer!: (view: ReturnType<typeof ok<PatronView>>) => void;
     desk.lookupPatron.mockImplementationOnce(() => new Promise((resolve) => { answer = resolve; }));
-    const next = withCheckDigit('2110100000059', 'codabar');
+    const next = riversideCard(59);
     await scan(next);
     // Under way: the last patron's name is on no button, and the strip says a card is being looked up.
     expect(text()).not.toContain(`••••${CARD.slice(-4)}`);
@@ -99,8 +95,8 @@ describe('scanner first', () => {
     await scan(CARD);
     const slip = button('Slip');
     slip.focus();
-    await scanKeys(withCheckDigit('2110100000059', 'codabar'));
-    expect(desk.lookupPatron).toHaveBeenLastCalledWith({ libraryId: 101, card: withCheckDigit('2110100000059', 'codabar') });
+    await scanKeys(riversideCard(59));
+    expect(desk.lookupPatron).toHaveBeenLastCalledWith({ libraryId: 101, card: riversideCard(59) });
     expect(dialog()).toBeNull(); // the slip did not open
   });
 
@@ -109,10 +105,10 @@ describe('scanner first', () => {
     await scan(CARD);
     await press('r', { code: 'KeyR', altKey: true });
     expect(dialog()?.textContent).toContain('Yes, return it for');
-    await scanKeys(withCheckDigit('2110100000059', 'codabar'));
+    await scanKeys(riversideCard(59));
     expect(dialog()).toBeNull();
     expect(desk.returnTitle).not.toHaveBeenCalled();
-    expect(desk.lookupPatron).toHaveBeenLastCalledWith({ libraryId: 101, card: withCheckDigit('2110100000059', 'codabar') });
+    expect(desk.lookupPatron).toHaveBeenLastCalledWith({ libraryId: 101, card: riversideCard(59) });
   });
 });
 

@@ -14,23 +14,17 @@ import type { DeskService } from '../../../../electron/main/desk/desk-service.ts
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import type { Policy } from '../../../../electron/main/policy/index.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
-import { withCheckDigit } from '../../../../electron/shared/card-rules.ts';
 import type { AppInfo, MethodName } from '../../../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../../../electron/shared/errors.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
+import { LIBRARY_RULES, mapleCard, riversideCard, riversideItem, wrongDigit } from '../../../support/library-rules.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
 
-const POLICY: Policy = {
-  version: 1,
-  libraries: [
-    { libraryId: 101, name: 'Riverside', cards: { prefix: '21101', checkDigit: 'codabar' }, items: { prefix: '31101', checkDigit: 'codabar' } },
-    { libraryId: 202, name: 'Maple Valley', cards: { prefix: '202', length: 11, checkDigit: 'luhn' } },
-  ],
-};
-const CARD_101 = withCheckDigit('2110100000077', 'codabar');
-const CARD_202 = withCheckDigit('2021000007', 'luhn');
-const ITEM_101 = withCheckDigit('3110100012345', 'codabar');
-const WRONG_DIGIT = CARD_101.slice(0, 13) + String((Number(CARD_101[13]) + 3) % 10);
+const POLICY: Policy = { version: 1, libraries: [...LIBRARY_RULES] };
+const CARD_101 = riversideCard(77);
+const CARD_202 = mapleCard(7);
+const ITEM_101 = riversideItem(12345);
+const WRONG_DIGIT = wrongDigit(CARD_101);
 
 let dir: string;
 let sandbox: SandboxService;
@@ -71,10 +65,10 @@ describe('a card that breaks its library\'s rules', () => {
   it('is refused with the reason, before any request: item barcode, check digit, prefix, length, another library\'s card', async () => {
     const from = sandbox.control.requestLogNext();
     expect(await refused('lookupPatron', { libraryId: 101, card: ITEM_101 })).toMatchObject({ code: 'invalid-input', reason: 'card.item-barcode' });
-    expect(await refused('lookupPatron', { libraryId: 101, card: WRONG_DIGIT })).toMatchObject({ reason: 'card.check-digit', params: { library: 'Riverside' } });
-    expect(await refused('lookupPatron', { libraryId: 101, card: '29999000000000' })).toMatchObject({ reason: 'card.wrong-prefix', params: { library: 'Riverside', prefix: '21101' } });
+    expect(await refused('lookupPatron', { libraryId: 101, card: WRONG_DIGIT })).toMatchObject({ reason: 'card.check-digit', params: { library: 'Riverside Public Library' } });
+    expect(await refused('lookupPatron', { libraryId: 101, card: '29999000000000' })).toMatchObject({ reason: 'card.wrong-prefix', params: { library: 'Riverside Public Library', prefix: '21101' } });
     expect(await refused('lookupPatron', { libraryId: 202, card: '2021' })).toMatchObject({ reason: 'card.wrong-length', params: { length: 11, count: 4 } });
-    expect(await refused('lookupPatron', { libraryId: 101, card: CARD_202 })).toMatchObject({ reason: 'card.other-library', params: { library: 'Riverside', other: 'Maple Valley' } });
+    expect(await refused('lookupPatron', { libraryId: 101, card: CARD_202 })).toMatchObject({ reason: 'card.other-library', params: { library: 'Riverside Public Library', other: 'Maple Valley Library' } });
     // Acting for such a card is refused the same way.
     expect(await refused('borrow', { libraryId: 101, card: WRONG_DIGIT, contentId: 5 })).toMatchObject({ reason: 'card.check-digit' });
     expect(await refused('placeHold', { libraryId: 101, card: ITEM_101, contentId: 5 })).toMatchObject({ reason: 'card.item-barcode' });
