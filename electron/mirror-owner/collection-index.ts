@@ -18,6 +18,8 @@ export interface IndexFilters {
   model?: PurchaseModel;
   active?: boolean;
   availableNow?: boolean;
+  /** No copy free when last read, so a hold waits (issue #35): active Flex titles whose availability was read and showed none free. */
+  noCopyFree?: boolean;
   kids?: boolean;
 }
 
@@ -200,10 +202,10 @@ export class CollectionIndex {
 }
 
 /** Whether what these filters and this sort give depends on availability. */
-export const readsAvailability = (filters: IndexFilters, sort: SortKey): boolean => !!filters.availableNow || sort === 'availability';
+export const readsAvailability = (filters: IndexFilters, sort: SortKey): boolean => !!filters.availableNow || !!filters.noCopyFree || sort === 'availability';
 
 export function filterKey(filters: IndexFilters): string {
-  return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids]);
+  return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids, !!filters.noCopyFree]);
 }
 const UNFILTERED = filterKey({});
 
@@ -219,6 +221,7 @@ export function acceptTable(filters: IndexFilters): Uint8Array {
       && (filters.model === undefined || (filters.model === 'FLEX') === (flex === 1))
       && (filters.active === undefined || filters.active === (active === 1))
       && (!filters.availableNow || availabilityOf(facets) === 0)
+      && (!filters.noCopyFree || availabilityOf(facets) === 1)
       && (!filters.kids || kids === 1) ? 1 : 0;
   }
   return table;

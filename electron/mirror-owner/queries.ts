@@ -62,6 +62,7 @@ export function browse(mirror: MirrorDatabase, collections: CollectionCache, que
   const filters: IndexFilters = {
     ...(query.formats?.length ? { formats: query.formats } : {}), ...(query.model ? { model: query.model } : {}),
     ...(query.active === undefined ? {} : { active: query.active }), ...(query.availableNow ? { availableNow: true } : {}),
+    ...(query.noCopyFree ? { noCopyFree: true } : {}),
     ...(query.kids ? { kids: true } : {}),
   };
   const { offset, limit } = query;

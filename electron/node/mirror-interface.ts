@@ -130,6 +130,8 @@ export interface BrowseQuery {
   model?: PurchaseModel;
   active?: boolean;
   availableNow?: boolean;
+  /** No copy free when last read: a hold would wait (issue #35). */
+  noCopyFree?: boolean;
   kids?: boolean;
   sort?: SortKey;
   direction?: Direction;

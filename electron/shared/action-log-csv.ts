@@ -16,6 +16,8 @@ export interface CsvWords {
   library(entry: ActionEntry): string;
   /** What stands in the title's place for a reading or export of the log (its filter), if anything. */
   detail?(entry: ActionEntry): string | undefined;
+  /** Who, in the desk's language ("desk PIN" for a shift the shared desk PIN opened); the name as kept otherwise. */
+  staff?(entry: ActionEntry): string;
 }
 
 export const UTF8_BOM = '\ufeff';
@@ -42,7 +44,7 @@ export function localTimeWithOffset(ms: number, offsetMinutes: number): string {
 export function actionsCsv(entries: readonly ActionEntry[], words: CsvWords, offsetMinutes: (ms: number) => number = localOffsetMinutes): string {
   const cells = (entry: ActionEntry): Record<CsvColumn, string> => ({
     time: localTimeWithOffset(entry.time, offsetMinutes(entry.time)),
-    staff: entry.staff,
+    staff: words.staff?.(entry) ?? entry.staff,
     osUser: entry.osUser ?? '',
     profile: entry.profile,
     library: words.library(entry),

@@ -10,8 +10,10 @@ export type ZoneChangeKind = 'zone-change';
 
 export interface ActionEntry {
   time: number;
-  /** The name typed (or, with per-staff PINs, the policy's spelling of it). */
+  /** The name typed (or, with per-staff PINs, the policy's spelling of it); with the desk PIN, '' or the name chosen from IT's list. */
   staff: string;
+  /** Signed in with the shared desk PIN (issue #35): the staff column says "desk PIN", not a name anyone could type. */
+  deskPin?: true;
   /** The operating system's user name at the desk, beside the typed name. */
   osUser?: string;
   profile: string;

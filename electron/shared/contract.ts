@@ -12,6 +12,8 @@ import { COUNTRIES, FORMATS, type Country } from './model.ts';
 import type { Reason } from './reasons.ts';
 import { baseUrlProblem, cardProblem, CONTROL_CHARS, INVISIBLE_CHARS } from './text-rules.ts';
 import { contentIdOf, MAX_CONTENT_ID_LENGTH, type ContentId } from './content-id.ts';
+import type { LibraryRules } from './card-rules.ts';
+import type { StaffPermissions, StaffRole } from './staff.ts';
 
 // ---- argument schemas ----
 // A custom rule's message is a reason key (shared/reasons.ts): dispatch turns it into the
@@ -145,6 +147,10 @@ export interface AppInfo {
   managed?: ManagedView;
   /** Windows: installed for all users of the computer (MSI or per-machine): IT installs new versions, the desk never updates itself. */
   installedForAllUsers?: boolean;
+  /** Each library's name, card rules and item barcodes from IT's policy (issue #35): the card field refuses what breaks them before any request. */
+  libraryRules?: LibraryRules[];
+  /** How many recent patrons' chips the card field keeps during a shift (IT's policy; 0: none). */
+  recentPatrons?: number;
 }
 
 export interface ManagedView {
@@ -205,8 +211,18 @@ export interface SignInView {
   partnerProfile?: string;
   /** Seconds before another try is taken after too many wrong ones (0: now). */
   waitSeconds: number;
+  /** With the desk PIN: the names staff may choose from (IT's policy); without them the desk PIN signs in with no name. */
+  deskPinNames?: string[];
 }
-export interface StaffSession { staffName: string; startedAt: number }
+export interface StaffSession {
+  /** The name as IT wrote it (per-staff PINs, or chosen from IT's list with the desk PIN); '' for the desk PIN alone. */
+  staffName: string;
+  startedAt: number;
+  /** Issue #35: how this shift signed in, its role and what that lets it do (main's shift area decides; screens only read `may`). */
+  signedInWith: 'staff-pin' | 'desk-pin';
+  role: StaffRole;
+  may: StaffPermissions;
+}
 
 export interface PatronView {
   libraryId: number;
@@ -260,8 +276,11 @@ export const METHODS = {
     idleLockMinutes: z.number().int().min(1).max(240).optional(),
     language: z.enum(['en', 'fr-CA']).optional(),
   })),
-  /** Unlocks the desk: the name staff type and their PIN (per-staff from the policy, or the desk PIN). */
-  startShift: method<StaffSession>()(z.strictObject({ staffName: text(60), pin })),
+  /**
+   * Unlocks the desk: the name staff type and their PIN (per-staff from the policy), or the desk PIN
+   * with, where IT's policy lists names, the one chosen (any other name is not recorded: "desk PIN").
+   */
+  startShift: method<StaffSession>()(z.strictObject({ staffName: text(60).optional(), pin })),
   /** Sets or changes the desk PIN, with what SignInView.deskPinNeeds says: the partner password (and username when none is saved) or the current PIN. */
   setDeskPin: method<AppInfo>()(z.strictObject({
     pin: newDeskPin,
@@ -295,7 +314,8 @@ export const METHODS = {
     limit: z.number().int().min(1).max(500).default(100),
     ...actionFilter,
   })),
-  exportActions: method<ActionExport>()(z.strictObject(actionFilter).default({})),
+  /** For managers only, with their PIN typed again (`pin`: main refuses without it). */
+  exportActions: method<ActionExport>()(z.strictObject({ ...actionFilter, pin: pin.optional() }).default({})),
   /** Today's actions at this desk for the patron on screen (matched on the whole card, which the log keeps only as a keyed hash). */
   todaysActions: method<ActionEntry[]>()(patronArgs),
   collectionBrowse: method<CatalogPage>()(z.strictObject({
@@ -305,6 +325,8 @@ export const METHODS = {
     model: z.enum(['INSTANT', 'FLEX']).optional(),
     active: z.boolean().optional(),
     availableNow: z.boolean().optional(),
+    /** Issue #35: only titles with no copy free when last read (a hold waits). */
+    noCopyFree: z.boolean().optional(),
     kids: z.boolean().optional(),
     sort: z.enum(SORT_KEYS).optional(),
     direction: z.enum(DIRECTIONS).optional(),

@@ -13,6 +13,8 @@ export const FIELD_NAMES = {
   // the shared desk (issue #13)
   pin: 'PIN', currentPin: 'Current PIN', partnerUsername: 'Partner username', partnerPassword: 'Partner password',
   cardEnding: 'Card ending', staff: 'Staff', from: 'From', to: 'To', outcome: 'Outcome',
+  // the desk as staff use it (issue #35)
+  noCopyFree: 'No copy free',
 } as const;
 
 export type FieldName = keyof typeof FIELD_NAMES;

@@ -162,7 +162,7 @@ export const REASONS = {
   'pin.ask-it': "Nothing on this computer can prove who may set the desk PIN (no partner password is saved for the connections set up before). Ask your library's IT.",
   'pin.connection-too-new': 'The connection "{profile}" was added or changed during this shift, so its password cannot set the desk PIN yet: it can from the next shift on.',
   'profile.too-many': 'This desk can hold at most {max} partner connections.',
-  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Remove it in Settings and add it again.',
+  'connection.changed-outside': 'The connection "{profile}" was changed outside Lending Desk (its address or libraries in the settings file are not the ones saved here), so it is not used. Tell your library’s IT: setting it up again takes the partner password.',
   'policy.profiles-set-by-it': "Connections on this computer are set by your library's IT: they cannot be added, re-addressed or removed here.",
   'settings.idle-lock-unmanaged': "The idle lock can be at most 30 minutes, unless your library's IT sets more in its policy.",
   'start.network-refused': "Lending Desk does not start with options that change how it reaches the network ({flags}). Your library's IT sets proxies in the operating system's settings. Start it from its usual shortcut.",
@@ -173,12 +173,13 @@ export const REASONS = {
   'mirror.disk-full': 'The catalog copy on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
   'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
 
-  // ---- A desk in a library (issue #25): its Collection comes from the library mirror. {server} is host:port/database.
-  'library-mirror.unreachable': 'The library mirror ({server}) could not be reached; the desk tries again every minute.',
-  'library-mirror.certificate': 'The library mirror ({server}) did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
-  'library-mirror.password': 'The library mirror ({server}) refused the desk’s role {user}: its password in this computer’s keychain is missing or wrong. Tell your library’s IT.',
-  'library-mirror.refused': 'The library mirror ({server}) answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
-  'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
+  // ---- A desk in a library (issue #25): its Collection comes from the library mirror. Staff read these on
+  // the Sync page: no server address or role name in them (issue #35: those are on Settings, IT's page, and in the app log).
+  'library-mirror.unreachable': 'Your library’s mirror could not be reached; the desk tries again every minute.',
+  'library-mirror.certificate': 'Your library’s mirror did not show a certificate this computer trusts, so the desk did not connect. Tell your library’s IT.',
+  'library-mirror.password': 'Your library’s mirror refused this desk: the password of the desk’s role in this computer’s keychain is missing or wrong. Tell your library’s IT.',
+  'library-mirror.refused': 'Your library’s mirror answered, but its catalog could not be read with the desk’s role. Tell your library’s IT.',
+  'library-mirror.ca-unreadable': 'The certificate authority file your library’s IT named could not be read, so the desk did not connect to your library’s mirror. Tell your library’s IT.',
   'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
 
@@ -186,6 +187,19 @@ export const REASONS = {
   'policy.hidden-in-namespace': 'Lending Desk was started inside a user namespace where {mount} is covered by another mount, so {source} may be there and hidden: the desk does not run as if it had no policy. Start it from its usual shortcut.',
   'policy.file-unprotected': 'In {source}, {setting} ({file}) is not in a folder only administrators can change: put it under {folders}.',
   'connection.intercepted': 'The connection to {host} was refused: a proxy or a certificate installed on this PC intercepted it (the server’s certificate does not come from a public certificate authority, nor from one your library’s IT named). Tell your library’s IT.',
+  // ---- The desk as staff use it (issue #35): a scan refused by the library's card rules before any
+  // request ({library} is the library on the desk, {other} the one whose card it is), who may read
+  // the log by card or export it, the unknown outcome. Library names are words staff see.
+  'card.wrong-prefix': 'Cards of {library} start with {prefix}, and this number does not. Check it with the patron, or scan the card again.',
+  'card.wrong-length': 'Cards of {library} have {length} characters, and this number has {count}. Scan the card again, or check the number with the patron.',
+  'card.not-digits': 'Cards of {library} are made of digits only, and this number is not.',
+  'card.check-digit': 'This is not a card number of {library}: its last digit (the check digit) does not match the others, so it was misread or mistyped. Scan the card again.',
+  'card.item-barcode': 'This is an item barcode (from a book, disc or kit), not a library card. Scan the patron’s card.',
+  'card.other-library': 'This is a card of {other}, not of {library}. Switch to {other} to look it up.',
+  'log.managers-only': 'Only a manager may look the log up by card or export it: reading what a card borrowed is a patron’s reading history. Ask a manager, or your library’s IT.',
+  'log.export-pin-needed': 'Enter your PIN again to export the log.',
+  'log.export-pin-wrong': 'That is not the PIN you signed in with. The export needs it.',
+  'library-mirror.managers-only': 'Only a manager, or your library’s IT with its own tools, may replace the library mirror’s password.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -1,8 +1,9 @@
 // From an error to what staff read, in the desk's language: the one place that does it. Main's
 // reason (with its parameters) when it sent one; otherwise the sentence for the code in the
 // context it happened in (invalid-patron means one thing on a lookup, another on a borrow). The
-// service's own words only ever as a quoted detail, labelled as the service's. Main's English
-// `message` is for the log and is never shown.
+// service's own words never replace the desk's sentence (issue #35): a folded detail for IT on the
+// desk's screens, a quoted one on IT's pages, labelled as the service's (and as English on a French
+// screen). Main's English `message` is for the log and is never shown.
 import { useI18n } from 'vue-i18n';
 import type { ErrorCode, ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Reason } from '../../electron/shared/reasons.ts';
@@ -120,8 +121,12 @@ export function useErrorText() {
     reason(notice: { reason: Reason; params?: ErrorInfo['params'] }): string {
       return reasonSentence(notice.reason, notice.params ?? {}, t, te) ?? notice.reason;
     },
-    /** One line for a form: the sentence, then the service's words quoted as the service's. */
+    /** One line for a screen staff work at: the desk's sentence only (the service's words go in a folded detail for IT, ErrorNotice). */
     line(error: ErrorInfo, context: ErrorContext, params: SentenceParams = {}): string {
+      return describe(error, context, params).sentence;
+    },
+    /** One line for IT's pages (Settings, the first run): the sentence, then the service's words quoted and marked as the service's. */
+    lineForIt(error: ErrorInfo, context: ErrorContext, params: SentenceParams = {}): string {
       const { sentence, serviceWords } = describe(error, context, params);
       return serviceWords ? `${sentence} ${t('errors.detail', { message: serviceWords })}` : sentence;
     },

@@ -25,6 +25,8 @@ export interface CollectionFilters {
   model: PurchaseModel | '';
   active: 'all' | 'active' | 'inactive';
   availableNow: boolean;
+  /** No copy free when last read: a hold waits (issue #35). */
+  noCopyFree: boolean;
   kids: boolean;
 }
 
@@ -34,7 +36,7 @@ export const useCollectionStore = defineStore('collection', () => {
   // Pages of one filter, sort and library: a restart or another library drops the rest.
   const requests = gateway.scope();
   // Active titles by default: an inactive one is not shown to patrons, so it is rarely what a call is about.
-  const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
+  const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false });
   const filters = ref<CollectionFilters>(noFilters());
   const sort = ref<SortKey>('title');
   const direction = ref<Direction>('asc');
@@ -61,6 +63,7 @@ export const useCollectionStore = defineStore('collection', () => {
       ...(f.model ? { model: f.model } : {}),
       ...(f.active === 'all' ? {} : { active: f.active === 'active' }),
       ...(f.availableNow ? { availableNow: true } : {}),
+      ...(f.noCopyFree ? { noCopyFree: true } : {}),
       ...(f.kids ? { kids: true } : {}),
       sort: sort.value, direction: direction.value, offset, limit: PAGE_SIZE,
     };

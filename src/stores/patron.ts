@@ -10,6 +10,7 @@ import type { ContentId } from '../../electron/shared/content-id.ts';
 import { maskCard } from '../../electron/shared/card-mask.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
+import { useSessionStore } from './session.ts';
 
 export interface RecentPatron {
   libraryId: number;
@@ -17,8 +18,6 @@ export interface RecentPatron {
   card: string;
   masked: string;
 }
-
-const MAX_RECENT = 6;
 
 /** The other libraries asked about a card this library does not know. */
 export interface CardSearch {
@@ -50,7 +49,12 @@ export const usePatronStore = defineStore('patron', () => {
   /** Looks up the card in the field, or `cardOverride` (a recent patron) without putting it in the field. */
   async function lookup(libraryId: number, cardOverride?: string): Promise<boolean> {
     const trimmed = (cardOverride ?? card.value).trim();
-    if (trimmed !== viewCard.value || libraryId !== view.value?.libraryId) lifecycle.publish({ type: 'patronChanged', libraryId });
+    if (trimmed !== viewCard.value || libraryId !== view.value?.libraryId) {
+      lifecycle.publish({ type: 'patronChanged', libraryId });
+      // Issue #35: the last patron leaves the screen now, so nothing is offered for them while the next one is looked up.
+      view.value = undefined;
+      viewCard.value = '';
+    }
     lastLookup = { libraryId, card: trimmed };
     loading.value = true;
     error.value = undefined;
@@ -68,6 +72,7 @@ export const usePatronStore = defineStore('patron', () => {
       }
       keepSelectionValid();
       remember(libraryId, trimmed);
+      card.value = ''; // issue #35: the full number leaves the field; the patron strip shows it masked
       return true;
     }
     view.value = undefined;
@@ -115,9 +120,11 @@ export const usePatronStore = defineStore('patron', () => {
     if (!holds.some((h) => h.contentId === selectedHoldId.value)) selectedHoldId.value = holds[0]?.contentId;
   }
 
+  /** As many as IT's policy keeps (none by default, issue #35): nobody's card stays on screen for the next person. */
   function remember(libraryId: number, fullCard: string): void {
+    const kept = useSessionStore().recentPatrons;
     const others = recent.value.filter((r) => !(r.libraryId === libraryId && r.card === fullCard));
-    recent.value = [{ libraryId, card: fullCard, masked: maskCard(fullCard) }, ...others].slice(0, MAX_RECENT);
+    recent.value = kept > 0 ? [{ libraryId, card: fullCard, masked: maskCard(fullCard) }, ...others].slice(0, kept) : [];
   }
 
   /** The desk is empty again; this shift's recent patrons stay. */

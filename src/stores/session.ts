@@ -5,6 +5,8 @@ import { computed, ref } from 'vue';
 import type {
   AppInfo, ArgsOf, Preferences, ProfileView, Result, StaffSession,
 } from '../../electron/shared/contract.ts';
+import type { LibraryRules } from '../../electron/shared/card-rules.ts';
+import type { StaffPermissions } from '../../electron/shared/staff.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import { useGateway } from '../gateway/gateway.ts';
 import { useLifecycle, type LockReason } from '../lifecycle.ts';
@@ -16,6 +18,8 @@ export type { LockReason };
 export interface DeskLibrary { libraryId: number; name?: string; demoCards: string[]; country?: string | undefined }
 
 const DEFAULT_PREFERENCES: Preferences = { idleLockMinutes: 5, language: 'en' };
+/** Nothing beyond the everyday work, whoever main says is on shift: what a locked desk may do. */
+const NO_PERMISSIONS: StaffPermissions = { readLogByCard: false, exportLog: false, replaceLibraryMirrorPassword: false };
 
 export const useSessionStore = defineStore('session', () => {
   const gateway = useGateway();
@@ -25,7 +29,7 @@ export const useSessionStore = defineStore('session', () => {
   const profiles = ref<ProfileView[]>([]);
   const selectedLibraryId = ref<number>();
   /** Set while the lock screen shows; remembers who was on shift. */
-  const lock = ref<{ reason: LockReason; staffName?: string }>();
+  const lock = ref<{ reason: LockReason; staffName?: string; deskPin?: boolean }>();
 
   const profile = computed(() => appInfo.value?.activeProfile);
   const staffSession = computed(() => appInfo.value?.session);
@@ -38,14 +42,23 @@ export const useSessionStore = defineStore('session', () => {
   const sandboxAvailable = computed(() => managed.value?.sandboxAvailable !== false);
   const isLockedProfile = (id: string): boolean => managed.value?.lockedProfileIds.includes(id) ?? false;
 
+  /** What the member of staff on shift may do beyond the everyday work, as main says (issue #35): screens read this, never a role. */
+  const may = computed<StaffPermissions>(() => staffSession.value?.may ?? NO_PERMISSIONS);
+  /** Each library's card rules and item barcodes from IT's policy: the card field refuses what breaks them before any request. */
+  const libraryRules = computed<LibraryRules[]>(() => appInfo.value?.libraryRules ?? []);
+  /** How many recent patrons' chips the card field keeps (IT's policy; none by default). */
+  const recentPatrons = computed(() => appInfo.value?.recentPatrons ?? 0);
+
   const libraries = computed<DeskLibrary[]>(() => {
-    const named = new Map((profile.value?.libraries ?? []).map((l) => [l.libraryId, l.name]));
+    // IT's name for a library first, then the profile's (issue #35: libraries by name, not number).
+    const policyNames = new Map(libraryRules.value.filter((l) => l.name).map((l) => [l.libraryId, l.name]));
+    const named = new Map((profile.value?.libraries ?? []).map((l) => [l.libraryId, policyNames.get(l.libraryId) ?? l.name]));
     if (isSandbox.value && appInfo.value?.sandbox) {
       return appInfo.value.sandbox.libraries.map((l) => ({
         libraryId: l.libraryId, name: named.get(l.libraryId), demoCards: l.cards, country: l.country,
       }));
     }
-    return (profile.value?.libraries ?? []).map((l) => ({ libraryId: l.libraryId, name: l.name, demoCards: [], country: profile.value?.country }));
+    return (profile.value?.libraries ?? []).map((l) => ({ libraryId: l.libraryId, name: named.get(l.libraryId), demoCards: [], country: profile.value?.country }));
   });
   const selectedLibrary = computed(() => libraries.value.find((l) => l.libraryId === selectedLibraryId.value));
 
@@ -71,7 +84,7 @@ export const useSessionStore = defineStore('session', () => {
   /** Whoever locks (idle timer, Lock button, main), the lock screen shows once; the first reason stays. */
   lifecycle.on('deskLocked', (event) => {
     if (event.type !== 'deskLocked' || lock.value) return;
-    lock.value = { reason: event.reason, staffName: staffSession.value?.staffName };
+    lock.value = { reason: event.reason, staffName: staffSession.value?.staffName, deskPin: staffSession.value?.signedInWith === 'desk-pin' };
     if (!appInfo.value?.session) return;
     appInfo.value = { ...appInfo.value, session: undefined };
     // Main drops the shift when the desk locks, so the shift is over too.
@@ -101,8 +114,8 @@ export const useSessionStore = defineStore('session', () => {
   const testPartnerConnection = (args: ArgsOf<'testPartnerConnection'>) => gateway.call('testPartnerConnection', args);
 
   /** Signs in; the app's description is read again (a locked desk is given no demo patrons), with the shift just opened. */
-  async function startShift(staffName: string, pin: string): Promise<Result<StaffSession>> {
-    const result = await gateway.call('startShift', { staffName, pin });
+  async function startShift(staffName: string | undefined, pin: string): Promise<Result<StaffSession>> {
+    const result = await gateway.call('startShift', { ...(staffName ? { staffName } : {}), pin });
     if (result.ok && appInfo.value) {
       const info = await gateway.call('appInfo');
       applyAppInfo({ ...(info.ok ? info.value : appInfo.value), session: result.value });
@@ -149,7 +162,7 @@ export const useSessionStore = defineStore('session', () => {
 
   return {
     appInfo, loadError, profiles, selectedLibraryId, lock,
-    profile, staffSession, signIn, preferences, isSandbox, libraries, selectedLibrary, screen,
+    profile, staffSession, may, libraryRules, recentPatrons, signIn, preferences, isSandbox, libraries, selectedLibrary, screen,
     managed, sandboxAvailable, isLockedProfile,
     load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift, setDeskPin,
     lockDesk, updatePreferences, loadProfiles, activateProfile, removeProfile, replaceCredentials,

@@ -7,7 +7,7 @@ import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 test('sync, browse, filter, search, open a title, refresh availability, borrow it for the patron', async ({ desk }) => {
   const { page } = desk;
-  await openDesk(page, 'en', 'CB');
+  await openDesk(page, 'en');
   await page.keyboard.type('2110100001');
   await page.keyboard.press('Enter');
   await expect(page.getByText('Card ••••0001')).toBeVisible();
@@ -17,7 +17,7 @@ test('sync, browse, filter, search, open a title, refresh availability, borrow i
   await expect(page.getByText('No sync has run on this desk yet.')).toBeVisible();
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.getByRole('progressbar', { name: 'Sync progress' })).toBeVisible();
-  await expect(page.getByText(/^Titles copied: [1-9]/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Titles in the Collection: [1-9]/)).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('cell', { name: 'never' }).first()).toBeHidden();
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'sync-en-1280x800.png') });
 
@@ -47,7 +47,7 @@ test('sync, browse, filter, search, open a title, refresh availability, borrow i
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Refresh availability' }).click();
   await expect(dialog.getByText(/^checked (just now|1 min ago)/)).toBeVisible();
-  await dialog.getByRole('button', { name: `Borrow ${firstTitle}` }).click();
+  await dialog.getByRole('button', { name: `Borrow for ••••0001: ${firstTitle}` }).click();
   await expect(page.getByRole('status').filter({ hasText: firstTitle }).first()).toBeVisible();
   await page.keyboard.press('Escape');
   await page.getByRole('tab', { name: 'Patron desk' }).click();

@@ -7,10 +7,10 @@ import { openDesk } from './desk-steps.ts';
 import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 async function syncSandbox(page: Page): Promise<void> {
-  await openDesk(page, 'en', 'CC');
+  await openDesk(page, 'en');
   await page.getByRole('tab', { name: 'Sync' }).click();
   await page.getByRole('button', { name: 'Sync now' }).click();
-  await expect(page.getByText(/^Titles copied: [1-9]/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Titles in the Collection: [1-9]/)).toBeVisible({ timeout: 60_000 });
 }
 
 for (const language of ['en', 'fr-CA'] as const) {

@@ -50,14 +50,14 @@ async function setUpPartnerDesk(page: Page): Promise<void> {
   await page.getByLabel('New desk PIN', { exact: true }).fill('harbour-2026');
   await page.getByLabel('New desk PIN again').fill('harbour-2026');
   await page.getByRole('button', { name: 'Save the desk PIN' }).click();
-  await signIn(page, 'IT');
+  await signIn(page);
 }
 
-async function signIn(page: Page, name: string, pin = 'harbour-2026'): Promise<void> {
-  await page.getByLabel('Enter your name or initials to start').fill(name);
+/** The desk PIN alone (issue #35: no typed name). */
+async function signIn(page: Page, pin = 'harbour-2026'): Promise<void> {
   await page.getByLabel('PIN', { exact: true }).fill(pin);
   await page.keyboard.press('Enter');
-  await expect(page.getByText(`On shift: ${name}`)).toBeVisible();
+  await expect(page.getByText('On shift: desk PIN')).toBeVisible();
 }
 
 test.describe('a desk nobody set a PIN on yet', () => {
@@ -96,7 +96,7 @@ test.describe('a desk nobody set a PIN on yet', () => {
     const file = join(desk.userDataDir, 'settings.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace(partner!.url, theirs!.url));
     const page = await desk.restart();
-    await signIn(page, 'JD');
+    await signIn(page);
     const card = page.getByLabel('Library card');
     await card.fill(partner!.libraries[0]!.cards[0]!);
     await card.press('Enter');
@@ -114,5 +114,5 @@ test.describe('a desk nobody set a PIN on yet', () => {
 test('the desk PIN on a fresh test desk still signs in (the keychain holds the test PIN\'s record)', async ({ desk }) => {
   const page = desk.page;
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
-  await signIn(page, 'JD', TEST_DESK_PIN);
+  await signIn(page, TEST_DESK_PIN);
 });

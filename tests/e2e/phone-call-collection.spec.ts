@@ -10,7 +10,7 @@ import { axeViolations, focused, openDesk, say, scan, screenshots } from './desk
 async function sync(page: Page): Promise<void> {
   await page.keyboard.press('Alt+3');
   await page.getByRole('button', { name: 'Sync now' }).click();
-  await expect(page.getByText(/^Titles copied: [1-9]/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Titles in the Collection: [1-9]/)).toBeVisible({ timeout: 60_000 });
 }
 
 test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm and language names, Alt+B on a row, checked … ago', async ({ desk }) => {
@@ -29,7 +29,7 @@ test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm 
 
   // Sorting from the keyboard: Tab reaches the column headings after the filters; Enter sorts, Enter again reverses.
   await page.locator('#collection-text').focus();
-  for (let n = 0; n < 6; n++) await page.keyboard.press('Tab'); // format, model, shown to patrons, available now, children's, the grid
+  for (let n = 0; n < 7; n++) await page.keyboard.press('Tab'); // format, model, shown to patrons, available now, no copy free, children's, the grid
   await expect(grid).toBeFocused();
   await page.keyboard.press('Tab'); // the grid's first column heading
   const titleHeading = grid.getByRole('columnheader', { name: 'Title' });
@@ -80,7 +80,7 @@ test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm 
   await page.keyboard.press('ArrowDown');
   const active = grid.locator('[role="row"][aria-selected="true"]');
   const title = (await active.locator('.col-title button.link').textContent())!.trim();
-  await expect(active.getByRole('button', { name: `Borrow ${title}` })).toBeVisible();
+  await expect(active.getByRole('button', { name: `Borrow for ••••0001: ${title}` })).toBeVisible();
   await page.keyboard.press('Alt+B');
   await expect(page.getByRole('status').filter({ hasText: `${title} is borrowed for card ••••0001` })).toBeVisible();
   await expect(active.getByText('On loan', { exact: true })).toBeVisible();

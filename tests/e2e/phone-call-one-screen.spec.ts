@@ -36,7 +36,7 @@ for (const language of LANGUAGES) {
     await page.keyboard.press('F2');
     expect(await axeViolations(page)).toEqual([]);
 
-    const allowance = page.locator('.allowance-line');
+    const allowance = page.locator('.patron-strip .allowance strong');
     await expect(allowance).toHaveText(say(language, 'patron.allowance', { remaining: 7, allowed: 10 }, 10));
     await screenshots(page, 'one-screen-five-loans-three-holds', language, async (size) => {
       const where = `${language} ${size.width}x${size.height}`;
@@ -54,9 +54,9 @@ for (const language of LANGUAGES) {
         await expectOnScreen(line.getByText(say(language, 'patron.holdStatus.WAITING'), { exact: true }), `the status of ${hold.title} (${where})`);
         await expectOnScreen(line.locator('.position'), `the queue position of ${hold.title} (${where})`);
       }
-      // The search column stays beside them (narrower), not below.
+      // The search column stays beside them, not below.
       const search = await page.getByRole('region', { name: say(language, 'catalog.heading') }).boundingBox();
-      const patron = await page.locator('#patron-heading').boundingBox();
+      const patron = await page.locator('.patron-panel').boundingBox();
       expect(search!.x, where).toBeGreaterThan(patron!.x + patron!.width);
     });
   });

@@ -32,7 +32,7 @@ for (const language of LANGUAGES) {
     const [instant] = await titles(page, 'INSTANT', 'BORROW', 1);
     await scan(page, '2110100001');
     await searchFor(page, instant!.title);
-    await result(page, instant!.title).getByRole('button', { name: say(language, 'catalog.borrowTitle', { title: instant!.title }) }).click();
+    await result(page, instant!.title).getByRole('button', { name: say(language, 'catalog.borrowTitleFor', { title: instant!.title, masked: '••••0001' }) }).click();
     const status = page.getByRole('status').filter({ hasText: instant!.title });
     // "… is borrowed for card ••••0002, due <date>." with the date as the desk writes it.
     const loan = await page.evaluate(async () => {
@@ -49,7 +49,7 @@ for (const language of LANGUAGES) {
 
     // Another card: the outcome goes with its patron.
     await scan(page, '2110100005');
-    await expect(page.getByText(say(language, 'patron.cardMasked', { masked: '••••0005' }))).toBeVisible();
+    await expect(page.locator('#patron-strip-heading')).toHaveText(say(language, 'strip.card', { masked: '••••0005' }));
     await expect(feedback(page)).not.toContainText('••••0001');
     await expect(feedback(page)).not.toContainText(instant!.title);
   });
@@ -63,7 +63,7 @@ test('a refusal does not stay beside the next card, the library or the lock', as
   await scan(page, '2110100002');
   await searchFor(page, flex!.title);
   await takeEveryCopy(page, flex!.contentId); // another desk takes the last copy meanwhile
-  await result(page, flex!.title).getByRole('button', { name: `Borrow ${flex!.title}` }).click();
+  await result(page, flex!.title).getByRole('button', { name: `Borrow for ••••0002: ${flex!.title}` }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText(`No copy of ${flex!.title} is free right now`);
 
@@ -77,7 +77,7 @@ test('a refusal does not stay beside the next card, the library or the lock', as
   // A refusal, then another library (F4, then the arrow key): gone.
   await scan(page, '2110100002');
   await searchFor(page, flex!.title);
-  await result(page, flex!.title).getByRole('button', { name: `Place hold: ${flex!.title}` }).click();
+  await result(page, flex!.title).getByRole('button', { name: `Place hold for ••••0002: ${flex!.title}` }).click();
   await expect(page.getByRole('status').filter({ hasText: `Hold placed on ${flex!.title}` })).toBeVisible();
   await page.keyboard.press('F4');
   await expect(library(page)).toBeFocused();
@@ -90,7 +90,7 @@ test('a refusal does not stay beside the next card, the library or the lock', as
   await scan(page, '2110100002');
   const [instant] = await titles(page, 'INSTANT', 'BORROW', 1, [...(await patronLoans(page, '2110100002'))]);
   await searchFor(page, instant!.title);
-  await result(page, instant!.title).getByRole('button', { name: `Borrow ${instant!.title}` }).click();
+  await result(page, instant!.title).getByRole('button', { name: `Borrow for ••••0002: ${instant!.title}` }).click();
   await expect(page.getByRole('status').filter({ hasText: `${instant!.title} is borrowed for card ••••0002` })).toBeVisible();
   await page.keyboard.press('Control+L');
   await expect(page.getByRole('heading', { name: 'Desk locked' })).toBeVisible();

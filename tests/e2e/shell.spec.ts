@@ -10,11 +10,11 @@ import type { Page } from '@playwright/test';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
-async function startShift(page: Page, name = 'JD'): Promise<void> {
-  await page.getByLabel('Enter your name or initials to start').fill(name);
+/** The shared desk PIN alone: the log records "desk PIN", no typed name (issue #35). */
+async function startShift(page: Page): Promise<void> {
   await page.getByLabel('PIN', { exact: true }).fill(TEST_DESK_PIN);
   await page.keyboard.press('Enter');
-  await expect(page.getByText(`On shift: ${name}`)).toBeVisible();
+  await expect(page.getByText('On shift: desk PIN')).toBeVisible();
 }
 
 async function lookUp(page: Page, card: string): Promise<void> {
@@ -71,12 +71,12 @@ test.describe('a real partner service', () => {
 
     await form.getByLabel('Password').fill(partner.password);
     await form.getByRole('button', { name: 'Save and connect' }).click();
-    await expect(page.getByLabel('Enter your name or initials to start')).toBeVisible();
+    await expect(page.getByLabel('PIN', { exact: true })).toBeVisible();
     expect(await vault.read('partner-test')).toEqual({ username: partner.username, password: partner.password, origin: new URL(partner.url).origin });
     await expect(page.getByText('SANDBOX — training data, no real patrons')).toHaveCount(0);
 
     page = await desk.restart();
-    await startShift(page, 'AB');
+    await startShift(page);
     await lookUp(page, partner.libraries[0]!.cards[1]!);
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
@@ -86,18 +86,18 @@ test('idle lock clears patron data and unlocks to an empty desk', async ({ desk 
   const { page } = desk;
   await page.clock.install();
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
-  await startShift(page, 'MK');
+  await startShift(page);
   await lookUp(page, '2110100002');
   await expect(page.getByText('Card ••••0002')).toBeVisible();
   await page.clock.fastForward('06:00'); // default idle lock: 5 minutes
   await expect(page.getByRole('heading', { name: 'Desk locked' })).toBeVisible();
-  await expect(page.getByText('MK was on shift.')).toBeVisible();
+  await expect(page.getByText('The desk PIN was in use.')).toBeVisible();
   await expect(page.getByText('Card ••••0002')).toHaveCount(0);
   await expect(page.getByText(/Instant borrows left/)).toHaveCount(0);
   expect(await page.content()).not.toContain('2110100002');
   await expect(page.getByText('SANDBOX — training data, no real patrons')).toBeVisible();
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'lock-1280x800.png') });
-  await startShift(page, 'MK');
+  await startShift(page);
   await expect(page.getByLabel('Library card')).toHaveValue('');
   await expect(page.getByText(/Instant borrows left/)).toHaveCount(0);
 });

@@ -30,6 +30,7 @@ import { libraryMirrorOptions } from './library-desk.ts';
 import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
+import { CardCheck } from './card-check.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { adoptEarlierConnections, ConnectionRecords } from './connection-records.ts';
 import { fullPassRule } from './full-pass.ts';
@@ -123,7 +124,7 @@ export class DeskService {
       setUpElsewhere: async () => (await connectionRecords.anyKept()) || (await keychain.read(DESK_RECORDS.actionLogHead)) !== undefined,
       onLost: (why, legacyFileFound) => logger.warn('sign-in.record-lost', { why, legacyFileFound }),
     });
-    const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now, logger, osUserName, cost });
+    const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, deskPinNames: policy?.deskPinNames, now, logger, osUserName, cost });
     const clipboard = new DeskClipboard(deps.clipboard);
     const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, keychain);
     const connections = this.#connections = new Connections({
@@ -136,12 +137,29 @@ export class DeskService {
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
       maxShiftHours: policy?.maxShiftHours,
+      roles: { deskPin: policy?.deskPinRole, deskPinNames: policy?.deskPinNames },
     });
     const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
+      desk: { libraryRules: policy?.libraries, recentPatrons: policy?.recentPatrons },
     });
-    const actionLog = this.#actionLog = new ActionLogArea({ log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now });
-    const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger });
+    // Libraries as staff read them (issue #35): IT's name for it, the profile's, or its number.
+    const policyLibraryName = (libraryId: number) => policy?.libraries?.find((l) => l.libraryId === libraryId)?.name;
+    const libraryName = (libraryId: number) => policyLibraryName(libraryId)
+      ?? connectionsArea.activeProfile()?.libraries.find((l) => l.libraryId === libraryId)?.name ?? String(libraryId);
+    const actionLog = this.#actionLog = new ActionLogArea({
+      log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now, libraryName: policyLibraryName,
+      titles: async (libraryId, contentIds) => {
+        const titles = new Map<string, string>();
+        for (const contentId of contentIds) {
+          const title = (await collection.collectionTitle({ libraryId, contentId }))?.record?.title;
+          if (title) titles.set(String(contentId), title);
+        }
+        return titles;
+      },
+    });
+    const cards = policy?.libraries?.some((l) => l.cards || l.items) ? new CardCheck(policy.libraries, libraryName) : undefined;
+    const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger, ...(cards ? { cards } : {}) });
     const collection = this.#collection = new CollectionArea({
       connections: connectionsArea, fullPass: fullPassRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
       library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
@@ -156,8 +174,13 @@ export class DeskService {
         'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
       ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
         'liveSearch', 'liveAvailability', 'copyText'),
-      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow',
-        'libraryMirror', 'setLibraryMirrorPassword'),
+      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow', 'libraryMirror'),
+      // Issue #33: the library mirror's password is replaced by IT's own tools, or by a manager here.
+      setLibraryMirrorPassword: async (args) => {
+        // Where IT's policy lets it be typed at all (otherwise the collection area says IT's tools set it).
+        if (policy?.libraryMirror?.passwordEntry === 'settings') shift.requireMay('replaceLibraryMirrorPassword', 'library-mirror.managers-only');
+        return collection.setLibraryMirrorPassword(args);
+      },
       ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
     };
     const gated = gateWhileLocked(handlers, {

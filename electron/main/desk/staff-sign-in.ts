@@ -20,6 +20,8 @@ export interface StaffSignInOptions {
   records: SignInRecords;
   /** Per-staff PINs from the machine policy: when there are any, they are the only way in. */
   staffPins: readonly StaffPin[] | undefined;
+  /** With the desk PIN: the names staff may choose from (IT's policy). Any other name is not recorded. */
+  deskPinNames?: readonly string[] | undefined;
   now: () => number;
   logger: Logger;
   osUserName: () => string;
@@ -54,6 +56,15 @@ export function currentOsUserName(): string {
   } catch {
     return '';
   }
+}
+
+/** Who the PIN let in: the name to record ('' for the desk PIN alone), how, and a per-staff PIN's role. */
+export interface SignedIn {
+  staffName: string;
+  shift: number;
+  signedInWith: 'staff-pin' | 'desk-pin';
+  /** The role IT gave this member of staff's PIN (per-staff PINs only). */
+  role?: StaffPin['role'];
 }
 
 /** What a desk nobody set up yet stands on. */
@@ -113,22 +124,28 @@ export class StaffSignIn {
     });
   }
 
-  /** The staff name to record (the policy's spelling with staff PINs) and the new shift's number, or a refusal. */
-  signIn(typedName: string, pin: string): Promise<{ staffName: string; shift: number }> {
+  /**
+   * The staff name to record (the policy's spelling with staff PINs; with the desk PIN, the name
+   * chosen from IT's list or none: a name anyone could type is not a record of who was there), the
+   * new shift's number, or a refusal.
+   */
+  signIn(typedName: string, pin: string): Promise<SignedIn> {
     return this.#oneAtATime(async () => {
       await this.#refuseWhileWaiting('sign-in');
       const record = await this.#record();
-      let recorded: string | undefined;
+      let recorded: Omit<SignedIn, 'shift'> | undefined;
       if (this.method === 'staff-pins') {
         // The policy holds hashes only, so the desk cannot check IT's PINs until one is typed: a PIN
         // the rules refuse is refused unchecked, and staff are told to ask IT for a new one.
         if (pinProblem(pin)) throw DeskError.because('invalid-input', 'sign-in.pin-below-rules');
-        const staff = this.#options.staffPins?.find((entry) => staffNameKey(entry.name) === staffNameKey(typedName));
-        if (staff ? await verifyPin(pin, staff.pinHash, this.#options.cost.floorLog2) : await spendVerification(pin)) recorded = staff?.name;
+        const staff = this.#staffPin(typedName);
+        if (staff ? await verifyPin(pin, staff.pinHash, this.#options.cost.floorLog2) : await spendVerification(pin)) {
+          if (staff) recorded = { staffName: staff.name, signedInWith: 'staff-pin', ...(staff.role ? { role: staff.role } : {}) };
+        }
       } else {
         if (record.reestablish) throw DeskError.because('invalid-input', 'sign-in.reestablish-first');
         if (record.deskPin === undefined) throw DeskError.because('invalid-input', 'sign-in.no-desk-pin');
-        if (await verifyPin(pin, record.deskPin, this.#options.cost.floorLog2)) recorded = typedName;
+        if (await verifyPin(pin, record.deskPin, this.#options.cost.floorLog2)) recorded = { staffName: this.#listedName(typedName) ?? '', signedInWith: 'desk-pin' };
       }
       if (recorded === undefined) {
         throw await this.#wrongTry('sign-in', DeskError.because('unauthorized', 'sign-in.wrong'), DeskError.because('unauthorized', 'sign-in.wrong-last-try'));
@@ -138,15 +155,37 @@ export class StaffSignIn {
       const latest = await this.#record();
       const shift = latest.shifts + 1;
       await this.#save({ ...(latest.deskPin ? { deskPin: latest.deskPin } : {}), failures: 0, shifts: shift });
-      return { staffName: recorded, shift };
+      return { ...recorded, shift };
     });
+  }
+
+  /**
+   * The PIN of whoever is on shift, typed again before an action-log export (issue #33): their own
+   * per-staff PIN, or the desk PIN. A wrong one counts as a wrong try, with the same waits.
+   */
+  confirmPin(staffName: string, pin: string): Promise<void> {
+    const check = async (): Promise<boolean> => {
+      if (this.method === 'desk-pin') return this.isDeskPin(pin);
+      const staff = this.#staffPin(staffName);
+      return staff ? verifyPin(pin, staff.pinHash, this.#options.cost.floorLog2) : spendVerification(pin);
+    };
+    return this.prove('export-pin', check, DeskError.because('unauthorized', 'log.export-pin-wrong'));
+  }
+
+  #staffPin(typedName: string): StaffPin | undefined {
+    return this.#options.staffPins?.find((entry) => staffNameKey(entry.name) === staffNameKey(typedName));
+  }
+
+  /** The name as IT's list spells it, when the typed one is on it. */
+  #listedName(typedName: string): string | undefined {
+    return this.#options.deskPinNames?.find((name) => staffNameKey(name) === staffNameKey(typedName));
   }
 
   /**
    * A proof that allows setting the desk PIN (the partner password, or the current PIN): the same
    * count and waits as a sign-in, so neither can be guessed faster through this door.
    */
-  prove(what: 'partner-password' | 'current-pin', check: () => Promise<boolean>, wrong: DeskError): Promise<void> {
+  prove(what: 'partner-password' | 'current-pin' | 'export-pin', check: () => Promise<boolean>, wrong: DeskError): Promise<void> {
     return this.#oneAtATime(async () => {
       await this.#refuseWhileWaiting(what);
       if (!(await check())) throw await this.#wrongTry(what, wrong, wrong);

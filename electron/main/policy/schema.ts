@@ -7,6 +7,8 @@
 // profile is checked by the same rules as a profile saved in the app, so a policy cannot preset
 // what staff could not type.
 import { z } from 'zod';
+import { CHECK_DIGITS, CODABAR_KIND, CODABAR_LENGTH } from '../../shared/card-rules.ts';
+import { STAFF_ROLES } from '../../shared/staff.ts';
 import { pinHashProblem } from './pin-hash-format.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
 import { libraryMirrorPolicySchema } from './library-mirror-policy.ts';
@@ -68,11 +70,13 @@ const updatesSchema = z
   });
 
 const IDLE_LOCK_RULE = 'idleLockMinutes must be a whole number of minutes from 1 to 240.';
+const ROLE_RULE = (at: string) => `${at} must be one of ${STAFF_ROLES.map((role) => `'${role}'`).join(', ')}.`;
 
 // ---- the shared desk (issue #13): who may unlock it, and what the action log keeps ----
 export const MAX_RETENTION_DAYS = 365;
 const RETENTION_RULE = `actionLogRetentionDays must be a whole number of days from 0 (keep no action log) to ${MAX_RETENTION_DAYS}.`;
 const STAFF_NAME_RULE = 'staffPins[].name must be 1 to 60 characters without control characters.';
+const DESK_PIN_NAME_RULE = 'deskPinNames[] must each be 1 to 60 characters without control characters.';
 
 /** One member of staff: the name they type at the lock screen and their PIN's scrypt hash (never the PIN). */
 const staffPinSchema = z.strictObject({
@@ -82,7 +86,46 @@ const staffPinSchema = z.strictObject({
     const problem = pinHashProblem(hash);
     if (problem) context.addIssue({ code: 'custom', message: `pinHash ${problem}` });
   }),
+  /** `manager` may look the action log up by card, export it and replace the library mirror's password (issue #35); `desk` (the default) may not. */
+  role: z.enum(STAFF_ROLES, { error: ROLE_RULE('staffPins[].role') }).optional(),
 }, { error: (issue) => (issue.code === 'invalid_type' ? 'Each of staffPins must be an object with name and pinHash.' : undefined) });
+
+// ---- the desk as staff use it (issue #35): each library's name, cards and item barcodes; recent patrons; the desk PIN's staff ----
+export const MAX_RECENT_PATRONS = 10;
+const RECENT_RULE = `recentPatrons must be a whole number from 0 (no recent patrons) to ${MAX_RECENT_PATRONS}.`;
+const LIBRARY_RULE = 'Each of libraries must be an object with libraryId, and optionally name, cards and items.';
+
+/** A library's cards or item barcodes: what they start with, how long they are, their check digit. */
+function barcodeRuleSchema(field: 'cards' | 'items') {
+  const at = `libraries[].${field}`;
+  return z.strictObject({
+    prefix: z.string({ error: `${at}.prefix must be text.` }).regex(/^[0-9A-Za-z]{1,20}$/, { error: `${at}.prefix must be 1 to 20 letters or digits.` }).optional(),
+    length: z.number({ error: `${at}.length must be a whole number from 1 to 64.` }).int({ error: `${at}.length must be a whole number from 1 to 64.` })
+      .min(1, { error: `${at}.length must be a whole number from 1 to 64.` }).max(64, { error: `${at}.length must be a whole number from 1 to 64.` }).optional(),
+    checkDigit: z.enum(CHECK_DIGITS, { error: `${at}.checkDigit must be one of ${CHECK_DIGITS.map((c) => `'${c}'`).join(', ')}.` }).optional(),
+  }, { error: (issue) => (issue.code === 'invalid_type' ? `${at} must be an object with prefix, length or checkDigit.` : undefined) }).superRefine((rule, context) => {
+    if (rule.prefix !== undefined && rule.length !== undefined && rule.prefix.length > rule.length) {
+      context.addIssue({ code: 'custom', path: ['prefix'], message: `${at}.prefix is longer than ${at}.length.` });
+    }
+    if (rule.checkDigit !== 'codabar') return;
+    if (rule.length !== undefined && rule.length !== CODABAR_LENGTH) {
+      context.addIssue({ code: 'custom', path: ['length'], message: `${at}.length must be ${CODABAR_LENGTH} (or left out) with the Codabar check digit.` });
+    }
+    if (rule.prefix !== undefined && !rule.prefix.startsWith(CODABAR_KIND[field])) {
+      context.addIssue({ code: 'custom', path: ['prefix'], message: `${at}.prefix must start with ${CODABAR_KIND[field]} with the Codabar check digit (${CODABAR_KIND.cards} on a patron's card, ${CODABAR_KIND.items} on an item).` });
+    }
+  });
+}
+
+const libraryPolicySchema = z.strictObject({
+  libraryId: z.number({ error: 'libraries[].libraryId must be a positive whole number.' }).int({ error: 'libraries[].libraryId must be a positive whole number.' })
+    .positive({ error: 'libraries[].libraryId must be a positive whole number.' }),
+  /** What staff read on every screen instead of the library's number. */
+  name: z.string({ error: 'libraries[].name must be 1 to 80 characters.' }).trim().min(1, { error: 'libraries[].name must be 1 to 80 characters.' })
+    .max(80, { error: 'libraries[].name must be 1 to 80 characters.' }).refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: 'libraries[].name must have no control characters.' }).optional(),
+  cards: barcodeRuleSchema('cards').optional(),
+  items: barcodeRuleSchema('items').optional(),
+}, { error: (issue) => (issue.code === 'invalid_type' ? LIBRARY_RULE : undefined) });
 
 // ---- the catalog (issue #24): the full entitlement pass, which finds removals no delta marks ----
 export const MAX_FULL_PASS_DAYS = 90;
@@ -142,6 +185,17 @@ export const policySchema = z
     actionLogTimeZone: z.string({ error: TIME_ZONE_RULE }).refine(isTimeZone, { error: TIME_ZONE_RULE }).optional(),
     /** The longest a shift stays open, whatever the activity (a mouse jiggler keeps the idle lock away, not this); 12 without it. */
     maxShiftHours: z.number({ error: MAX_SHIFT_RULE }).int({ error: MAX_SHIFT_RULE }).min(1, { error: MAX_SHIFT_RULE }).max(MAX_SHIFT_HOURS, { error: MAX_SHIFT_RULE }).optional(),
+    /** Each library's name, card rules and item barcodes (issue #35): a scan that breaks them is refused before any request. */
+    libraries: z.array(libraryPolicySchema, { error: 'libraries must be a list.' }).min(1, { error: 'libraries, when present, must name at least one library.' })
+      .max(100, { error: 'libraries may name at most 100 libraries.' }).optional(),
+    /** How many recent patrons' chips the card field keeps during a shift (0, the default: none). */
+    recentPatrons: z.number({ error: RECENT_RULE }).int({ error: RECENT_RULE }).min(0, { error: RECENT_RULE }).max(MAX_RECENT_PATRONS, { error: RECENT_RULE }).optional(),
+    /** The role of a shift signed in with the shared desk PIN (`desk` unless IT says `manager`: a one-person branch). */
+    deskPinRole: z.enum(STAFF_ROLES, { error: ROLE_RULE('deskPinRole') }).optional(),
+    /** The names staff may choose from when they sign in with the shared desk PIN; otherwise the log says "desk PIN", never free text. */
+    deskPinNames: z.array(z.string({ error: DESK_PIN_NAME_RULE }).trim().min(1, { error: DESK_PIN_NAME_RULE }).max(60, { error: DESK_PIN_NAME_RULE })
+      .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: DESK_PIN_NAME_RULE }), { error: 'deskPinNames must be a list of names.' })
+      .min(1, { error: 'deskPinNames, when present, must name at least one member of staff.' }).max(500, { error: 'deskPinNames may name at most 500 members of staff.' }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);
@@ -150,6 +204,12 @@ export const policySchema = z
     const names = (policy.staffPins ?? []).map((staff) => staffNameKey(staff.name));
     const twice = names.find((name, index) => names.indexOf(name) !== index);
     if (twice !== undefined) context.addIssue({ code: 'custom', path: ['staffPins'], message: `Staff name "${twice}" appears more than once.` });
+    const libraryIds = (policy.libraries ?? []).map((library) => library.libraryId);
+    const again = libraryIds.find((libraryId, index) => libraryIds.indexOf(libraryId) !== index);
+    if (again !== undefined) context.addIssue({ code: 'custom', path: ['libraries'], message: `Library ${again} appears more than once in libraries.` });
+    const listed = (policy.deskPinNames ?? []).map(staffNameKey);
+    const listedTwice = listed.find((name, index) => listed.indexOf(name) !== index);
+    if (listedTwice !== undefined) context.addIssue({ code: 'custom', path: ['deskPinNames'], message: `Staff name "${listedTwice}" appears more than once in deskPinNames.` });
   });
 
 export type Policy = z.output<typeof policySchema>;
@@ -158,6 +218,7 @@ export type Policy = z.output<typeof policySchema>;
 export const POLICY_SETTING_NAMES: readonly string[] = Object.keys(policySchema.shape);
 export type UpdatesPolicy = NonNullable<Policy['updates']>;
 export type StaffPin = NonNullable<Policy['staffPins']>[number];
+export type LibraryPolicy = NonNullable<Policy['libraries']>[number];
 
 /** The first problem as a reason for "policy ignored: …", naming its field the way the source spells it (e.g. profiles[0].baseUrl). */
 export function policyIssue(error: z.ZodError, source: string): PolicyProblem {

@@ -12,6 +12,10 @@
 //                           actionLogTitles  REG_DWORD     0 or 1
 //                           profileEditing   REG_DWORD     0 or 1
 //                           entitlementFullPassDays  REG_DWORD  1–90
+//                           libraries        REG_SZ or REG_MULTI_SZ: a JSON list of { libraryId, name, cards, items }
+//                           recentPatrons    REG_DWORD     0–10
+//                           deskPinRole      REG_SZ        desk or manager
+//                           deskPinNames     REG_MULTI_SZ  one name a line (a REG_SZ: one name)
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //   Lending Desk\libraryMirror  host, database, user, caFile, passwordEntry  REG_SZ
@@ -48,7 +52,9 @@ const TYPE_NAMES: Record<number, string> = {
 
 /** Top-level fields the registry cannot hold in their own type. */
 const WRITTEN_AS_DWORD_BOOLEAN = new Set(['sandboxOffered', 'actionLogTitles', 'profileEditing']);
-const WRITTEN_AS_JSON = new Set(['profiles', 'staffPins']);
+const WRITTEN_AS_JSON = new Set(['profiles', 'staffPins', 'libraries']);
+/** Lists of names: a multi-string, one a line; a plain string is a list of one. */
+const WRITTEN_AS_LINES = new Set(['deskPinNames']);
 /** The policy nests one level (updates, libraryMirror); deeper subkeys are read as empty, and refused as unknown. */
 const MAX_DEPTH = 2;
 
@@ -129,6 +135,7 @@ function valueToField(value: RegistryValue, topLevelName: string | undefined, ke
     }
     case REG_SZ: {
       const text = utf16(value.data);
+      if (topLevelName !== undefined && WRITTEN_AS_LINES.has(topLevelName)) return [text];
       return topLevelName !== undefined && WRITTEN_AS_JSON.has(topLevelName) ? json(text, keySource, field) : text;
     }
     case REG_MULTI_SZ: {

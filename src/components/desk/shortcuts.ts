@@ -5,7 +5,7 @@
 // field first (DeskPage); AltGr, which Windows reports as Ctrl+Alt, types characters.
 
 export type ShortcutCommand =
-  | 'help' | 'card' | 'search' | 'library' | 'escape' | 'log' | 'lock' | 'returnLoan' | 'removeHold' | 'borrow' | 'elsewhere' | 'slip'
+  | 'help' | 'card' | 'search' | 'library' | 'escape' | 'log' | 'lock' | 'returnLoan' | 'removeHold' | 'borrow' | 'offer' | 'slip'
   | 'viewPatron' | 'viewCollection' | 'viewSync';
 
 export const SHORTCUT_HELP: { keys: string[]; what: string }[] = [
@@ -19,7 +19,7 @@ export const SHORTCUT_HELP: { keys: string[]; what: string }[] = [
   { keys: ['Alt+B'], what: 'borrow' },
   { keys: ['Alt+R'], what: 'returnLoan' },
   { keys: ['Alt+H'], what: 'removeHold' },
-  { keys: ['Alt+O'], what: 'elsewhere' },
+  { keys: ['Alt+O'], what: 'offer' },
   { keys: ['Alt+D'], what: 'slip' },
   { keys: ['Alt+L'], what: 'log' },
   { keys: ['Ctrl+L'], what: 'lock' },
@@ -27,7 +27,7 @@ export const SHORTCUT_HELP: { keys: string[]; what: string }[] = [
 ];
 
 const ALT_CODES: Record<string, ShortcutCommand> = {
-  KeyC: 'card', KeyS: 'search', KeyL: 'log', KeyR: 'returnLoan', KeyH: 'removeHold', KeyB: 'borrow', KeyO: 'elsewhere', KeyD: 'slip',
+  KeyC: 'card', KeyS: 'search', KeyL: 'log', KeyR: 'returnLoan', KeyH: 'removeHold', KeyB: 'borrow', KeyO: 'offer', KeyD: 'slip',
   Digit1: 'viewPatron', Digit2: 'viewCollection', Digit3: 'viewSync',
 };
 
@@ -46,6 +46,15 @@ export function isTyping(target: EventTarget | null): boolean {
 export function textFieldWithText(target: EventTarget | null): HTMLInputElement | HTMLTextAreaElement | undefined {
   if (!(target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) || !isTyping(target)) return undefined;
   return target.value === '' ? undefined : target;
+}
+
+/**
+ * The character a card scan may begin with (a letter or a digit, typed without Ctrl, Alt or Cmd),
+ * or undefined: a scanner types the card as keys, then Enter.
+ */
+export function scanCharacter(event: KeyboardEvent): string | undefined {
+  if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return undefined;
+  return /^[0-9A-Za-z]$/.test(event.key) ? event.key : undefined;
 }
 
 /** The command a key press means, if any. */

@@ -21,9 +21,17 @@ export function useActionWords() {
 
   function outcome(entry: ActionEntry): string {
     if (entry.outcome === 'ok') return entry.confirmedByReread ? t('log.okReread') : t('log.ok');
+    // Nobody knows whether it took effect: not "refused" (issue #35).
+    if (entry.outcome === 'unknown') return t('log.unknown');
     const key = `log.outcomes['${entry.outcome}']`;
     return t('log.failed', { code: te(key, 'en') ? t(key) : t("log.outcomes['error']") });
   }
+
+  /** Who: the name, or "desk PIN" for a shift the shared desk PIN opened (with the name chosen from IT's list, if any). */
+  const staff = (entry: ActionEntry): string => {
+    if (!entry.deskPin) return entry.staff;
+    return entry.staff ? t('log.staffWithDeskPin', { name: entry.staff }) : t('log.deskPin');
+  };
 
   const library = (entry: ActionEntry): string => (aboutTheDesk(entry) ? '' : entry.libraryName
     ? t('desk.libraryNamed', { name: entry.libraryName, id: entry.libraryId })
@@ -48,8 +56,8 @@ export function useActionWords() {
 
   /** The CSV's words, read when the export is made (the language may have changed since the dialog opened). */
   function csv(): CsvWords {
-    return { columns: Object.fromEntries(CSV_COLUMNS.map((c) => [c, t(`log.csvColumns.${c}`)])) as CsvWords['columns'], action, outcome, library, detail };
+    return { columns: Object.fromEntries(CSV_COLUMNS.map((c) => [c, t(`log.csvColumns.${c}`)])) as CsvWords['columns'], action, outcome, library, detail, staff };
   }
 
-  return { action, outcome, library, detail, csv };
+  return { action, outcome, library, detail, staff, csv };
 }

@@ -21,5 +21,22 @@ export function useAllowance() {
   const usedUp = computed(() => allowanceUsedUp(status.value));
   /** "April 1" / "1er avril". */
   const resetDate = (now = Date.now()) => t('allowance.resetDate', { month: format.monthName(firstOfNextMonth(now)) });
-  return { status, usedUp, resetDate };
+  /** The allowance in one line, what it means for Instant and Flex titles, and whether it is used up; undefined when the service gave neither number. */
+  const line = computed(() => {
+    const { borrowsRemaining: remaining, borrowsAllowedPerMonth: allowed } = status.value ?? {};
+    if (isCount(remaining) && remaining <= 0) {
+      const date = resetDate();
+      return {
+        text: isCount(allowed) ? t('patron.noneLeftOf', { allowed: format.number(allowed), date }) : t('patron.noneLeft', { date }),
+        meaning: t('patron.noneLeftMeaning', { date }),
+        empty: true,
+      };
+    }
+    const meaning = t('patron.allowanceMeaning');
+    if (isCount(remaining) && isCount(allowed)) return { text: t('patron.allowance', { remaining: format.number(remaining), allowed: format.number(allowed) }, allowed), meaning, empty: false };
+    if (isCount(remaining)) return { text: t('patron.remaining', { remaining: format.number(remaining) }, remaining), meaning, empty: false };
+    if (isCount(allowed)) return { text: t('patron.allowed', { allowed: format.number(allowed) }, allowed), meaning, empty: false };
+    return undefined;
+  });
+  return { status, usedUp, resetDate, line };
 }

@@ -1,5 +1,5 @@
-// A library of the connection as staff see it: "Riverside Public Library (101)", or
-// "Library 7" when the profile gives it no name.
+// A library of the connection as staff see it: its name (IT's policy's, or the profile's), or
+// "Library 7" when nobody gave it one (issue #35: libraries by name, the number for IT's pages).
 import { useI18n } from 'vue-i18n';
 import { useSessionStore } from '../../stores/session.ts';
 
@@ -8,6 +8,6 @@ export function useLibraryName() {
   const session = useSessionStore();
   return (libraryId: number): string => {
     const name = session.libraries.find((l) => l.libraryId === libraryId)?.name;
-    return name ? t('desk.libraryNamed', { name, id: libraryId }) : t('desk.libraryNumbered', { id: libraryId });
+    return name ?? t('desk.libraryNumbered', { id: libraryId });
   };
 }

@@ -9,7 +9,7 @@ import type { ContentId } from '../../../electron/shared/model.ts';
 
 export const FILTERS: Omit<BrowseQuery, 'libraryId' | 'offset' | 'limit'>[] = [
   {}, { model: 'FLEX' }, { model: 'INSTANT', active: true, formats: ['EBOOK'] }, { formats: ['MOVIE', 'MUSIC', 'TELEVISION'] },
-  { active: false }, { availableNow: true }, { kids: true }, { availableNow: true, kids: true, model: 'FLEX' },
+  { active: false }, { availableNow: true }, { kids: true }, { availableNow: true, kids: true, model: 'FLEX' }, { noCopyFree: true },
 ];
 export const SORTS = ['title', 'artist', 'format', 'year', 'availability'] as const;
 export const DIRECTIONS = ['asc', 'desc'] as const;

@@ -26,6 +26,7 @@ export function referenceIds(db: DatabaseSync, query: Omit<BrowseQuery, 'offset'
   if (query.model) { clauses.push('e.model = ?'); params.push(query.model); }
   if (query.active !== undefined) { clauses.push('e.active = ?'); params.push(query.active ? 1 : 0); }
   if (query.availableNow) clauses.push("e.active = 1 AND (e.model = 'INSTANT' OR a.available_copies > 0)");
+  if (query.noCopyFree) clauses.push("e.active = 1 AND e.model = 'FLEX' AND NOT coalesce(a.available_copies > 0, 0) AND a.status IS NOT NULL");
   if (query.kids) clauses.push('t.for_children = 1');
   for (const word of query.text ? queryWords(query.text) : []) {
     clauses.push("instr(' ' || t.words, ' ' || ?) > 0");

@@ -43,7 +43,7 @@ describe('accessibility of the patron desk (axe-core)', () => {
 
   it('confirmation dialog', async () => {
     await deskWithEverything();
-    await click(button('Return early: The River Road'));
+    await click(button('Return early: The River Road, card ••••2345'));
     expect(await seriousViolations()).toEqual([]);
   });
 
@@ -56,7 +56,7 @@ describe('accessibility of the patron desk (axe-core)', () => {
   it('an action error with an offer', async () => {
     const { desk } = await deskWithEverything();
     desk.borrow.mockResolvedValueOnce(fail('network', 'Could not reach the lending service.'));
-    await click(button('Borrow Paper Moons'));
+    await click(button('Borrow for ••••2345: Paper Moons'));
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionEntry } from '../../../electron/main/action-log/action-log.ts';
-import { inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { fail, inputLabelled, mountApp, ok, sandboxInfo, staffSession } from './fake-desk.ts';
 import { button, click, dialog, expectNoJunk, press } from './patron-desk-helpers.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -11,6 +11,20 @@ const entry = (i: number, fields: Partial<ActionEntry> = {}): ActionEntry => ({
   time: Date.UTC(2026, 2, 10, 14, i), staff: 'JD', profile: 'Built-in sandbox', libraryId: 101, card: '••••0002',
   action: 'borrow', contentId: 300 + i, title: `Book ${i}`, outcome: 'ok', ...fields,
 });
+
+/** A manager on shift: the card filter and the export are theirs (issue #35). */
+const managerDesk = () => ({ ...sandboxInfo(), session: staffSession('Ana Lopez', 'manager') });
+
+/** The export's PIN prompt, answered. */
+async function exportWithPin(log: HTMLElement, pin: string): Promise<void> {
+  await click(button('Export CSV', log));
+  const field = inputLabelled('Your PIN, to export') as HTMLInputElement;
+  expect(document.activeElement).toBe(field);
+  field.value = pin;
+  field.dispatchEvent(new Event('input'));
+  field.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+  await flushPromises();
+}
 
 describe('action log', () => {
   it('opens from the header and with Alt+L, lists entries with paging, and closes with Esc', async () => {
@@ -40,7 +54,7 @@ describe('action log', () => {
   });
 
   it('exports CSV in the desk\'s language through a Blob and a download link', async () => {
-    const { desk } = await mountApp(sandboxInfo());
+    const { desk } = await mountApp(managerDesk());
     desk.exportActions.mockResolvedValueOnce(ok({ fileName: 'lending-desk-actions-2026-03-01.csv', entries: [entry(1, { outcome: 'limit-reached', libraryName: 'Riverside' })], skipped: 0 }));
     const created: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => { created.push(blob); return 'blob:lending-desk/1'; });
@@ -48,8 +62,8 @@ describe('action log', () => {
     const clicks: HTMLAnchorElement[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicks.push(this); });
     await click(button('Action log'));
-    await click(button('Export CSV'));
-    expect(desk.exportActions).toHaveBeenCalledWith({});
+    await exportWithPin(dialog()!, 'ana-2468');
+    expect(desk.exportActions).toHaveBeenCalledWith({ pin: 'ana-2468' });
     expect(created).toHaveLength(1);
     // The file starts with a UTF-8 byte order mark, so a spreadsheet reads accents right.
     expect([...new Uint8Array(await created[0]!.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -65,7 +79,7 @@ describe('action log', () => {
   });
 
   it('filters by card ending, staff, local days and outcome; exports what the filter shows; says what could not be read', async () => {
-    const { desk } = await mountApp(sandboxInfo());
+    const { desk } = await mountApp(managerDesk());
     desk.listActions.mockResolvedValue(ok({ total: 1, entries: [entry(1, { osUser: 'circ-desk' })], skipped: 2 }));
     await click(button('Action log'));
     const log = dialog()!;
@@ -85,12 +99,39 @@ describe('action log', () => {
     await flushPromises();
     const filter = { cardEnding: '0002', staff: 'jd', from: new Date(2026, 2, 10).getTime(), to: new Date(2026, 2, 12).getTime(), outcome: 'failed' };
     expect(desk.listActions).toHaveBeenLastCalledWith({ offset: 0, limit: 20, ...filter });
-    await click(button('Export CSV', log));
-    expect(desk.exportActions).toHaveBeenCalledWith(filter);
+    await exportWithPin(log, 'ana-2468');
+    expect(desk.exportActions).toHaveBeenCalledWith({ ...filter, pin: 'ana-2468' });
     desk.listActions.mockResolvedValueOnce(ok({ total: 0, entries: [], skipped: 0 }));
     await click(button('Clear filters', log));
     expect(desk.listActions).toHaveBeenLastCalledWith({ offset: 0, limit: 20 });
     expect(log.textContent).toContain('No actions recorded yet.');
+  });
+
+  it('desk staff get no card filter and no export: a patron\'s reading history is a manager\'s to read (issue #35)', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.listActions.mockResolvedValue(ok({ total: 2, entries: [
+      entry(1, { staff: '', deskPin: true }), entry(2, { staff: 'Jo Park', deskPin: true, outcome: 'unknown' }),
+    ], skipped: 0 }));
+    await click(button('Action log'));
+    const log = dialog()!;
+    expect(() => inputLabelled('Card ending')).toThrow();
+    expect([...log.querySelectorAll('button')].map((b) => b.textContent?.trim())).not.toContain('Export CSV');
+    expect(log.textContent).toContain('Looking the log up by card and exporting it are for managers');
+    const rows = [...log.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent?.trim()));
+    expect(rows.map((r) => r[1])).toEqual(['desk PIN', 'Jo Park (desk PIN)']);
+    expect(rows[1]![6]).toBe('Outcome unknown: check the account');
+  });
+
+  it('a wrong PIN at the export: main says so, nothing is downloaded, the prompt stays', async () => {
+    const { desk } = await mountApp(managerDesk());
+    desk.exportActions.mockResolvedValueOnce(fail('unauthorized', 'That is not the PIN you signed in with.', { reason: 'log.export-pin-wrong', params: {} }));
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicks.push(this); });
+    await click(button('Action log'));
+    await exportWithPin(dialog()!, '000000');
+    expect(dialog()!.textContent).toContain('That is not the PIN you signed in with. The export needs it.');
+    expect(clicks).toEqual([]);
+    expect((inputLabelled('Your PIN, to export') as HTMLInputElement).value).toBe('');
   });
 
   it('says when nothing was recorded yet', async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { announced, buttonNamed, fail, inputLabelled, mountApp, ok, partnerInfo, PATRON, sandboxInfo, serviceFail } from './fake-desk.ts';
+import { announced, buttonNamed, DESK_PIN_SIGN_IN, fail, inputLabelled, mountApp, ok, partnerInfo, PATRON, sandboxInfo, serviceFail } from './fake-desk.ts';
 
 async function scan(card: string): Promise<void> {
   const input = inputLabelled('Library card') as HTMLInputElement;
@@ -16,8 +16,42 @@ const dueDate = shortDate(PATRON.loans[0]!.dueAt!);
 const reserveDate = shortDate(PATRON.holds[1]!.reserveUntil!);
 
 describe('shift start', () => {
-  it('asks for a name, focused, and the PIN; Enter starts the shift', async () => {
+  it('with the shared desk PIN, asks for the PIN alone, focused: no name anyone could type (issue #35)', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo(false));
+    expect(wrapper.get('h1').text()).toBe('Start your shift');
+    expect(document.querySelectorAll('input[type="text"]')).toHaveLength(0);
+    const pin = inputLabelled('PIN') as HTMLInputElement;
+    expect(document.activeElement).toBe(pin);
+    expect(wrapper.text()).toContain('The action log records “desk PIN” as the staff.');
+    pin.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(announced('alert')).toEqual(['Enter the PIN.']);
+    pin.value = '246813';
+    pin.dispatchEvent(new Event('input'));
+    pin.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(desk.startShift).toHaveBeenCalledWith({ pin: '246813' });
+    expect(document.activeElement).toBe(inputLabelled('Library card'));
+  });
+
+  it('with the desk PIN and IT\'s list of names, offers the names to choose from, or none', async () => {
+    const info = { ...sandboxInfo(false), signIn: { ...DESK_PIN_SIGN_IN, deskPinNames: ['Ana Lopez', 'Jo Park'] } };
+    const { desk } = await mountApp(info);
+    const name = inputLabelled('Your name (if it is listed)') as HTMLSelectElement;
+    expect([...name.options].map((o) => o.text)).toEqual(['No name: the log says “desk PIN”', 'Ana Lopez', 'Jo Park']);
+    expect(document.activeElement).toBe(name);
+    name.value = 'Jo Park';
+    name.dispatchEvent(new Event('change'));
+    const pin = inputLabelled('PIN') as HTMLInputElement;
+    pin.value = '246813';
+    pin.dispatchEvent(new Event('input'));
+    pin.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+    await flushPromises();
+    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'Jo Park', pin: '246813' });
+  });
+
+  it('with per-staff PINs, asks for a name, focused, and the PIN; Enter starts the shift', async () => {
+    const { wrapper, desk } = await mountApp({ ...sandboxInfo(false), signIn: { ...DESK_PIN_SIGN_IN, method: 'staff-pins', deskPinNeeds: 'policy' } });
     expect(wrapper.get('h1').text()).toBe('Start your shift');
     expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
     const name = inputLabelled('Enter your name or initials to start') as HTMLInputElement;
@@ -65,7 +99,8 @@ describe('desk', () => {
     expect(text).toContain('Card ••••2345');
     expect(text).not.toContain('0012345 ');
     expect(text).toContain('3 of 5 borrows left this month');
-    expect(text).toContain('Currently borrowed: 2');
+    // The patron strip (issue #35): whose account, the counts, a ready hold's deadline.
+    expect(text).toContain('2 loans · 2 holds, 1 ready until');
     expect(text).toContain('The River Road');
     expect(text).toContain('eBook');
     expect(text).toContain(`Due ${dueDate}`);
@@ -153,7 +188,7 @@ describe('desk', () => {
     expect(wrapper.text()).not.toContain('SANDBOX');
     expect(wrapper.find('aside').exists()).toBe(false);
     const library = inputLabelled('Library') as HTMLSelectElement;
-    expect([...library.options].map((o) => o.text.trim())).toEqual(['Central (7)', 'Library 8']);
+    expect([...library.options].map((o) => o.text.trim())).toEqual(['Central', 'Library 8']);
     await scan('1234');
     expect(desk.lookupPatron).toHaveBeenCalledWith({ libraryId: 7, card: '1234' });
   });

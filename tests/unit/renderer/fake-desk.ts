@@ -4,7 +4,7 @@ import { flushPromises, mount, type DOMWrapper, type VueWrapper } from '@vue/tes
 import { createPinia, setActivePinia } from 'pinia';
 import { vi, type Mock } from 'vitest';
 import type {
-  AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result, SyncStatusView,
+  AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result, StaffSession, SyncStatusView,
 } from '../../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../../electron/shared/errors.ts';
 import App from '../../../src/App.vue';
@@ -25,6 +25,12 @@ export const PARTNER_PROFILE: ProfileView = {
   libraries: [{ libraryId: 7, name: 'Central' }, { libraryId: 8 }], wsApi: '2.1', country: 'CA', hasCredentials: true, credentials: 'saved',
 };
 
+/** A shift as main describes it: a member of staff with their own PIN, desk staff unless a test says `manager` (issue #35). */
+export function staffSession(staffName: string, role: 'desk' | 'manager' = 'desk', startedAt = 1_700_000_000_000): StaffSession {
+  const manager = role === 'manager';
+  return { staffName, startedAt, signedInWith: 'staff-pin', role, may: { readLogByCard: manager, exportLog: manager, replaceLibraryMirrorPassword: manager } };
+}
+
 /** A desk whose PIN is set (the usual case): sign in with a name and the desk PIN. */
 export const DESK_PIN_SIGN_IN: AppInfo['signIn'] = { method: 'desk-pin', ready: true, deskPinNeeds: 'current-pin', waitSeconds: 0, setUp: true };
 
@@ -40,7 +46,9 @@ export function sandboxInfo(withSession = true): AppInfo {
     ] },
     preferences: { idleLockMinutes: 5, language: 'en' },
     signIn: { ...DESK_PIN_SIGN_IN },
-    ...(withSession ? { session: { staffName: 'JD', startedAt: 1_700_000_000_000 } } : {}),
+    // IT keeps six recent patrons at this desk (none by default: issue #35).
+    recentPatrons: 6,
+    ...(withSession ? { session: staffSession('JD') } : {}),
   };
 }
 export function partnerInfo(withSession = true): AppInfo {
@@ -48,7 +56,7 @@ export function partnerInfo(withSession = true): AppInfo {
     version: '0.1.0', mode: 'partner', activeProfile: PARTNER_PROFILE,
     preferences: { idleLockMinutes: 5, language: 'en' },
     signIn: { ...DESK_PIN_SIGN_IN, deskPinNeeds: 'partner-password', partnerProfile: 'Metro Library', partnerUsernameNeeded: false },
-    ...(withSession ? { session: { staffName: 'AB', startedAt: 1_700_000_000_000 } } : {}),
+    ...(withSession ? { session: staffSession('AB') } : {}),
   };
 }
 
@@ -89,7 +97,10 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     activateProfile: vi.fn(async () => ok(partnerInfo())),
     removeProfile: vi.fn(async () => ok(sandboxInfo())),
     updatePreferences: vi.fn(async (args) => ok({ idleLockMinutes: 5, language: 'en' as const, ...args })),
-    startShift: vi.fn(async (args) => ok({ staffName: args.staffName, startedAt: 1_700_000_100_000 })),
+    // The desk PIN alone signs in as "desk PIN"; a name (per-staff PINs, or IT's list) as that member of staff.
+    startShift: vi.fn(async (args) => ok(args.staffName
+      ? staffSession(args.staffName, 'desk', 1_700_000_100_000)
+      : { ...staffSession('', 'desk', 1_700_000_100_000), signedInWith: 'desk-pin' as const })),
     setDeskPin: vi.fn(async () => ok({ ...info, signIn: { ...info.signIn, ready: true } })),
     todaysActions: vi.fn(async () => ok([])),
     lockSession: vi.fn(async () => ok(null)),

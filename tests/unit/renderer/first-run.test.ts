@@ -43,7 +43,7 @@ describe('first run', () => {
     expect(desk.useSandbox).toHaveBeenCalledTimes(1);
     expect(wrapper.get('h1').text()).toBe('Start your shift');
     expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
-    expect(document.activeElement).toBe(inputLabelled('Enter your name or initials to start'));
+    expect(document.activeElement).toBe(inputLabelled('PIN')); // the desk PIN alone (issue #35)
   });
 
   it('checks the partner form before sending anything and focuses the first field to fix', async () => {

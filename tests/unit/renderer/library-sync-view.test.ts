@@ -6,7 +6,7 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { AppInfo } from '../../../electron/shared/contract.ts';
-import { buttonNamed, mountApp, ok, partnerInfo, syncView } from './fake-desk.ts';
+import { buttonNamed, mountApp, ok, partnerInfo, staffSession, syncView } from './fake-desk.ts';
 
 const SERVER = 'mirror.library.example.org:5432/library_mirror';
 const french = (info: AppInfo): AppInfo => ({ ...info, preferences: { ...info.preferences, language: 'fr-CA' } });
@@ -39,7 +39,9 @@ describe('the Sync page of a desk in a library', () => {
     })));
     await openView(wrapper, 'Sync');
     const text = wrapper.text();
-    expect(text).toMatch(new RegExp(`From the library mirror \\(${SERVER}\\), updated .*3 minutes ago`));
+    // The server's address is IT's (Settings shows it), not the Sync page's (issue #35).
+    expect(text).toMatch(/From your library’s mirror, updated .*3 minutes ago/);
+    expect(text).not.toContain(SERVER);
     expect(text).toContain("This desk's collection comes from your library's mirror");
     expect(wrapper.find('[role="alert"]').exists()).toBe(false);
     expect(wrapper.findAll('th[scope="row"]').map((th) => th.text())).toEqual(['Library mirror']);
@@ -56,24 +58,24 @@ describe('the Sync page of a desk in a library', () => {
     desk.syncStatus.mockResolvedValue(ok(stale));
     await openView(wrapper, 'Sync');
     expect(wrapper.get('[role="alert"]').text()).toMatch(
-      new RegExp(`The library mirror could not be read at the last attempt, .*\\. The library mirror \\(${SERVER}\\) could not be reached; the desk tries again every minute\\. The collection shown is as of .*3 minutes ago`));
+      /The library mirror could not be read at the last attempt, .*\. Your library’s mirror could not be reached; the desk tries again every minute\. The collection shown is as of .*3 minutes ago/);
   });
 
   it('and in French', async () => {
     const { wrapper, desk } = await mountApp(french(partnerInfo()));
     desk.syncStatus.mockResolvedValue(ok(stale));
     await openView(wrapper, 'Synchronisation');
-    expect(wrapper.text()).toMatch(new RegExp(`Du miroir de la bibliothèque \\(${SERVER}\\), mis à jour .*il y a 3 minutes`));
+    expect(wrapper.text()).toMatch(/Du miroir de votre bibliothèque, mis à jour .*il y a 3 minutes/);
     expect(wrapper.get('[role="alert"]').text()).toMatch(
-      new RegExp(`Le miroir de la bibliothèque n’a pas pu être lu à la dernière tentative, .*\\. Le miroir de la bibliothèque \\(${SERVER}\\) est injoignable ; le poste réessaie chaque minute\\. La collection affichée date de .*il y a 3 minutes`));
+      /Le miroir de la bibliothèque n’a pas pu être lu à la dernière tentative, .*\. Le miroir de votre bibliothèque est injoignable; le poste réessaie chaque minute\. La collection affichée date de .*il y a 3 minutes/);
   });
 });
 
 describe('Settings of a desk in a library', () => {
   const view = { server: SERVER, user: 'library_mirror_desk', passwordEntry: 'settings' as const, passwordSaved: false };
 
-  it('says which library mirror and whether its password is kept; IT may save it where the policy lets it be typed here', async () => {
-    const { wrapper, desk } = await mountApp(partnerInfo());
+  it('says which library mirror and whether its password is kept; a manager may save it where the policy lets it be typed here', async () => {
+    const { wrapper, desk } = await mountApp({ ...partnerInfo(), session: staffSession('Ana Lopez', 'manager') });
     desk.libraryMirror.mockResolvedValue(ok(view));
     desk.setLibraryMirrorPassword.mockResolvedValue(ok({ ...view, passwordSaved: true }));
     await buttonNamed(wrapper, 'Settings').trigger('click');
@@ -92,6 +94,16 @@ describe('Settings of a desk in a library', () => {
     expect((input.element as HTMLInputElement).value).toBe('');
     expect(section.text()).toContain('The role’s password is kept in this computer’s keychain.');
     expect(section.get('[role="status"]').text()).toContain('Saved in this computer’s keychain.');
+  });
+
+  it('desk staff get no field where it may be typed: a manager or IT replaces it (issue #33)', async () => {
+    const { wrapper, desk } = await mountApp(partnerInfo());
+    desk.libraryMirror.mockResolvedValue(ok(view));
+    await buttonNamed(wrapper, 'Settings').trigger('click');
+    await flushPromises();
+    const section = wrapper.get('section.library-mirror');
+    expect(section.find('input').exists()).toBe(false);
+    expect(section.text()).toContain('A manager, or your library’s IT with its own tools, replaces this password.');
   });
 
   it('offers no field where only IT’s tools set it, and says so in French', async () => {

@@ -32,7 +32,7 @@ async function busyDesk(info = sandboxInfo()) {
   mounted.desk.borrow.mockResolvedValue(ok({ value: { contentId: 301, title: 'Paper Moons' }, confirmedByReread: false }));
   await scan('0012345');
   await searchFor('moons');
-  await click(button('Borrow Paper Moons'));
+  await click(button('Borrow for ••••2345: Paper Moons'));
   expect(text()).toContain('Paper Moons is borrowed for card ••••2345.');
   return mounted;
 }
@@ -131,7 +131,7 @@ describe('answers that come after the event', () => {
     desk.borrow.mockReturnValueOnce(slow.promise);
     await scan('0012345');
     await searchFor('moons');
-    await click(button('Borrow Paper Moons'));
+    await click(button('Borrow for ••••2345: Paper Moons'));
     expect(useCirculationStore().isBusy(301)).toBe(true);
     await click(button('Clear patron'));
     slow.resolve(ok({ value: { contentId: 301, title: 'Paper Moons' }, confirmedByReread: false }));

@@ -50,6 +50,7 @@ describe('live search', () => {
     expect(text()).toContain('Title 77');
     expect(text()).toContain('Untitled');
     expect(desk.liveAvailability).toHaveBeenCalledWith({ libraryId: 101, contentIds: [77] });
+    // No patron on the desk: the button says what it does, not for whom.
     expect(hasButton('Borrow Title 77')).toBe(true);
     expect(hasButton('Borrow Untitled')).toBe(false); // no id, nothing to borrow
     await click(button('Details for Title 77'));
@@ -88,11 +89,11 @@ describe('live search', () => {
     await click(button('Details for The Quiet Atlas'));
     const shown = dialog()!;
     const content = shown.textContent ?? '';
-    for (const part of ['Maps of nowhere', 'Atlas', 'North Press', 'French', '9780000000001', 'Travel, Essays', 'Ana Lima (author); Bo Chen (reader)', 'A book of maps.', '2019', 'Instant (pay per use)']) {
+    for (const part of ['Maps of nowhere', 'Atlas', 'North Press', 'French', '9780000000001', 'Travel, Essays', 'Ana Lima (author); Bo Chen (reader)', 'A book of maps.', '2019', 'Instant (one monthly borrow each)']) {
       expect(content).toContain(part);
     }
     expect(content).not.toContain('UPC');
-    await click(button('Borrow The Quiet Atlas', shown));
+    await click(button('Borrow for ••••2345: The Quiet Atlas', shown));
     expect(dialog()).toBeNull();
     expect(desk.borrow).toHaveBeenCalledWith({ libraryId: 101, card: '0012345', contentId: 900, title: 'The Quiet Atlas' });
   });

@@ -21,7 +21,7 @@ const withSignIn = (info: AppInfo, signIn: Partial<AppInfo['signIn']>): AppInfo 
 
 describe('signing in', () => {
   it('a wrong PIN: main says so, the PIN is cleared and focused, the name stays', async () => {
-    const { desk } = await mountApp(sandboxInfo(false));
+    const { desk } = await mountApp(withSignIn(sandboxInfo(false), { method: 'staff-pins', deskPinNeeds: 'policy' }));
     desk.startShift.mockResolvedValueOnce(fail('unauthorized', 'The name or PIN is not right.', { reason: 'sign-in.wrong', params: {} }));
     type('Enter your name or initials to start', 'JD');
     type('PIN', '000000');
@@ -38,7 +38,6 @@ describe('signing in', () => {
     const { desk } = await mountApp(withSignIn(sandboxInfo(false), { waitSeconds: 45 }));
     expect(announced('alert')).toEqual(['Too many wrong tries. The desk takes the next try in 45 seconds.']);
     desk.startShift.mockResolvedValueOnce(fail('rate-limited', 'Too many wrong tries.', { reason: 'sign-in.wait', params: { seconds: 60 } }));
-    type('Enter your name or initials to start', 'JD');
     type('PIN', '111111');
     await submit('PIN');
     expect(announced('alert')).toEqual(['Too many wrong tries. The desk takes the next try in 60 seconds.']);

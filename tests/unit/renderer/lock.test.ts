@@ -20,14 +20,12 @@ async function scan(card: string): Promise<void> {
   await flushPromises();
 }
 
-async function signIn(name: string, pin = '246813'): Promise<void> {
-  const input = inputLabelled('Enter your name or initials to start') as HTMLInputElement;
-  input.value = name;
-  input.dispatchEvent(new Event('input'));
+/** The desk PIN alone: a desk-PIN desk asks for no name (issue #35). */
+async function signIn(pin = '246813'): Promise<void> {
   const pinInput = inputLabelled('PIN') as HTMLInputElement;
   pinInput.value = pin;
   pinInput.dispatchEvent(new Event('input'));
-  input.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+  pinInput.closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
   await flushPromises();
 }
 
@@ -42,7 +40,7 @@ function expectNoPatronTrace(): void {
   const search = useLiveSearchStore();
   expect([search.query, search.format, search.purchaseModel, search.kidsMode, search.page]).toEqual(['', '', '', false, undefined]);
   const collection = useCollectionStore();
-  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'active', availableNow: false, kids: false });
+  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false });
   expect(collection.pages.size).toBe(0);
   expect(dialog()).toBeNull();
   for (const trace of ['The River Road', 'Night Garden', '••••', 'Book of the search', 'Borrowed', 'Today at this desk']) expect(text()).not.toContain(trace);
@@ -83,11 +81,11 @@ describe('the lock clears every patron trace', () => {
     expect(wrapper.text()).toContain('JD was on shift.');
     expect(wrapper.text()).toContain('SANDBOX — training data, no real patrons');
     expectNoPatronTrace();
-    expect(document.activeElement).toBe(inputLabelled('Enter your name or initials to start'));
+    expect(document.activeElement).toBe(inputLabelled('PIN'));
 
-    await signIn('KL');
-    expect(desk.startShift).toHaveBeenCalledWith({ staffName: 'KL', pin: '246813' });
-    expect(wrapper.text()).toContain('On shift: KL');
+    await signIn();
+    expect(desk.startShift).toHaveBeenCalledWith({ pin: '246813' });
+    expect(wrapper.text()).toContain('On shift: desk PIN');
     expect((inputLabelled('Library card') as HTMLInputElement).value).toBe('');
     expect((inputLabelled('Search the catalog') as HTMLInputElement).value).toBe('');
     expectNoPatronTrace();
@@ -119,7 +117,7 @@ describe('the lock clears every patron trace', () => {
     answer(ok(PATRON));
     await flushPromises();
     expectNoPatronTrace();
-    await signIn('JD');
+    await signIn();
     expect(wrapper.text()).not.toContain('The River Road');
   });
 });

@@ -23,15 +23,24 @@ export function hit(fields: Partial<SearchHit>): SearchHit {
   return { artists: [], genres: [], episodes: [], segments: [], ...fields };
 }
 
+/** An element's accessible name as a screen reader hears it: aria-label, else its text without what is aria-hidden (a key shown beside an offer). */
+export function accessibleName(element: Element): string {
+  const label = element.getAttribute('aria-label');
+  if (label !== null) return label;
+  const copy = element.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /** A button by its accessible name (aria-label, else text), anywhere in the document. */
 export function button(name: string, within: ParentNode = document): HTMLButtonElement {
-  const found = [...within.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name);
+  const found = [...within.querySelectorAll('button')].find((b) => accessibleName(b) === name);
   if (!found) throw new Error(`No button named "${name}"`);
   return found;
 }
 
 export function hasButton(name: string, within: ParentNode = document): boolean {
-  return [...within.querySelectorAll('button')].some((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name);
+  return [...within.querySelectorAll('button')].some((b) => accessibleName(b) === name);
 }
 
 export function dialog(): HTMLElement | null {

@@ -1,7 +1,8 @@
 // The action log: recording what the desk did for a patron (and who read or exported the log),
 // reading it back, the export, and retention (the period, applied now and at every midnight of the
 // log's own time zone, which the machine's does not move: action-log/day-boundary.ts). The log's
-// rules come from IT's policy (action-log/rules.ts). Asks who is on shift and which
+// rules come from IT's policy (action-log/rules.ts). Asks who is on shift (and whether their role
+// lets them read the log by card or export it: a patron's reading history, issue #35) and which
 // connection is active; the patron desk records through it, never the other way round.
 
 import type { ActionEntry, ActionExport, ActionPage, ParsedArgsOf } from '../../../shared/contract.ts';
@@ -11,6 +12,7 @@ import { dayName, machineTimeZone, startOfDay, type DayBoundary } from '../../ac
 import { nextRetentionRun, retentionRule, type LogRules } from '../../action-log/rules.ts';
 import type { Logger } from '../../../node/logging/logger.ts';
 import { DeskError } from '../../../shared/desk-error.ts';
+import { contentIdOf } from '../../../shared/content-id.ts';
 import type { ContentId } from '../../../shared/model.ts';
 import type { RepeatingTask } from '../repeating-task.ts';
 import type { ConnectionsArea } from './connections-area.ts';
@@ -19,12 +21,19 @@ import type { ShiftArea } from './shift-area.ts';
 export interface ActionLogAreaParts {
   log: ActionLog;
   rules: LogRules;
-  shift: Pick<ShiftArea, 'who'>;
+  shift: Pick<ShiftArea, 'who' | 'requireMay' | 'confirmPin'>;
   connections: Pick<ConnectionsArea, 'activeProfile'>;
   logger: Logger;
   now: () => number;
   /** The machine's time zone now (the process's, unless a test names one). */
   machineZone?: () => string;
+  /** A library's name from IT's policy, where the profile gives it none (issue #35). */
+  libraryName?: (libraryId: number) => string | undefined;
+  /**
+   * Titles the desk's copy of the Collection knows, for today's actions of the patron on screen
+   * whose entries keep none (titles off by policy, or an action sent without one): read, never kept.
+   */
+  titles?: (libraryId: number, contentIds: ContentId[]) => Promise<Map<string, string>>;
 }
 
 /** An on-behalf action as the log records it: the whole card (the log masks and hashes it), and the title when the policy keeps titles. */
@@ -76,10 +85,10 @@ export class ActionLogArea {
     // The log's days are settled before its first entry (its zone is the one the desk was set up in).
     if (keeping) await Promise.all([log.open(), this.#dayBoundary()]);
     const profile = this.#parts.connections.activeProfile();
-    const libraryName = profile?.libraries.find((l) => l.libraryId === args.libraryId)?.name;
-    const { staff, osUser } = this.#parts.shift.who();
+    const libraryName = profile?.libraries.find((l) => l.libraryId === args.libraryId)?.name ?? this.#parts.libraryName?.(args.libraryId);
+    const { staff, osUser, deskPin } = this.#parts.shift.who();
     const entry = {
-      time: this.#parts.now(), staff, osUser, profile: profile?.name ?? '',
+      time: this.#parts.now(), staff, osUser, ...(deskPin ? { deskPin } : {}), profile: profile?.name ?? '',
       libraryId: args.libraryId, ...(libraryName ? { libraryName } : {}), card: args.card,
       action, contentId: args.contentId, ...(args.title && rules.titles ? { title: args.title } : {}),
     };
@@ -96,7 +105,7 @@ export class ActionLogArea {
       await record('ok', result.confirmedByReread);
       return result;
     } catch (error) {
-      await record(error instanceof DeskError ? error.code : 'error');
+      await record(outcomeOf(error));
       throw error;
     }
   }
@@ -104,6 +113,8 @@ export class ActionLogArea {
   /** A page of the log, newest first. Opening it (or a new filter: the first page) is itself logged, before it is read. */
   async listActions(args: ParsedArgsOf<'listActions'>): Promise<ActionPage> {
     const { offset, limit, ...filter } = args;
+    // Which titles one card borrowed is a patron's reading history: a manager's to read.
+    if (filter.cardEnding !== undefined) this.#parts.shift.requireMay('readLogByCard', 'log.managers-only');
     if (this.#off) return { total: 0, entries: [], skipped: 0 };
     if (offset === 0) await this.#recordAudit('log-read', filter);
     const page = await this.#parts.log.page(await this.#withinRetention(filter), offset, limit);
@@ -112,25 +123,46 @@ export class ActionLogArea {
 
   /** The entries for a CSV, oldest first; the renderer words it in the desk's language (shared/action-log-csv.ts). The export is logged first. */
   async exportActions(args: ParsedArgsOf<'exportActions'>): Promise<ActionExport> {
+    const { pin, ...filter } = args;
+    // A file of titles per card leaves the desk: a manager's, with their PIN typed again (issue #33).
+    this.#parts.shift.requireMay('exportLog', 'log.managers-only');
+    await this.#parts.shift.confirmPin(pin, 'log.export-pin-needed');
     if (this.#off) return { fileName: `lending-desk-actions-${dayName(this.#parts.now(), machineTimeZone())}.csv`, entries: [], skipped: 0 };
     const fileName = `lending-desk-actions-${dayName(this.#parts.now(), (await this.#dayBoundary()).zone)}.csv`;
-    await this.#recordAudit('log-export', args);
-    return { fileName, ...await this.#parts.log.matching(await this.#withinRetention(args)), ...await this.#changedAt() };
+    await this.#recordAudit('log-export', filter);
+    return { fileName, ...await this.#parts.log.matching(await this.#withinRetention(filter)), ...await this.#changedAt() };
   }
 
   /** What this desk did today (in the log's time zone) for the patron on screen. */
   async todaysActions(args: ParsedArgsOf<'todaysActions'>): Promise<ActionEntry[]> {
     if (this.#off) return [];
     const today = startOfDay(this.#parts.now(), (await this.#dayBoundary()).zone);
-    return this.#parts.log.forPatron(args.libraryId, args.card, today);
+    const entries = await this.#parts.log.forPatron(args.libraryId, args.card, today);
+    return this.#withTitles(args.libraryId, entries);
+  }
+
+  /** Entries that keep no title get the one the desk's copy of the Collection knows, for the screen only. */
+  async #withTitles(libraryId: number, entries: ActionEntry[]): Promise<ActionEntry[]> {
+    const untitled = [...new Set(entries.filter((e) => e.title === undefined).map((e) => e.contentId))];
+    if (untitled.length === 0 || !this.#parts.titles) return entries;
+    const titles = await this.#parts.titles(libraryId, untitled).catch((error: unknown) => {
+      this.#parts.logger.warn('action-log.titles-unread', { error });
+      return new Map<string, string>();
+    });
+    return entries.map((entry) => {
+      const title = entry.title ?? titles.get(String(contentIdOf(entry.contentId) ?? entry.contentId));
+      return title === undefined ? entry : { ...entry, title };
+    });
   }
 
   /** Who read or exported the log, when, with which filter: in the action log itself (no card, no title) and, without the filter's values, the app log. */
   async #recordAudit(action: LogAuditKind, filter: ActionFilter): Promise<void> {
     const used = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)) as ActionFilter;
     await this.#dayBoundary();
-    const { staff, osUser } = this.#parts.shift.who();
-    await this.#parts.log.recordAudit({ time: this.#parts.now(), staff, osUser, profile: this.#parts.connections.activeProfile()?.name ?? '', action, filter: used });
+    const { staff, osUser, deskPin } = this.#parts.shift.who();
+    await this.#parts.log.recordAudit({
+      time: this.#parts.now(), staff, osUser, ...(deskPin ? { deskPin } : {}), profile: this.#parts.connections.activeProfile()?.name ?? '', action, filter: used,
+    });
     this.#parts.logger.info('action-log.audit', { action, staff, osUser, filtered: Object.keys(used) });
   }
 
@@ -195,4 +227,14 @@ export class ActionLogArea {
     await this.#parts.log.recordAudit({ time: this.#parts.now(), staff, osUser, profile: this.#parts.connections.activeProfile()?.name ?? '', action: 'zone-change', zone });
     this.#parts.logger.warn('action-log.zone-changed', zone);
   }
+}
+
+/**
+ * What the log keeps of a failed action: the error's code, or `unknown` when nobody knows whether
+ * it took effect (the service did not answer clearly and the account could not be read): the
+ * record must not say "refused" where the screen says it may have gone through.
+ */
+function outcomeOf(error: unknown): string {
+  if (!(error instanceof DeskError)) return 'error';
+  return error.detail.reason === 'action.outcome-unknown' ? 'unknown' : error.code;
 }

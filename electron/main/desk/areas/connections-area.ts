@@ -6,6 +6,7 @@
 // (and marks the desk set up); nothing else of the other areas.
 
 import type { AppInfo, ParsedArgsOf, ProfileView } from '../../../shared/contract.ts';
+import type { LibraryRules } from '../../../shared/card-rules.ts';
 import type { Connection } from '../../connection/connection.ts';
 import { originOf, type Connections } from '../../connection/connections.ts';
 import type { CredentialVault } from '../../credentials/vault.ts';
@@ -31,6 +32,8 @@ export interface ConnectionsAreaParts {
   version: string;
   /** Windows: this copy is installed for all users (MSI or per-machine), so it never updates itself. */
   installedForAllUsers: boolean;
+  /** From IT's policy (issue #35): each library's name and card rules, and how many recent patrons the card field keeps. */
+  desk?: { libraryRules?: LibraryRules[] | undefined; recentPatrons?: number | undefined };
 }
 
 export class ConnectionsArea {
@@ -53,6 +56,8 @@ export class ConnectionsArea {
       signIn: await shift.signInView(),
     };
     if (this.#parts.installedForAllUsers) info.installedForAllUsers = true;
+    if (this.#parts.desk?.libraryRules) info.libraryRules = this.#parts.desk.libraryRules.map((rules) => ({ ...rules }));
+    info.recentPatrons = this.#parts.desk?.recentPatrons ?? 0;
     if (active) info.activeProfile = await this.#view(active);
     // The demo patrons are training data, but a locked desk shows no patron at all.
     if (active?.kind === 'sandbox' && session) {

@@ -9,6 +9,7 @@ import type { Connection } from '../../connection/connection.ts';
 import type { Logger } from '../../../node/logging/logger.ts';
 import { isDeskError } from '../../../shared/desk-error.ts';
 import type { Hold, Loan } from '../../../shared/model.ts';
+import type { CardCheck } from '../card-check.ts';
 import type { DeskClipboard } from '../clipboard.ts';
 import { patronView } from '../patron-view.ts';
 import type { TitlePages } from '../title-pages.ts';
@@ -22,6 +23,8 @@ export interface PatronDeskAreaParts {
   titlePages: TitlePages;
   clipboard: DeskClipboard;
   logger: Logger;
+  /** Each library's card rules from IT's policy (issue #35): a card that breaks them is refused before any request. */
+  cards?: CardCheck;
 }
 
 export class PatronDeskArea {
@@ -34,6 +37,7 @@ export class PatronDeskArea {
   }
 
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
+    this.#parts.cards?.refuseBroken(args.libraryId, args.card);
     const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
     const view = await patronView(desk, args.libraryId, args.card);
     this.#parts.titlePages.note([...view.loans, ...view.holds].map((item) => item.url));
@@ -45,6 +49,8 @@ export class PatronDeskArea {
     const { desk, libraries } = await this.#parts.connections.forLibrary(args.libraryId);
     const others = libraries.map((l) => l.libraryId).filter((libraryId) => libraryId !== args.libraryId);
     return Promise.all(others.map(async (libraryId): Promise<CardElsewhere> => {
+      // Not a card of a library whose rules it breaks: that library is not asked.
+      if (this.#parts.cards && !this.#parts.cards.accepts(libraryId, args.card)) return { libraryId, known: false };
       try {
         await desk.patronStatus(libraryId, args.card);
         return { libraryId, known: true };
@@ -93,6 +99,7 @@ export class PatronDeskArea {
 
   /** An on-behalf action at the patron's library, recorded in the action log; a repeated click while it runs joins it instead of sending twice. */
   async #act<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: (desk: Connection['desk']) => Promise<T>): Promise<T> {
+    this.#parts.cards?.refuseBroken(args.libraryId, args.card);
     const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
     const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
     const running = this.#inFlight.get(key);

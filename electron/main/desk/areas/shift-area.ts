@@ -1,5 +1,6 @@
 // The shift: from a sign-in to the lock. Who is on shift (the staff name, the operating system's
-// user), staff sign-in, the desk PIN and what proves who may set it, the lock (by staff, by the
+// user, how they signed in, their role and what it lets them do: the one place that decides it, so
+// the library server can become the source of staff and roles without touching the screens), staff sign-in, the desk PIN and what proves who may set it, the lock (by staff, by the
 // operating system, at quit) and main's own idle lock, and the preferences staff set (the idle
 // minutes, the language); the desk PIN is desk-pin.ts's. The lowest of the desk's areas: every other one may ask who is on
 // shift; this one asks nothing of them. Whether a contract method may run at all while locked is
@@ -7,6 +8,8 @@
 
 import type { EventName, EventPayloads, ParsedArgsOf, Preferences, SignInView, StaffSession } from '../../../shared/contract.ts';
 import { DeskError } from '../../../shared/desk-error.ts';
+import type { Reason } from '../../../shared/reasons.ts';
+import type { StaffPermissions, StaffRole } from '../../../shared/staff.ts';
 import type { DeskClipboard } from '../clipboard.ts';
 import { IdleClock } from '../idle-clock.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
@@ -23,8 +26,24 @@ export interface ShiftAreaParts extends DeskPinParts {
   clipboard: DeskClipboard;
   /** IT's longest shift (policy maxShiftHours); DEFAULT_MAX_SHIFT_HOURS without it. */
   maxShiftHours?: number | undefined;
+  /** IT's policy on roles (issue #35): a desk-PIN shift's role (`desk` unless IT says), and the names staff may choose with it. */
+  roles?: { deskPin?: StaffRole | undefined; deskPinNames?: readonly string[] | undefined };
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+}
+
+/** Who is on shift, as the action log records them. */
+export interface OnShift {
+  staff: string;
+  osUser: string;
+  /** Signed in with the shared desk PIN: the log says "desk PIN" rather than a name anyone could type. */
+  deskPin?: true;
+}
+
+/** What a role lets staff do: managers read a patron's history (the log by card, its export) and replace the library mirror's password. */
+export function permissionsOf(role: StaffRole): StaffPermissions {
+  const manager = role === 'manager';
+  return { readLogByCard: manager, exportLog: manager, replaceLibraryMirrorPassword: manager };
 }
 
 export class ShiftArea {
@@ -44,7 +63,7 @@ export class ShiftArea {
 
   /** The open shift, if any: a copy. */
   get session(): StaffSession | undefined {
-    return this.#session ? { ...this.#session } : undefined;
+    return this.#session ? { ...this.#session, may: { ...this.#session.may } } : undefined;
   }
 
   onShift(): boolean {
@@ -52,8 +71,27 @@ export class ShiftArea {
   }
 
   /** Who is at the desk, as the action log records them ('' while locked). */
-  who(): { staff: string; osUser: string } {
-    return { staff: this.#session?.staffName ?? '', osUser: this.#osUser };
+  who(): OnShift {
+    const session = this.#session;
+    return { staff: session?.staffName ?? '', osUser: this.#osUser, ...(session?.signedInWith === 'desk-pin' ? { deskPin: true } : {}) };
+  }
+
+  /** Whether whoever is on shift may do this (nobody may while locked). */
+  may(permission: keyof StaffPermissions): boolean {
+    return this.#session?.may[permission] ?? false;
+  }
+
+  /** Refuses, with `reason`, what whoever is on shift may not do; the refusal goes to the app log. */
+  requireMay(permission: keyof StaffPermissions, reason: Reason): void {
+    if (this.may(permission)) return;
+    this.#parts.logger.warn('session.refused-for-role', { permission, role: this.#session?.role ?? 'none', osUser: this.#osUser });
+    throw DeskError.because('unauthorized', reason);
+  }
+
+  /** Their PIN typed again (before an export): a wrong one counts as a wrong try. Asked after `requireMay`, so always on shift. */
+  async confirmPin(pin: string | undefined, needed: Reason): Promise<void> {
+    if (pin === undefined || pin === '') throw DeskError.because('invalid-input', needed);
+    await this.#parts.signIn.confirmPin(this.#session?.staffName ?? '', pin);
   }
 
   /** The open shift's number (0 while locked): a connection saved in it cannot prove the desk PIN until the next. */
@@ -83,12 +121,13 @@ export class ShiftArea {
   async startShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
     const { signIn, logger, now } = this.#parts;
     if (this.#parts.policyRefused) throw DeskError.because('unauthorized', 'sign-in.policy-refused');
-    const { staffName } = await signIn.signIn(args.staffName, args.pin);
+    const signedIn = await signIn.signIn(args.staffName ?? '', args.pin);
+    const role: StaffRole = signedIn.signedInWith === 'desk-pin' ? this.#parts.roles?.deskPin ?? 'desk' : signedIn.role ?? 'desk';
     this.#osUser = this.#parts.osUserName();
-    this.#session = { staffName, startedAt: now() };
+    this.#session = { staffName: signedIn.staffName, startedAt: now(), signedInWith: signedIn.signedInWith, role, may: permissionsOf(role) };
     this.#idle.touch();
-    logger.info('session.start', { staff: staffName, osUser: this.#osUser, signIn: signIn.method });
-    return { ...this.#session };
+    logger.info('session.start', { staff: signedIn.staffName, osUser: this.#osUser, signIn: signIn.method, role });
+    return this.session as StaffSession;
   }
 
   /** Sets or changes the desk PIN, with the proof it takes (desk-pin.ts). */
@@ -96,9 +135,11 @@ export class ShiftArea {
     return this.#deskPin.set(args);
   }
 
-  /** How staff unlock this desk, for the lock and shift-start screens. */
-  signInView(): Promise<SignInView> {
-    return this.#deskPin.signInView();
+  /** How staff unlock this desk, for the lock and shift-start screens (with the desk PIN, the names IT lists). */
+  async signInView(): Promise<SignInView> {
+    const view = await this.#deskPin.signInView();
+    const names = this.#parts.roles?.deskPinNames;
+    return view.method === 'desk-pin' && names?.length ? { ...view, deskPinNames: [...names] } : view;
   }
 
   /** The renderer's heartbeat while someone uses the window (at most every half minute): main's idle lock counts it. */

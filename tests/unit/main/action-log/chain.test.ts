@@ -65,7 +65,7 @@ describe('the action log\'s gaps show', () => {
     expect(page.changedAt).toBe(pc.clock.now());
     expect(changedLines()).toEqual([expect.objectContaining({ path: logFile(), where: expect.arrayContaining([expect.stringMatching(where)]) })]);
     // The export says so too, and the notice stays after another restart.
-    expect((await ok<{ changedAt?: number }>('exportActions', {})).changedAt).toBe(page.changedAt);
+    expect((await ok<{ changedAt?: number }>('exportActions', { pin: TEST_DESK_PIN })).changedAt).toBe(page.changedAt);
     expect((await onShiftAgain()).changedAt).toBe(page.changedAt);
   });
 
@@ -117,7 +117,7 @@ describe('the action log\'s gaps show', () => {
     await ok('listActions', { staff: 'jd', outcome: 'failed' });
     await ok('listActions', { offset: 20, limit: 20 }); // a further page of the same reading is not a new one
     pc.clock.advance(1000);
-    await ok('exportActions', { cardEnding: '0042' });
+    await ok('exportActions', { cardEnding: '0042', pin: TEST_DESK_PIN });
     const audit = (await ok<ActionPage>('listActions', {})).entries.filter((e) => e.action.startsWith('log-'));
     expect(audit).toEqual([
       expect.objectContaining({ action: 'log-read', staff: 'JD', time: pc.clock.now(), filter: {} }),

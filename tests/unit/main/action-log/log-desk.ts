@@ -22,10 +22,18 @@ export interface LogDesk {
   vault: CredentialVault;
   clock: Clock;
   readonly desk: DeskService;
+  /** The built-in sandbox the desk talks to (its faults, its request log), once the desk has used it. */
+  readonly sandbox: SandboxService;
   start(policy?: Policy): Promise<DeskService>;
   ok<T = any>(name: MethodName, args?: unknown): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
 }
+
+/**
+ * These tests are about the log itself: IT lets the desk PIN's shift read it by card and export it
+ * (a one-person desk), and lists "JD" as a name to choose. Who may read it is action-log-roles.test.ts's.
+ */
+const LOG_READER: Policy = { version: 1, deskPinRole: 'manager', deskPinNames: ['JD'] };
 
 export function logDesk(prefix: string, clock: Clock = createClock()): LogDesk {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -40,11 +48,15 @@ export function logDesk(prefix: string, clock: Clock = createClock()): LogDesk {
       if (!current) throw new Error('the desk has not started');
       return current;
     },
+    get sandbox() {
+      if (!sandbox) throw new Error('the sandbox has not started');
+      return sandbox;
+    },
     async start(policy) {
       await current?.close();
       closeLog?.();
       const created = createNodeDesk({
-        dir, vault, now: clock.now, actionLogKey: memoryLogKey(key), ...(policy ? { policy } : {}),
+        dir, vault, now: clock.now, actionLogKey: memoryLogKey(key), policy: { ...LOG_READER, ...policy },
         sandbox: async () => inProcessSandbox((sandbox ??= createSandboxService({ catalogSize: 300 }))),
         clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
       });

@@ -162,7 +162,7 @@ describe('reading the log', () => {
     expect(await ids({ outcome: 'ok', staff: 'jo' })).toEqual([100]);
     expect(await ids({ from: clock.now() - 2.5 * DAY, to: clock.now() - 0.75 * DAY })).toEqual([100, 200]);
     expect((await dispatch(desk!, 'listActions', { cardEnding: '12345' })).ok).toBe(false);
-    const exported = await ok<{ entries: ActionEntry[] }>('exportActions', { staff: 'jo park' });
+    const exported = await ok<{ entries: ActionEntry[] }>('exportActions', { staff: 'jo park', pin: TEST_DESK_PIN });
     expect(exported.entries.map((e) => e.contentId)).toEqual([200, 100]);
   });
 

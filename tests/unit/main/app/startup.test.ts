@@ -362,7 +362,7 @@ describe('a packaged start', () => {
     // A fresh desk sets its desk PIN first (nothing else to prove on a desk with no partner connection), then signs in with it.
     await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
     await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
-    await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { staffName: 'JD' } } });
+    await expect(call('appInfo')).resolves.toMatchObject({ ok: true, value: { session: { signedInWith: 'desk-pin' } } });
     await expect(call('copyText', { text: 'Loans of ••••0002: due 1 December', purpose: 'slip' })).resolves.toMatchObject({ ok: true });
     expect(run.electron.clipboard.text).toBe('Loans of ••••0002: due 1 December');
     // Kept out of clipboard history and managers (issue #33): Windows' formats (DWORD 0), KDE's and macOS's hints.
@@ -392,7 +392,7 @@ describe('a packaged start', () => {
       await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
       vi.advanceTimersByTime(5_000);
       expect(run.electron.systemIdle.asked).toBeGreaterThan(0);
-      await expect(call('appInfo')).resolves.toMatchObject({ value: { session: { staffName: 'JD' } } });
+      await expect(call('appInfo')).resolves.toMatchObject({ value: { session: { signedInWith: 'desk-pin' } } });
       run.electron.systemIdle.state = 'locked';
       vi.advanceTimersByTime(5_000);
       await vi.waitFor(async () => expect(((await call('appInfo')) as { value: { session?: unknown } }).value.session).toBeUndefined());

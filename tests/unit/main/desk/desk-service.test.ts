@@ -274,7 +274,8 @@ async function sandboxShiftWithInstantTitle(): Promise<{ libraryId: number; card
 describe('the action log', () => {
   it('records every on-behalf action with staff, OS user, profile, library, masked card, title and outcome, sealed on disk; exports the entries', async () => {
     await desk.close();
-    desk = newDesk({ osUserName: () => 'circ-desk-2' });
+    // The desk PIN records the name chosen from IT's list; IT lets this one-person desk's PIN read and export the log (issue #35).
+    desk = newDesk({ osUserName: () => 'circ-desk-2', policy: { version: 1, deskPinNames: ['Jo'], deskPinRole: 'manager' } });
     const { libraryId, card, instant } = await sandboxShiftWithInstantTitle();
     await ok('borrow', { libraryId, card, contentId: instant.contentId, title: '=HYPERLINK("x")' });
     expect(await call('borrow', { libraryId, card, contentId: instant.contentId, title: 'Again' })).toMatchObject({ ok: false, error: { code: 'already-borrowed' } });
@@ -284,15 +285,15 @@ describe('the action log', () => {
     // Reading the log is itself an entry: who, when, which filter (here none), and nothing about a patron.
     expect(page).toMatchObject({ total: 4, skipped: 0 });
     expect(page.entries.map((e: { action: string; outcome: string }) => `${e.action}:${e.outcome}`)).toEqual(['log-read:ok', 'return:ok', 'borrow:already-borrowed', 'borrow:ok']);
-    expect(page.entries[0]).toEqual({ time: expect.any(Number), staff: 'Jo', osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId: 0, card: '', action: 'log-read', contentId: 0, outcome: 'ok', filter: {} });
+    expect(page.entries[0]).toEqual({ time: expect.any(Number), staff: 'Jo', deskPin: true, osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId: 0, card: '', action: 'log-read', contentId: 0, outcome: 'ok', filter: {} });
     expect(page.entries[3]).toEqual({
-      time: expect.any(Number), staff: 'Jo', osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId, libraryName: expect.stringContaining('('),
+      time: expect.any(Number), staff: 'Jo', deskPin: true, osUser: 'circ-desk-2', profile: 'Built-in sandbox', libraryId, libraryName: expect.stringContaining('('),
       card: `••••${card.slice(-4)}`, action: 'borrow', contentId: instant.contentId, title: '=HYPERLINK("x")', outcome: 'ok', confirmedByReread: false,
     });
-    const exported = await ok('exportActions');
+    const exported = await ok('exportActions', { pin: TEST_DESK_PIN });
     expect(exported.fileName).toMatch(/^lending-desk-actions-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(exported.entries.map((e: { action: string }) => e.action)).toEqual(['borrow', 'borrow', 'return', 'log-read', 'log-export']);
-    expect(await ok('exportActions', { outcome: 'failed' })).toMatchObject({ entries: [{ outcome: 'already-borrowed', title: 'Again' }] });
+    expect(await ok('exportActions', { outcome: 'failed', pin: TEST_DESK_PIN })).toMatchObject({ entries: [{ outcome: 'already-borrowed', title: 'Again' }] });
     expect((await ok('listActions', { staff: 'jo' })).entries.slice(0, 2)).toMatchObject([{ action: 'log-read', filter: { staff: 'jo' } }, { action: 'log-export', filter: { outcome: 'failed' } }]);
     expect(JSON.stringify([page, exported])).not.toContain(card);
     // On disk, the entries are sealed: no title, staff name, card ending or library in the clear.

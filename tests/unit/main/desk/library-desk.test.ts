@@ -62,10 +62,11 @@ afterEach(async () => {
 });
 
 /** A managed desk of library 101 whose policy names the library mirror; the role's password in its keychain unless `password` is null. */
-async function openDesk(change: { target?: Partial<LibraryMirrorTarget> & { passwordEntry?: 'keychain' | 'settings' }; password?: string | null } = {}): Promise<DeskService> {
+async function openDesk(change: { target?: Partial<LibraryMirrorTarget> & { passwordEntry?: 'keychain' | 'settings' }; password?: string | null; deskPinRole?: 'desk' | 'manager' } = {}): Promise<DeskService> {
   const { target, password } = deskTarget(db(), dir);
   const policy = policySchema.parse({
     version: 1,
+    ...(change.deskPinRole ? { deskPinRole: change.deskPinRole } : {}),
     profiles: [{ id: 'city', name: 'City Library', baseUrl: sandbox.url, libraries: [{ libraryId: LIB }], country: 'US' }],
     libraryMirror: { ...target, ...change.target },
   });
@@ -218,7 +219,7 @@ describe('a desk closed during its first fill', () => {
 });
 
 describe('the role password typed in Settings', () => {
-  it('is refused unless IT\'s policy lets it be typed there; where it does, it is kept in the keychain only and the next fill uses it', async () => {
+  it('is refused unless IT\'s policy lets it be typed there and a manager types it; it is kept in the keychain only and the next fill uses it', async () => {
     const { password } = deskTarget(db(), dir);
     await openDesk({ password: null });
     expect(await ok('libraryMirror')).toMatchObject({ passwordEntry: 'keychain', passwordSaved: false, user: deskTarget(db(), dir).target.user });
@@ -227,7 +228,15 @@ describe('the role password typed in Settings', () => {
     await desk!.close();
     closeLog();
 
+    // Where it may be typed, desk staff may not replace it (issue #33): a manager may.
     await openDesk({ password: null, target: { passwordEntry: 'settings' } });
+    const deskStaff = await dispatch(desk!, 'setLibraryMirrorPassword', { password: 'mine-now' });
+    expect(deskStaff.ok ? undefined : deskStaff.error).toMatchObject({ code: 'unauthorized', reason: 'library-mirror.managers-only' });
+    expect(await ok('libraryMirror')).toMatchObject({ passwordSaved: false });
+    await desk!.close();
+    closeLog();
+
+    await openDesk({ password: null, target: { passwordEntry: 'settings' }, deskPinRole: 'manager' });
     const missing = await desk!.runDueLibraryFill().then(() => undefined, (e: unknown) => e);
     expect(isDeskError(missing) && missing.detail.reason).toBe('library-mirror.no-password');
     expect(await ok('setLibraryMirrorPassword', { password })).toMatchObject({ passwordEntry: 'settings', passwordSaved: true });

@@ -75,7 +75,7 @@ describe('main\'s own idle lock', () => {
     expect(await desk.enforceIdleLock()).toBe(true);
     expect(locks).toEqual([{ reason: 'idle' }]);
     expect(await dispatch(desk, 'lookupPatron', { libraryId, card })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
-    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"JD","reason":"idle"');
+    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"","reason":"idle"');
   });
 
   it('counts the renderer\'s heartbeat and calls staff make; not the renderer\'s own polls', async () => {
@@ -115,7 +115,7 @@ describe('the longest shift (issue #33)', () => {
     expect(await desk.enforceIdleLock()).toBe(true);
     expect(locks).toEqual([{ reason: 'shift-length' }]);
     expect((await ok<AppInfo>('appInfo')).session).toBeUndefined();
-    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"JD","reason":"shift-length"');
+    expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"","reason":"shift-length"');
   });
 
   it('follows IT\'s maxShiftHours; a new shift starts a new count', async () => {

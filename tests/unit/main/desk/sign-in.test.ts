@@ -110,8 +110,22 @@ describe('the desk PIN at the lock screen', () => {
     expect(await signIn('JD', `${TEST_DESK_PIN} `)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     expect((await ok('appInfo')).session).toBeUndefined();
     expect(await refusal('lookupPatron', { libraryId: 101, card: '21101000000001' })).toMatchObject({ code: 'session-locked' });
-    expect(await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toEqual({ staffName: 'JD', startedAt: clock.now() });
-    expect((await ok('appInfo')).session).toMatchObject({ staffName: 'JD' });
+    // The desk PIN is shared: a name anyone who knows it could type is not a record of who was there (issue #35).
+    const deskStaff = { readLogByCard: false, exportLog: false, replaceLibraryMirrorPassword: false };
+    expect(await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN })).toEqual({ staffName: '', startedAt: clock.now(), signedInWith: 'desk-pin', role: 'desk', may: deskStaff });
+    expect((await ok('appInfo')).session).toMatchObject({ staffName: '', signedInWith: 'desk-pin' });
+  });
+
+  it('with the desk PIN, records a name only when staff choose it from IT\'s list, and gives the role IT sets for it', async () => {
+    await restart({ policy: { version: 1, deskPinNames: ['Ana Lopez', 'Jo Park'], deskPinRole: 'manager' } });
+    await ok('useSandbox');
+    expect((await ok('appInfo')).signIn).toMatchObject({ method: 'desk-pin', deskPinNames: ['Ana Lopez', 'Jo Park'] });
+    expect(await ok('startShift', { staffName: 'Mallory', pin: TEST_DESK_PIN })).toMatchObject({ staffName: '', signedInWith: 'desk-pin', role: 'manager' });
+    await ok('lockSession', { reason: 'staff' });
+    const manager = { readLogByCard: true, exportLog: true, replaceLibraryMirrorPassword: true };
+    expect(await ok('startShift', { staffName: ' jo  PARK', pin: TEST_DESK_PIN })).toEqual({ staffName: 'Jo Park', startedAt: clock.now(), signedInWith: 'desk-pin', role: 'manager', may: manager });
+    await ok('lockSession', { reason: 'staff' });
+    expect(await ok('startShift', { pin: TEST_DESK_PIN })).toMatchObject({ staffName: '', role: 'manager' });
   });
 
   it('five wrong tries make the desk wait, a restart does not reset the count, and the wait grows', async () => {
@@ -158,13 +172,14 @@ describe('the desk PIN at the lock screen', () => {
     const lines = logLines();
     expect(lines.find((l) => l.event === 'session.sign-in-refused')).toMatchObject({ level: 'warn', osUser: 'desk-login', failures: 1 });
     expect(lines.filter((l) => l.event === 'session.sign-in-refused').every((l) => !('staff' in l))).toBe(true);
+    // With the desk PIN and no list from IT, no typed name is recorded at all.
     expect(lines.filter((l) => l.event === 'session.start')).toEqual([
-      expect.objectContaining({ staff: 'Jo Park', osUser: 'desk-login', signIn: 'desk-pin' }),
-      expect.objectContaining({ staff: 'Jo Park', osUser: 'desk-login' }),
+      expect.objectContaining({ staff: '', osUser: 'desk-login', signIn: 'desk-pin', role: 'desk' }),
+      expect.objectContaining({ staff: '', osUser: 'desk-login' }),
     ]);
     expect(lines.find((l) => l.event === 'session.desk-pin-set')).toMatchObject({ osUser: 'desk-login', proof: 'current-pin' });
     const written = everythingWritten();
-    for (const secret of ['808080', TEST_DESK_PIN, 'river-8642', '418230', 'Mallory']) expect(written).not.toContain(secret);
+    for (const secret of ['808080', TEST_DESK_PIN, 'river-8642', '418230', 'Mallory', 'Jo Park']) expect(written).not.toContain(secret);
     // The record is in the keychain; nothing about signing in is written to a file.
     expect(existsSync(join(dir, 'sign-in.json'))).toBe(false);
     expect(signInRecord()).toEqual({ v: 1, deskPin: expect.stringMatching(/^\$scrypt\$ln=14,r=8,p=1\$/), failures: 0, shifts: 2 });
@@ -187,8 +202,23 @@ describe('per-staff PINs from the policy', () => {
   beforeAll(async () => {
     policy = {
       version: 1,
-      staffPins: [{ name: 'Ana Lopez', pinHash: await hashPin('ana-2468', TEST_PIN_COST) }, { name: 'Jo Park', pinHash: await hashPin('jo-1357', TEST_PIN_COST) }],
+      staffPins: [{ name: 'Ana Lopez', pinHash: await hashPin('ana-2468', TEST_PIN_COST), role: 'manager' }, { name: 'Jo Park', pinHash: await hashPin('jo-1357', TEST_PIN_COST) }],
+      // IT's desk-PIN settings mean nothing where staff have their own PINs.
+      deskPinRole: 'manager', deskPinNames: ['Jo Park'],
     };
+  });
+
+  it('gives each PIN the role IT wrote beside it: a manager, or desk staff when it says none', async () => {
+    await restart({ policy });
+    await ok('useSandbox');
+    expect((await ok('appInfo')).signIn.deskPinNames).toBeUndefined();
+    expect(await ok('startShift', { staffName: 'Ana Lopez', pin: 'ana-2468' })).toMatchObject({
+      staffName: 'Ana Lopez', signedInWith: 'staff-pin', role: 'manager', may: { readLogByCard: true, exportLog: true, replaceLibraryMirrorPassword: true },
+    });
+    await ok('lockSession', { reason: 'staff' });
+    expect(await ok('startShift', { staffName: 'Jo Park', pin: 'jo-1357' })).toMatchObject({
+      staffName: 'Jo Park', signedInWith: 'staff-pin', role: 'desk', may: { readLogByCard: false, exportLog: false, replaceLibraryMirrorPassword: false },
+    });
   });
 
   it('lets each member of staff in with their own PIN, under the name IT wrote; no other name, PIN or the desk PIN', async () => {

@@ -69,6 +69,18 @@ describe('checking a policy', () => {
     [{ ...EXAMPLE, actionLogTimeZone: 'Mars/Olympus_Mons' }, 'actionLogTimeZone', 'actionLogTimeZone must be a time zone name such as America/Toronto.'],
     [{ ...EXAMPLE, maxShiftHours: 0 }, 'maxShiftHours', 'maxShiftHours must be a whole number of hours from 1 to 24.'],
     [{ ...EXAMPLE, maxShiftHours: 25 }, 'maxShiftHours', 'maxShiftHours must be a whole number of hours from 1 to 24.'],
+    // Issue #35: each library's card rules, recent patrons, the desk PIN's role and names.
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, cards: { checkDigit: 'mod11' } }] }, 'libraries[0].cards.checkDigit', "libraries[].cards.checkDigit must be one of 'none', 'luhn', 'codabar'."],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, cards: { checkDigit: 'codabar', length: 12 } }] }, 'libraries[0].cards.length', 'libraries[].cards.length must be 14 (or left out) with the Codabar check digit.'],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, cards: { checkDigit: 'codabar', prefix: '34512' } }] }, 'libraries[0].cards.prefix', /^libraries\[\]\.cards\.prefix must start with 2 with the Codabar check digit/],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, items: { checkDigit: 'codabar', prefix: '24512' } }] }, 'libraries[0].items.prefix', /^libraries\[\]\.items\.prefix must start with 3/],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, cards: { prefix: '12345678', length: 6 } }] }, 'libraries[0].cards.prefix', 'libraries[].cards.prefix is longer than libraries[].cards.length.'],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512, cards: { prefix: '24 512' } }] }, 'libraries[0].cards.prefix', 'libraries[].cards.prefix must be 1 to 20 letters or digits.'],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 4512 }, { libraryId: 4512, name: 'Again' }] }, 'libraries', 'Library 4512 appears more than once in libraries.'],
+    [{ ...EXAMPLE, libraries: [{ libraryId: 0 }] }, 'libraries[0].libraryId', 'libraries[].libraryId must be a positive whole number.'],
+    [{ ...EXAMPLE, recentPatrons: 11 }, 'recentPatrons', 'recentPatrons must be a whole number from 0 (no recent patrons) to 10.'],
+    [{ ...EXAMPLE, deskPinRole: 'admin' }, 'deskPinRole', "deskPinRole must be one of 'desk', 'manager'."],
+    [{ ...EXAMPLE, deskPinNames: ['Ana', 'ANA '] }, 'deskPinNames', 'Staff name "ana" appears more than once in deskPinNames.'],
   ])('ignores a wrong value, naming its field (%#)', (raw, field, rule) => {
     const { policy, problems } = check(raw);
     expect(policy).toBeUndefined();
@@ -83,6 +95,12 @@ describe('checking a policy', () => {
     expect(policy).toMatchObject({ actionLogTimeZone: 'America/St_Johns', maxShiftHours: 24 });
     expect(policy.tlsInspectionCa).toHaveLength(2);
     expect(validPolicy({ actionLogTimeZone: 'UTC' }).actionLogTimeZone).toBe('UTC');
+  });
+
+  it('takes each library\'s name and card rules, recent patrons and the desk PIN\'s role and names (issue #35)', () => {
+    const libraries = [{ libraryId: 4512, name: 'Main branch', cards: { prefix: '24512', checkDigit: 'codabar' }, items: { prefix: '34512', checkDigit: 'codabar' } }];
+    expect(validPolicy({ libraries, recentPatrons: 0, deskPinRole: 'manager', deskPinNames: ['Ana Lopez'] })).toMatchObject({ libraries, recentPatrons: 0, deskPinRole: 'manager', deskPinNames: ['Ana Lopez'] });
+    expect(validPolicy({ staffPins: undefined }).libraries).toBeUndefined();
   });
 
   it('sets aside a top-level setting this version does not know (Chrome\'s rule: a newer template must not lock out an older desk), keeping the rest', () => {

@@ -28,7 +28,7 @@ const PROFILE = {
   libraries: [{ libraryId: 4512, name: 'Main branch' }, { libraryId: 4513 }], country: 'US', wsApi: '2.1',
 };
 const STAFF_PINS = [
-  { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4' },
+  { name: 'Ana Lopez', pinHash: '$scrypt$ln=16,r=8,p=1$k4QibT38vgJ+ahuSPwaq0A$oG8WlCHa+5im9SI2qJXBXxHt6Isxb21ReSWbzI1ybR4', role: 'manager' as const },
   { name: 'Jo Park', pinHash: '$scrypt$ln=16,r=8,p=1$8vONNuQRAdWL0iADuzaL7w$qRlEyp0hY1/t3SsLKd2vXYA8k0nDrNDWl4FSUIwrvJ0' },
 ];
 /** Each OS's sample keeps the library mirror's CA where that OS's administrators alone can write. */
@@ -40,11 +40,17 @@ const CA_FILE = {
 const LIBRARY_MIRROR = { host: 'db.library.example.org', port: 5432, database: 'library_mirror', user: 'library_mirror_desk', caFile: CA_FILE.windows, passwordEntry: 'keychain' } as const;
 /** The library's TLS inspection CA, by its SHA-256 fingerprint as openssl prints it. */
 const INSPECTION_CA = 'A9:A1:DB:82:1A:8F:26:AA:90:01:DE:8C:56:33:85:09:9C:EA:88:38:72:8E:44:FD:88:F1:BD:8C:99:74:95:FB';
+/** Each library's name, card rules and item barcodes (issue #35): a Codabar branch and a Luhn one. */
+const LIBRARIES: Policy['libraries'] = [
+  { libraryId: 4512, name: 'Main branch', cards: { prefix: '24512', checkDigit: 'codabar' }, items: { prefix: '34512', checkDigit: 'codabar' } },
+  { libraryId: 4513, name: 'East branch', cards: { prefix: '4513', length: 10, checkDigit: 'luhn' }, items: { prefix: 'T4513', length: 12 } },
+];
+const DESK_PIN_NAMES = ['Ana Lopez', 'Jo Park'];
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
   staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
-  libraryMirror: LIBRARY_MIRROR,
+  libraryMirror: LIBRARY_MIRROR, libraries: LIBRARIES, recentPatrons: 3, deskPinRole: 'desk', deskPinNames: DESK_PIN_NAMES,
   tlsInspectionCa: [INSPECTION_CA], actionLogTimeZone: 'America/Toronto', maxShiftHours: 10,
 };
 const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
@@ -103,6 +109,10 @@ const ENTERED: Entered = {
   ActionLogTimeZone: { ActionLogTimeZoneName: 'America/Toronto' },
   MaxShiftHours: { MaxShiftHoursValue: 10 },
   IdleLockMinutes: { IdleLockMinutesValue: 3 },
+  Libraries: { LibrariesJson: JSON.stringify(LIBRARIES, null, 2).split('\n') },
+  RecentPatrons: { RecentPatronsValue: 3 },
+  DeskPinRole: { DeskPinRoleValue: 'desk' },
+  DeskPinNames: { DeskPinNamesList: DESK_PIN_NAMES },
   Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
   LibraryMirror: {
     LibraryMirrorHost: LIBRARY_MIRROR.host, LibraryMirrorPort: LIBRARY_MIRROR.port, LibraryMirrorDatabase: LIBRARY_MIRROR.database,
@@ -124,9 +134,10 @@ describe('the ADMX template', () => {
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTimeZone', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
-      'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
-      'maxShiftHours', 'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'tlsInspectionCa', 'updates.mode', 'updates.url',
+      'actionLogRetentionDays', 'actionLogTimeZone', 'actionLogTitles', 'deskPinNames', 'deskPinRole', 'entitlementFullPassDays', 'idleLockMinutes',
+      'libraries', 'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port',
+      'libraryMirror.user', 'maxShiftHours', 'profileEditing', 'profiles', 'recentPatrons', 'sandboxOffered', 'staffPins', 'tlsInspectionCa',
+      'updates.mode', 'updates.url',
     ]);
   });
 
@@ -136,6 +147,15 @@ describe('the ADMX template', () => {
     const found = (entitlementFullPassDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { entitlementFullPassDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
     expect([found(1), found(90)]).toEqual([{}, {}]);
     expect([found(0).ignored?.reason, found(91).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
+  });
+
+  it('offers exactly the roles and recent-patron range the app accepts (issue #35)', () => {
+    expect(all(admx, 'enum[valueName="deskPinRole"] item value string').map((node) => node.textContent)).toEqual(['desk', 'manager']);
+    const recent = admx.querySelector('decimal[valueName="recentPatrons"]') as Element;
+    expect([attr(recent, 'minValue'), attr(recent, 'maxValue')]).toEqual(['0', '10']);
+    const found = (raw: Record<string, unknown>) => checkedPolicy({ kind: 'found', source: 's', raw }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found({ recentPatrons: 0 }), found({ recentPatrons: 10 }), found({ deskPinRole: 'manager' })]).toEqual([{}, {}, {}]);
+    expect([found({ recentPatrons: 11 }).ignored?.reason, found({ deskPinRole: 'boss' }).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
