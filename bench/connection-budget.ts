@@ -11,7 +11,7 @@ import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
 import { sourceName } from '../electron/node/mirror-interface.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/node/partner/limits.ts';
 import { sandboxAdmin, type SandboxProcess } from './sandbox-process.ts';
-import { SimulatedTime } from './support/simulated-time.ts';
+import { SimulatedTime } from '../tests/support/simulated-time.ts';
 
 const LIBRARY = 101;
 const CHANGED = 10_000;

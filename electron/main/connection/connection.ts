@@ -8,6 +8,7 @@ import { DeskMirror } from '../mirror/desk-mirror.ts';
 import type { LibraryFillOptions } from '../mirror/library-fill.ts';
 import { PartnerClient, type PartnerClientOptions } from '../../node/partner/client.ts';
 import { RequestBudget } from '../../node/partner/request-budget.ts';
+import { STAFF_WAIT_LIMIT_MS } from '../../node/partner/staff-wait.ts';
 import type { Credentials } from '../../node/partner/token.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
 import type { Country } from '../../shared/model.ts';
@@ -63,6 +64,8 @@ export class Connection {
     const { clientOptions = {} } = spec;
     this.budget = new RequestBudget({
       perMinute: spec.ratePerMinute,
+      // A staff call that would wait longer for the window is told at once how long (staff-wait.ts).
+      deskWaitLimitMs: STAFF_WAIT_LIMIT_MS,
       now: clientOptions.now ?? spec.now,
       ...(clientOptions.sleep ? { sleep: clientOptions.sleep } : {}),
     });

@@ -141,7 +141,7 @@ export class DeskMirror {
     return this.mirror.titleContents(libraryId, titleIds);
   }
 
-  /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, bench/support/simulated-time.ts). */
+  /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, tests/support/simulated-time.ts). */
   get ownerThread(): { busy: boolean; idle(): Promise<void> } {
     return this.mirror;
   }
