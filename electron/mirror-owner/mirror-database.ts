@@ -14,7 +14,7 @@ import { ContentKeys } from './content-keys.ts';
 import { COLLECTION_ORDER_INDEXES, migrate } from './schema.ts';
 import { decodeRecord } from './title-record.ts';
 import { recordOf, titleRow, type TitleRow } from './title-row.ts';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, FLAGS_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
 
 export type { SourceState } from '../shared/collection.ts';
@@ -54,7 +54,7 @@ function paramsOf(json: string | null): ErrorParams {
 const TITLE_SOURCES = { global: 'global', libraryContent: 'library-content:' } as const;
 
 /** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
-interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
+interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; flags: number; words: string | null }
 
 /** Availability just stored (the titles' keys: content-keys.ts), for the Collection's index to patch in place. */
 export type AvailabilityListener = (libraryId: number, keys: number[]) => void;
@@ -267,6 +267,7 @@ export class MirrorDatabase {
       this.ftsConfig(DEFAULT_HASH_SIZE, DEFAULT_AUTOMERGE);
       this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
         WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
+      this.db.exec(`UPDATE entitlements SET flags = ${FLAGS_FROM_TITLE('entitlements')} WHERE flags IS NOT ${FLAGS_FROM_TITLE('entitlements')}`);
       for (const index of COLLECTION_ORDER_INDEXES) this.db.exec(`CREATE INDEX IF NOT EXISTS ${index}`); // after the copies: built once from them
       this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
     }, true);
@@ -352,7 +353,7 @@ export class MirrorDatabase {
           this.removeEntitlement(libraryId, change.id);
           continue;
         }
-        const { active, purchaseModel, price: _price, ...record } = change.title;
+        const { active, purchaseModel, ...record } = change.title;
         const key = this.keys.keyOf(record.id, true);
         const seen = this.statement('SELECT 1 FROM titles WHERE id = ? AND seen_run = ?').get(key, run) !== undefined;
         const existing = seen ? this.record(key) : undefined;
@@ -368,7 +369,7 @@ export class MirrorDatabase {
   sweepTitles(run: number): number {
     if (!this.inBulk()) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL)
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0
         WHERE content_id IN (SELECT id FROM titles WHERE seen_run < ?)`).run(run);
     }
     return Number(this.statement('DELETE FROM titles WHERE seen_run < ?').run(run).changes);
@@ -391,11 +392,12 @@ export class MirrorDatabase {
     const keys = this.transaction(() => items.flatMap((a) => {
       const key = a.unknown ? undefined : this.keys.keyOf(a.contentId);
       if (key === undefined) return [];
-      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, holds_queue_position, read_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
-          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
-        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, holds_queue_position = excluded.holds_queue_position,
+          read_at = excluded.read_at`)
+        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, a.holdsQueuePosition ?? null, readAt);
       this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
         .run(libraryId, key);
       return [key];
@@ -421,16 +423,16 @@ export class MirrorDatabase {
 
   /** The title `row` under its `key` (content-keys.ts). */
   private upsertTitle(key: number, row: TitleRow, run: number, bulk: boolean): void {
-    const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
+    const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, flags: row.flags, words: row.words };
     const before = bulk ? undefined
-      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(key) as TitleColumns | undefined;
+      : this.statement('SELECT title, artist, format, year, for_children AS kids, flags, words FROM titles WHERE id = ?').get(key) as TitleColumns | undefined;
     // The columns of schema 1 the record now holds are left empty: `countries` (NOT NULL) as ''.
-    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, seen_run, words, record, title_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, flags, seen_run, words, record, title_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, artist = excluded.artist, format = excluded.format, year = excluded.year,
-        for_children = excluded.for_children, seen_run = excluded.seen_run, words = excluded.words, record = excluded.record,
+        for_children = excluded.for_children, flags = excluded.flags, seen_run = excluded.seen_run, words = excluded.words, record = excluded.record,
         title_id = excluded.title_id, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
-      .run(key, row.title, row.artist, row.format, row.year, row.kids, run, row.words, row.record, row.titleId);
+      .run(key, row.title, row.artist, row.format, row.year, row.kids, row.flags, run, row.words, row.record, row.titleId);
     if (this.earlierRecords) this.statement('DELETE FROM title_records WHERE id = ?').run(key);
     if (bulk) return;
     if (before?.words !== now.words) {
@@ -439,7 +441,7 @@ export class MirrorDatabase {
       this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(key, now.words);
     }
     // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
-    const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
+    const changed = (['title', 'artist', 'format', 'year', 'kids', 'flags', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
     if (changed.length > 0) {
       this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
         .run(...changed.map((column) => now[column]), key);
@@ -449,7 +451,7 @@ export class MirrorDatabase {
   private removeTitle(id: number, bulk: boolean): void {
     if (!bulk) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE id = ? AND words IS NOT NULL`).run(id);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0 WHERE content_id = ?`).run(id);
     }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
   }
@@ -462,8 +464,8 @@ export class MirrorDatabase {
 
   /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). */
   private upsertEntitlement(libraryId: number, contentId: number, model: PurchaseModel, active: boolean, run: number): void {
-    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run, avail, title, artist, format, year, kids, words)
-      SELECT e.library_id, e.content_id, e.model, e.active, e.seen_run, ${AVAILABILITY_RANK('e')}, t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), t.words
+    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run, avail, title, artist, format, year, kids, flags, words)
+      SELECT e.library_id, e.content_id, e.model, e.active, e.seen_run, ${AVAILABILITY_RANK('e')}, t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), coalesce(t.flags, 0), t.words
       FROM (SELECT ? AS library_id, ? AS content_id, ? AS model, ? AS active, ? AS seen_run) AS e LEFT JOIN titles t ON t.id = e.content_id
       WHERE true
       ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, active = excluded.active, seen_run = excluded.seen_run,

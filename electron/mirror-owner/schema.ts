@@ -143,6 +143,17 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX titles_by_title_id ON titles (title_id) WHERE title_id != id',
     "INSERT INTO mirror_state (key, value) SELECT 'records_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
   ],
+  // 7 (issue #34): the content flags the Collection filters on (title-row.ts: sample, explicit
+  //    language, edited), on each title and copied to its libraries' rows as the other filtered
+  //    columns are; and the holds queue position content info may give. The flags of titles
+  //    stored before are read from their records by the owner a chunk at a time
+  //    (mirror-upgrade.ts, from `mirror_state`'s `flags_after`).
+  [
+    'ALTER TABLE titles ADD COLUMN flags INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE entitlements ADD COLUMN flags INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE availability ADD COLUMN holds_queue_position INTEGER',
+    "INSERT INTO mirror_state (key, value) SELECT 'flags_after', -1 WHERE EXISTS (SELECT 1 FROM titles)",
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -44,7 +44,7 @@
 // 6. fillFromLibrary is answered when the fill ends, which may be after requests sent later:
 //    while it waits on PostgreSQL the owner answers them (each batch of changes is written in one
 //    transaction between two of them). One fill at a time: a second joins the first.
-import type { BrowseRow, CatalogPage, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CatalogPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { Availability, ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
 
@@ -131,6 +131,9 @@ export interface BrowseQuery {
   active?: boolean;
   availableNow?: boolean;
   kids?: boolean;
+  /** Content flags a title must carry, and flags it must not (issue #34). */
+  flags?: ContentFlag[];
+  withoutFlags?: ContentFlag[];
   sort?: SortKey;
   direction?: Direction;
   offset: number;

@@ -5,6 +5,14 @@ import type { ErrorCode, ErrorParams } from './errors.ts';
 import type { Reason } from './reasons.ts';
 import type { AvailabilityStatus, CatalogRecord, ContentId, Format, PurchaseModel } from './model.ts';
 
+/**
+ * The content flags the Collection filters on (issue #34), from the record: a sample (the service's
+ * `demo`), explicit language (`profanity`), an edited version (`edited`). Children's titles have
+ * their own filter; fixed layout is known only from a live search result.
+ */
+export const CONTENT_FLAGS = ['sample', 'profanity', 'edited'] as const;
+export type ContentFlag = (typeof CONTENT_FLAGS)[number];
+
 /** The Collection's sort columns: the contract checks a browse against this list, and the mirror and the store type with it. */
 export const SORT_KEYS = ['title', 'artist', 'format', 'availability', 'year'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -50,6 +58,8 @@ export interface RowAvailability {
   availableCopies?: number;
   totalCopies?: number;
   holdsQueueSize?: number;
+  /** Where content info gives it (its shown example does not). */
+  holdsQueuePosition?: number;
   readAt: number;
 }
 
@@ -63,6 +73,8 @@ export interface BrowseRow {
   purchaseModel: PurchaseModel;
   active: boolean;
   availability?: RowAvailability;
+  /** The content flags the title carries (absent: none). */
+  flags?: ContentFlag[];
 }
 
 export interface TitleDetail {

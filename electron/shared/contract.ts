@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -306,6 +306,9 @@ export const METHODS = {
     active: z.boolean().optional(),
     availableNow: z.boolean().optional(),
     kids: z.boolean().optional(),
+    /** Content flags a title must carry, and flags it must not (issue #34: samples, explicit language, edited versions). */
+    flags: z.array(z.enum(CONTENT_FLAGS)).max(3).optional(),
+    withoutFlags: z.array(z.enum(CONTENT_FLAGS)).max(3).optional(),
     sort: z.enum(SORT_KEYS).optional(),
     direction: z.enum(DIRECTIONS).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),

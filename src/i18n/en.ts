@@ -494,6 +494,13 @@ export const en = {
     inactiveOnly: 'Inactive only',
     availableNow: 'Available now',
     kids: "Children's titles",
+    // The content flags (issue #34): one choice at a time.
+    content: 'Content',
+    contentAny: 'Any content',
+    contentChoices: {
+      sample: 'Samples only', 'no-sample': 'No samples', profanity: 'Explicit language only', 'no-profanity': 'No explicit language',
+      edited: 'Edited versions only',
+    },
     count: '{count} title | {count} titles',
     // Collection at frame rate (#15): a mirror copied by an earlier version gets its search words in the background.
     searchUpgrade: 'Search is being updated for this version of Lending Desk ({percent}% done): until it finishes, some titles are missing from search results. Browsing and filters show every title.',
@@ -521,8 +528,11 @@ export const en = {
       language: 'Language', duration: 'Duration', pages: 'Pages', isbn: 'ISBN', upc: 'UPC', audience: 'Audience', lexile: 'Lexile',
       atos: 'ATOS book level', interest: 'Interest level', genres: 'Genres', ratings: 'Ratings', prices: 'Instant (PPU) prices',
       episodes: 'Episodes', segments: 'Tracks and chapters',
+      pricePerBorrow: 'Price per borrow', titleTitle: 'Part of', queuePosition: 'Holds queue position', flags: 'Content',
     },
   },
+  // A title's content flags as badges (issue #34), in search results, a title's details and the Collection's rows.
+  flags: { sample: 'Sample', profanity: 'Explicit language', edited: 'Edited version', fixedLayout: 'Fixed layout', kids: "Children's" },
   // What staff are asked about a title on the phone (issue #24), in a search result's details and a Collection title's.
   facts: {
     duration: 'Running time', pages: 'Pages', edition: 'Edition', abridged: 'Abridged', unabridged: 'Unabridged',

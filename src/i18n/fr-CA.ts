@@ -155,6 +155,7 @@ export const frCA: Messages = {
     'start.network-refused': START_REFUSALS_FR['start.network-refused'],
     'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
     'service.wait': 'Le service de prêt demande au comptoir d’attendre {seconds} secondes avant de le solliciter de nouveau : réessayez à ce moment-là.',
+    'service.token-type': 'Le service de prêt a émis un jeton de type « {type} », et non un jeton « bearer » : le comptoir ne l’a pas utilisé. Prévenez le service informatique de votre bibliothèque.',
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
     'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
     'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
@@ -657,6 +658,12 @@ export const frCA: Messages = {
     inactiveOnly: 'Inactifs seulement',
     availableNow: 'Disponible maintenant',
     kids: 'Titres jeunesse',
+    content: 'Contenu',
+    contentAny: 'Tout contenu',
+    contentChoices: {
+      sample: 'Extraits seulement', 'no-sample': 'Sans extraits', profanity: 'Langage explicite seulement', 'no-profanity': 'Sans langage explicite',
+      edited: 'Versions modifiées seulement',
+    },
     count: '{count} titre | {count} titres',
     // Collection à la vitesse de l’affichage (no 15) : une copie faite par une version antérieure reçoit ses mots de recherche en arrière-plan.
     searchUpgrade: 'La recherche est mise à jour pour cette version de Lending Desk ({percent} % fait) : d’ici la fin, certains titres manquent aux résultats de recherche. La navigation et les filtres montrent tous les titres.',
@@ -684,8 +691,10 @@ export const frCA: Messages = {
       language: 'Langue', duration: 'Durée', pages: 'Pages', isbn: 'ISBN', upc: 'CUP', audience: 'Public', lexile: 'Lexile',
       atos: 'Niveau ATOS', interest: 'Niveau d’intérêt', genres: 'Genres', ratings: 'Classements', prices: 'Prix Instant (par prêt)',
       episodes: 'Épisodes', segments: 'Pistes et chapitres',
+      pricePerBorrow: 'Prix par prêt', titleTitle: 'Fait partie de', queuePosition: 'Rang dans la file de réservations', flags: 'Contenu',
     },
   },
+  flags: { sample: 'Extrait', profanity: 'Langage explicite', edited: 'Version modifiée', fixedLayout: 'Mise en page fixe', kids: 'Jeunesse' },
   facts: {
     duration: 'Durée', pages: 'Pages', edition: 'Édition', abridged: 'Abrégée', unabridged: 'Intégrale',
     kind: 'Genre', fiction: 'Fiction', nonFiction: 'Documentaire', readAlong: 'Lecture accompagnée', readAlongYes: 'Oui : le texte est surligné pendant la lecture à voix haute',

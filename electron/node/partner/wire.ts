@@ -157,6 +157,8 @@ export interface WireGlobalContentRecord {
   pages?: number;
   url?: string;
   coverImageUrl?: string;
+  /** Country-specific covers: the spec names the attribute, not its shape (the sandbox sends this list). */
+  coverImageUrls?: { countryCode?: string; coverImageUrl?: string }[];
   products?: WireProduct[];
   ratings?: WireRating[];
   audience?: string;

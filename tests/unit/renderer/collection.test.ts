@@ -131,6 +131,61 @@ describe('collection browser', () => {
   });
 });
 
+describe('what staff use (issue #34)', () => {
+  it("a pay-per-use title's details say what one borrow costs the library, in its currency, with the rating and the content badges", async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 9, title: 'Salt Roads', purchaseModel: 'INSTANT', active: true, flags: ['sample', 'edited'] }] }));
+    desk.collectionTitle.mockResolvedValue(ok({ contentId: 9, purchaseModel: 'INSTANT', active: true, availability: { status: 'HOLD', holdsQueuePosition: 4, readAt: Date.now() }, record: {
+      id: 9, title: 'Salt Roads', format: 'EBOOK', price: 2.49, rating: 'PG', demo: true, edited: true, profanity: false, forChildren: true,
+      ratings: [], ppuPrices: [{ country: 'US', price: 1.99 }], artists: [], genres: [], countries: [], purchaseModels: [], segments: [], episodes: [],
+    } }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    const rowText = wrapper.get('[role="rowgroup"] [role="row"]').text();
+    expect(rowText).toContain('Sample');
+    expect(rowText).toContain('Edited version');
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    const text = wrapper.get('[role="dialog"]').text();
+    // The library's own price (library content) wins over the catalog's for its country.
+    for (const part of ['Price per borrow$2.49', 'Parental ratingPG', 'Sample', 'Edited version', "Children's", 'Holds queue position4']) expect(text).toContain(part);
+    expect(text).not.toContain('Explicit language');
+  });
+
+  it('a Flex title has no price per borrow; without the library\'s own price, the catalog\'s for its country shows', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const record = { id: 9, title: 'Salt Roads', ratings: [], ppuPrices: [{ country: 'CA', price: 3.5 }, { country: 'US', price: 1.99 }], artists: [], genres: [], countries: [], purchaseModels: [], segments: [], episodes: [] };
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 9, title: 'Salt Roads', purchaseModel: 'INSTANT', active: true }] }));
+    desk.collectionTitle.mockResolvedValueOnce(ok({ contentId: 9, purchaseModel: 'FLEX', active: true, record }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[role="dialog"]').text()).not.toContain('Price per borrow');
+    await buttonNamed(wrapper, 'Close').trigger('click');
+    desk.collectionTitle.mockResolvedValueOnce(ok({ contentId: 9, purchaseModel: 'INSTANT', active: true, record }));
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[role="dialog"]').text()).toContain('Price per borrow$1.99');
+  });
+
+  it('the content filter asks the mirror for a flag, or for titles without it', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockImplementation(async () => ok({ total: 2, rows: [row(0), row(1)] }));
+    await openView(wrapper, 'Collection');
+    const content = document.getElementById('collection-content') as HTMLSelectElement;
+    content.value = 'sample';
+    content.dispatchEvent(new Event('change'));
+    await flushPromises();
+    expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ flags: ['sample'], offset: 0 }));
+    content.value = 'no-profanity';
+    content.dispatchEvent(new Event('change'));
+    await flushPromises();
+    expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ withoutFlags: ['profanity'], offset: 0 }));
+    expect(desk.collectionBrowse.mock.lastCall?.[0]).not.toHaveProperty('flags');
+  });
+});
+
 describe('sync page', () => {
   it('shows each source with when it last succeeded and failed, and a progress bar that follows events', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());

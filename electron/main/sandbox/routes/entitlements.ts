@@ -27,8 +27,10 @@ export const entitlements: Handler = async (context) => {
   const limit = parseLimit(query, 100);
   const startToken = parseNonNegative(query, 'startToken', 0);
   const since = parseStartTime(query);
-  const status = parseStatus(query.get('status'));
-  const model = parsePurchaseModel(query);
+  // The spec names no filters here: a service that ignores them lists every entitlement, whatever was asked (issue #34).
+  const ignored = state.options.entitlementFilters === 'ignored';
+  const status = ignored ? 'all' : parseStatus(query.get('status'));
+  const model = ignored ? 'ALL' : parsePurchaseModel(query);
   const store = state.entitlements;
   const statusMatches = (active: boolean): boolean => status === 'all' || (status === 'active') === active;
   const matches = (entitlement: Entitlement | undefined): boolean =>
