@@ -7,14 +7,14 @@
 // come converted and are skipped. Until it ends, a title's details are read from either form
 // (MirrorDatabase.record), and searching finds only titles with words; the Collection and the
 // Sync view say how far it is. At its end the old table goes and the file is compacted once.
-// A mirror of schema 6 gets its titles' content flags (schema 7, issue #34) the same way, read from
+// A mirror of schema 6 gets its titles' content flags and models (schema 7, issue #34) the same way, read from
 // each record and copied to its libraries' rows, from `mirror_state`'s `flags_after`; a title
 // converted above gets them with its record.
 import type { StatementSync } from 'node:sqlite';
 import type { CatalogRecord } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
 import { decodeRecord, encodeRecord } from './title-record.ts';
-import { contentFlagBits, recordOf, wordsOf } from './title-row.ts';
+import { contentFlagBits, modelBits, recordOf, wordsOf } from './title-row.ts';
 
 /** Titles a chunk: the owner answers the desk between two chunks, so each is short. */
 const CHUNK = 500;
@@ -74,7 +74,7 @@ export class MirrorUpgrade {
         const words = t.words ?? wordsOf(record);
         // The title id as a fresh sync files it (the migration's reading of the earlier record takes only a JSON integer).
         const flags = contentFlagBits(record);
-        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, flags, t.id);
+        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, flags, modelBits(record.purchaseModels), t.id);
         if (t.words === null) {
           s.index.run(t.id, words);
           s.copy.run(words, t.id);
@@ -111,7 +111,7 @@ export class MirrorUpgrade {
     const db = this.mirror.db;
     const s = this.flagStatements ??= {
       chunk: db.prepare('SELECT id, record FROM titles WHERE id > ? AND record IS NOT NULL ORDER BY id LIMIT ?'),
-      flags: db.prepare('UPDATE titles SET flags = ? WHERE id = ?'),
+      flags: db.prepare('UPDATE titles SET flags = ?, models = ? WHERE id = ?'),
       copy: db.prepare('UPDATE entitlements SET flags = ? WHERE content_id = ?'),
       move: db.prepare("UPDATE mirror_state SET value = ? WHERE key = 'flags_after'"),
       end: db.prepare("DELETE FROM mirror_state WHERE key = 'flags_after'"),
@@ -121,10 +121,12 @@ export class MirrorUpgrade {
       if (after === undefined) return false;
       const titles = s.chunk.all(after, CHUNK) as unknown as { id: number; record: Uint8Array }[];
       for (const t of titles) {
-        const flags = contentFlagBits(decodeRecord(t.record, this.mirror.keys.contentIdOf(t.id), this.mirror.vocabulary));
-        if (flags === 0) continue;
-        s.flags.run(flags, t.id);
-        s.copy.run(flags, t.id);
+        const record = decodeRecord(t.record, this.mirror.keys.contentIdOf(t.id), this.mirror.vocabulary);
+        const flags = contentFlagBits(record);
+        const models = modelBits(record.purchaseModels);
+        if (flags === 0 && models === 0) continue;
+        s.flags.run(flags, models, t.id);
+        if (flags !== 0) s.copy.run(flags, t.id);
       }
       if (titles.length < CHUNK) {
         s.end.run();
@@ -146,7 +148,7 @@ export class MirrorUpgrade {
       cursor: db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'"),
       chunk: db.prepare(`SELECT t.id, t.title, t.series, t.artist, t.format, t.year, t.isbn, t.upc, t.for_children, t.cover, t.countries, t.words, r.record, r.wire
         FROM titles t LEFT JOIN title_records r ON r.id = t.id WHERE t.id > ? AND t.record IS NULL ORDER BY t.id LIMIT ?`),
-      store: db.prepare("UPDATE titles SET record = ?, words = ?, title_id = ?, flags = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
+      store: db.prepare("UPDATE titles SET record = ?, words = ?, title_id = ?, flags = ?, models = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
       index: db.prepare('INSERT INTO title_words (rowid, words) VALUES (?, ?)'),
       copy: db.prepare('UPDATE entitlements SET words = ? WHERE content_id = ?'),
       drop: db.prepare('DELETE FROM title_records WHERE id = ?'),

@@ -105,6 +105,15 @@ export interface PageHead {
 
 export interface PageStored {
   items: number;
+  /** An entitlements page: titles whose own record gave another purchase model than the pull's filter (it won), by which record. */
+  disagreements?: { found: PurchaseModel; by: 'record' | 'catalog'; count: number }[];
+  /** An entitlements page: titles the library's other pull listed too, in its latest run, with no record to tell the model (the filter was ignored). */
+  unsettled?: ContentId[];
+}
+
+/** What storing availability changed beyond it: entitlements whose model content info gave otherwise (content info's own word wins). */
+export interface AvailabilityStored {
+  relabelled: { from: PurchaseModel; to: PurchaseModel; count: number }[];
 }
 
 export interface RunEnd {
@@ -172,7 +181,7 @@ export interface PageStoreCalls {
   finishRun: Call<[run: number], RunEnd>;
   failRun: Call<[run: number, failure: RunFailure, at: number], void>;
   /** Availability as the service gave it at `readAt`, for these of the library's titles (an `unknown` answer stores nothing). */
-  storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], void>;
+  storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], AvailabilityStored>;
 }
 
 export interface CollectionCalls {

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, type ServiceMismatch, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -352,6 +352,8 @@ export interface SyncStatusView {
   running?: SyncProgress;
   /** What the service said beside each source's pages in its last run (`metadata.warnings`), this session. */
   warnings: { source: string; warnings: string[] }[];
+  /** What the service answered at odds with the desk's question this session (issue #34), the newest last; absent before any connection. */
+  mismatches?: { at: number; mismatch: ServiceMismatch }[];
   /**
    * The full entitlement pass (issue #24): every `everyDays` (IT's policy, or the default week),
    * when it last ran over every library (`lastAt`), how many entitlements it removed as no longer

@@ -145,6 +145,8 @@ export type LibraryContentChange = { kind: 'upsert'; title: LibraryTitle } | { k
 export interface Entitlement {
   contentId: ContentId;
   active: boolean;
+  /** The purchase model the record itself gives, where it gives one (the spec shows none): it wins over the filter asked (issue #34). */
+  model?: PurchaseModel;
   /** The library is no longer entitled to the title (delta only). */
   removed: boolean;
 }

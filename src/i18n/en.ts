@@ -580,6 +580,14 @@ export const en = {
     removed: 'Removed by the last full run',
     warningsHeading: 'What the service said during the last sync',
     warning: '{source}: “{warning}”',
+    // Answers at odds with the desk's question (issue #34): the desk trusts no filter the spec leaves open.
+    mismatchesHeading: 'Where the service answered otherwise than asked',
+    mismatches: {
+      model: '{when}, library {library}: titles listed as {asked} whose {by} says {found}: {count}. The desk holds them as {found}.',
+      filterIgnored: '{when}, library {library}: titles listed as both Instant and Flex (the service ignores the lending model asked for): {count}. The desk asked the service for each one’s model.',
+      contentInfo: '{when}, library {library}: availability answers about titles not asked for: {unasked} (not used); titles asked for and never answered: {unanswered} (shown as not known). Ids: {ids}.',
+      by: { record: 'entitlement record', catalog: 'catalog record (sold one way only)', 'content-info': 'availability answer' },
+    },
   },
   views: { label: 'Desk views', patron: 'Patron desk', collection: 'Collection', sync: 'Sync' },
   managed: {

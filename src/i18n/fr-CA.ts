@@ -739,6 +739,13 @@ export const frCA: Messages = {
     removed: 'Retirés par le dernier passage complet',
     warningsHeading: 'Ce que le service a signalé pendant la dernière synchronisation',
     warning: '{source} : « {warning} »',
+    mismatchesHeading: 'Réponses du service qui ne correspondent pas à la demande',
+    mismatches: {
+      model: '{when}, bibliothèque {library} : titres listés comme {asked} dont {by} indique {found} : {count}. Le comptoir les tient pour {found}.',
+      filterIgnored: '{when}, bibliothèque {library} : titres listés à la fois comme Instant et Flex (le service ignore le modèle de prêt demandé) : {count}. Le comptoir a demandé au service le modèle de chacun.',
+      contentInfo: '{when}, bibliothèque {library} : réponses de disponibilité sur des titres non demandés : {unasked} (non utilisées); titres demandés restés sans réponse : {unanswered} (affichés comme inconnus). Identifiants : {ids}.',
+      by: { record: 'la fiche de droit', catalog: 'la notice du catalogue (vendu d’une seule façon)', 'content-info': 'la réponse de disponibilité' },
+    },
   },
   views: { label: 'Vues du comptoir', patron: 'Comptoir usager', collection: 'Collection', sync: 'Synchronisation' },
   managed: {

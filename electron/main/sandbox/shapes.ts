@@ -16,6 +16,8 @@ export interface Shapes {
   entitlementWarnings: string[];
   /** The token answer's `token_type` (lower-case `bearer` in the spec; another kind of token is what a client must refuse). */
   tokenType: string;
+  /** Whether each entitlement carries its own `purchaseModel` (the spec shows none; a service that ignores its filters would have to). */
+  entitlementModel: boolean;
 }
 
 export type ShapeChanges = Partial<Omit<Shapes, 'libraryContentSchema'>> & {
@@ -30,6 +32,7 @@ export function defaultShapes(): Shapes {
     libraryContentSchema: Object.fromEntries(LIBRARIES.map((library) => [library.libraryId, library.schema])),
     entitlementWarnings: [],
     tokenType: 'bearer',
+    entitlementModel: false,
   };
 }
 
@@ -44,6 +47,10 @@ export function applyShapes(current: Shapes, input: unknown): Shapes {
       throw new Error('entitlementWarnings must be a list of at most 10 texts of at most 500 characters');
     }
     next.entitlementWarnings = [...warnings] as string[];
+  }
+  if (changes.entitlementModel !== undefined) {
+    if (typeof changes.entitlementModel !== 'boolean') throw new Error('entitlementModel must be true or false');
+    next.entitlementModel = changes.entitlementModel;
   }
   const tokenType = changes.tokenType;
   if (tokenType !== undefined) {

@@ -3,6 +3,7 @@
 // (it honours the system proxy), Node's fetch in tests.
 
 import { reasonText, type Reason } from '../../shared/reasons.ts';
+import type { ServiceMismatch } from '../../shared/collection.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type {
   Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
@@ -39,6 +40,8 @@ export interface PartnerClientOptions {
   random?: () => number;
   /** The connection's request budget: every exchange on the wire passes it. */
   gate?: SendGate;
+  /** Told of an answer that disagrees with its question (content info about ids not asked): the log and the Sync view. */
+  onMismatch?: (mismatch: ServiceMismatch) => void;
 }
 
 /** What the desk and background views of one client share: one transport (one Retry-After gate) and one token. */
@@ -48,6 +51,7 @@ interface ClientCore {
   contentInfoConcurrency: number;
   /** Reads of a bulk page that came garbled, the first included, before the pull gives up. */
   garbledPageAttempts: number;
+  onMismatch: (mismatch: ServiceMismatch) => void;
 }
 
 /** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
@@ -128,6 +132,7 @@ export class PartnerClient {
       tokens: new TokenSource(transport, typeof credentials === 'function' ? credentials : async () => credentials, now),
       contentInfoConcurrency: Math.max(1, options.contentInfoConcurrency ?? 3),
       garbledPageAttempts: Math.max(1, options.retry?.attempts ?? DEFAULT_RETRY.attempts),
+      onMismatch: options.onMismatch ?? (() => {}),
     };
   }
 
@@ -223,21 +228,33 @@ export class PartnerClient {
   /**
    * Availability for any number of titles: 50 ids a call, a few calls at a time. Answers are
    * matched to the ids asked: one per id, in the order asked, an answer for an id not asked
-   * dropped; ids the service left out are asked once more, and those still missing come back
-   * `unknown` (Aspen does the same). `signal` cancels every call.
+   * not used; ids the service left out are asked once more, and those still missing come back
+   * `unknown` (Aspen does the same). Either is reported as a mismatch (the log and the Sync view,
+   * issue #34: they were dropped without a word). `signal` cancels every call.
    */
   async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal): Promise<Availability[]> {
     const ids = [...new Set(contentIds.map(checkContentId))];
-    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal));
+    const unasked: ContentId[] = [];
+    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal), unasked);
     const missing = ids.filter((id) => !first.has(id));
-    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal));
-    return ids.map((contentId) => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal), unasked);
+    const answers = ids.map((contentId): Availability => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+    const unanswered = answers.filter((a) => a.unknown).map((a) => a.contentId);
+    if (unasked.length > 0 || unanswered.length > 0) {
+      const named = [...new Set([...unasked, ...unanswered])].slice(0, 10).map(String);
+      this.core.onMismatch({ kind: 'content-info', libraryId, unasked: unasked.length, unanswered: unanswered.length, ids: named });
+    }
+    return answers;
   }
 
-  private matchedTo(asked: readonly ContentId[], answers: Availability[]): Map<ContentId, Availability> {
+  /** The answers about the ids asked, the first of each; the ids of answers about others go to `unasked`. */
+  private matchedTo(asked: readonly ContentId[], answers: Availability[], unasked: ContentId[]): Map<ContentId, Availability> {
     const wanted = new Set(asked);
     const matched = new Map<ContentId, Availability>();
-    for (const answer of answers) if (wanted.has(answer.contentId) && !matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    for (const answer of answers) {
+      if (!wanted.has(answer.contentId)) unasked.push(answer.contentId);
+      else if (!matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    }
     return matched;
   }
 

@@ -383,7 +383,8 @@ export function parseEntitlementPage(body: unknown): Page<Entitlement> {
     if (!isObject(v)) return undefined;
     const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return undefined;
-    return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true };
+    const model = normalizePurchaseModel(v.purchaseModel ?? v.licenseType);
+    return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true, ...(model === undefined ? {} : { model }) };
   });
 }
 

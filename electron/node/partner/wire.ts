@@ -190,6 +190,8 @@ export interface WireGlobalContentResponse {
 export interface WireEntitlement {
   contentId?: WireContentId;
   active?: boolean;
+  /** Not in the spec's schema: a service may say the model itself (the sandbox's shape `entitlementModel`). */
+  purchaseModel?: string;
   /** Deltas only: the library is no longer entitled to the title (sandbox representation). */
   removed?: boolean;
 }

@@ -186,6 +186,25 @@ describe('what staff use (issue #34)', () => {
   });
 });
 
+describe('sync page: where the service answered otherwise (issue #34)', () => {
+  it('says each mismatch in one sentence, newest first', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const at = Date.now();
+    desk.syncStatus.mockResolvedValue(ok(syncView({ mismatches: [
+      { at, mismatch: { kind: 'model', libraryId: 101, asked: 'INSTANT', found: 'FLEX', count: 61, by: 'catalog' } },
+      { at, mismatch: { kind: 'filter-ignored', libraryId: 101, count: 86 } },
+      { at, mismatch: { kind: 'content-info', libraryId: 202, unasked: 8, unanswered: 4, ids: ['12', '40'] } },
+    ] })));
+    await openView(wrapper, 'Sync');
+    await flushPromises();
+    const items = wrapper.get('.mismatches').findAll('li').map((li) => li.text());
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatch(/library 202: availability answers about titles not asked for: 8 \(not used\); titles asked for and never answered: 4 \(shown as not known\)\. Ids: 12, 40\.$/);
+    expect(items[1]).toMatch(/library 101: titles listed as both Instant and Flex .*: 86\./);
+    expect(items[2]).toMatch(/library 101: titles listed as Instant whose catalog record \(sold one way only\) says Flex: 61\. The desk holds them as Flex\.$/);
+  });
+});
+
 describe('sync page', () => {
   it('shows each source with when it last succeeded and failed, and a progress bar that follows events', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());

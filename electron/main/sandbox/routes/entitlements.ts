@@ -57,7 +57,8 @@ export const entitlements: Handler = async (context) => {
     const entitlement = store.get(library.libraryId, id);
     return state.contents.contentsOf(id).map((key): WireEntitlement => {
       const contentId = state.contents.wire(key);
-      return entitlement === undefined ? { contentId, active: false, removed: true } : { contentId, active: entitlement.active };
+      if (entitlement === undefined) return { contentId, active: false, removed: true };
+      return { contentId, active: entitlement.active, ...(state.shapes.entitlementModel ? { purchaseModel: entitlement.purchaseModel } : {}) };
     });
   });
   const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: state.shapes.entitlementWarnings };
