@@ -44,6 +44,10 @@
 // 6. fillFromLibrary is answered when the fill ends, which may be after requests sent later:
 //    while it waits on PostgreSQL the owner answers them (each batch of changes is written in one
 //    transaction between two of them). One fill at a time: a second joins the first.
+// 7. A Collection read may be cancelled (issue #34: a newer query took its place): main sends
+//    `{ cancel: id }` and answers the caller itself at once; if the owner has not begun the read
+//    yet, it drops it and answers it `call.cancelled`, spending no time on it. A read it has begun
+//    runs to its end (its answer is dropped). Only Collection reads are ever cancelled.
 import type { BrowseRow, CatalogPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { Availability, ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
@@ -257,8 +261,9 @@ export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;
 };
 
-/** The desk's half. */
-export type Collection = Asked<CollectionCalls> & { close(): Promise<void> };
+/** The desk's half: each read may be cancelled by a signal (rule 7). */
+export type Collection = { [K in keyof CollectionCalls]: CollectionCalls[K] extends Call<infer A, infer R> ? (...args: [...A, signal?: AbortSignal]) => Promise<R> : never }
+  & { close(): Promise<void> };
 
 /** A desk in a library's way in. */
 export type LibraryFill = Asked<LibraryFillCalls>;
@@ -279,6 +284,12 @@ export interface OwnerOptions {
 export type MirrorRequest = { [K in MirrorCall]: { id: number; call: K; args: ArgsOf<K> } }[MirrorCall];
 
 /** Owner → main: a storePage's head, any request's answer, or its refusal. */
+/** Main → owner: a read main no longer wants (rule 7). */
+export interface MirrorCancel { cancel: number }
+
+/** The Collection's reads: the only requests ever cancelled (rule 7). */
+export const CANCELLABLE_CALLS: readonly MirrorCall[] = ['browse', 'title', 'rows', 'titleContents'];
+
 export type MirrorReply =
   | { id: number; kind: 'head'; head: PageHead }
   | { id: number; kind: 'answer'; answer: AnswerOf<MirrorCall> }

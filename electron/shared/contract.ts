@@ -95,6 +95,14 @@ const partnerProfileArgs = z.strictObject({
 
 const none = z.undefined();
 
+/**
+ * How the renderer names a call it may cancel (cancelCalls): sent beside the arguments, never
+ * inside them. Only reads heed it (a lookup, a search, availability, a Collection query).
+ */
+export interface CallOptions { callId?: string }
+/** A call id: short, plain, the renderer's own. */
+export const CALL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 // ---- result types ----
 
 export type { ActionEntry, Country };
@@ -328,7 +336,10 @@ export const METHODS = {
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
+  /** Calls whose answers the renderer no longer wants (a superseded lookup or query, issue #34): named by the call ids it gave them. */
+  cancelCalls: method<null>()(z.strictObject({ callIds: z.array(z.string().regex(CALL_ID)).min(1).max(100) })),
 } as const;
+
 
 export type MethodName = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
@@ -380,10 +391,10 @@ export const channelOf = (name: MethodName | EventName): string => `lending-desk
 
 // ---- the renderer's view: window.lendingDesk ----
 
-type ArgList<M extends MethodName> = undefined extends ArgsOf<M> ? [args?: ArgsOf<M>] : [args: ArgsOf<M>];
+type ArgList<M extends MethodName> = undefined extends ArgsOf<M> ? [args?: ArgsOf<M>, call?: CallOptions] : [args: ArgsOf<M>, call?: CallOptions];
 export type LendingDeskApi = { [M in MethodName]: (...args: ArgList<M>) => Promise<Result<ResultOf<M>>> } & {
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
 };
 
-/** What main (or the test host) implements: arguments arrive already parsed. */
-export type DeskHandlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> };
+/** What main (or the test host) implements: arguments arrive already parsed; a cancellable read gets its call's options. */
+export type DeskHandlers = { [M in MethodName]: (args: ParsedArgsOf<M>, call?: CallOptions) => Promise<ResultOf<M>> };

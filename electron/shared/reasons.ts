@@ -169,6 +169,7 @@ export const REASONS = {
   'service.response-too-large': 'The lending service sent an answer larger than {limit} MiB, which the desk does not read. Try again; if it keeps happening, tell the service.',
   // The service's pacing (issue #34): a staff call that would wait longer than a few seconds is answered at once.
   'service.wait': 'The lending service asked the desk to wait {seconds} seconds before asking again: try again then.',
+  'call.cancelled': 'A newer request took the place of this one, so it was stopped.',
   'service.token-type': 'The lending service issued a token of type "{type}", not a bearer token, so the desk did not use it. Tell your library’s IT.',
 
   // ---- The sync and the mirror (issue #23). {token} is the service's page token; sizes are MiB.

@@ -155,6 +155,7 @@ export const frCA: Messages = {
     'start.network-refused': START_REFUSALS_FR['start.network-refused'],
     'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
     'service.wait': 'Le service de prêt demande au comptoir d’attendre {seconds} secondes avant de le solliciter de nouveau : réessayez à ce moment-là.',
+    'call.cancelled': 'Une demande plus récente a pris la place de celle-ci : elle a été arrêtée.',
     'service.token-type': 'Le service de prêt a émis un jeton de type « {type} », et non un jeton « bearer » : le comptoir ne l’a pas utilisé. Prévenez le service informatique de votre bibliothèque.',
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
     'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',

@@ -97,6 +97,11 @@ export class Connections {
     await this.closeOpen();
   }
 
+  /** The open connection forgets the answers it kept for the desk (the shift ended). */
+  async forgetAnswers(): Promise<void> {
+    (await this.current())?.desk.forgetAnswers();
+  }
+
   /** Whether a partner profile's saved password may be sent to its address. */
   async credentialsState(profile: ConnectionProfile): Promise<CredentialsState> {
     const saved = await this.options.vault.read(profile.id);

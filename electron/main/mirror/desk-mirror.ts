@@ -117,11 +117,12 @@ export class DeskMirror {
   }
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
-  async refreshAvailability(libraryId: number, contentIds: ContentId[]): Promise<BrowseRow[]> {
+  async refreshAvailability(libraryId: number, contentIds: ContentId[], signal?: AbortSignal): Promise<BrowseRow[]> {
     // A desk in a library asks the partner nothing for its Collection: the rows as the library mirror last gave them.
-    if (this.library) return this.mirror.rows(libraryId, contentIds);
+    if (this.library) return this.mirror.rows(libraryId, contentIds, signal);
     return this.track((async () => {
-      const items = await this.options.desk.contentInfo(libraryId, contentIds, this.cancel.signal);
+      // Read now: this is what the Collection shows as read at this time (a kept answer would be older).
+      const items = await this.options.desk.contentInfo(libraryId, contentIds, signal ? AbortSignal.any([this.cancel.signal, signal]) : this.cancel.signal, { fresh: true });
       const stored = await this.mirror.storeAvailability(libraryId, items, this.now());
       for (const { from, to, count } of stored.relabelled) this.sayMismatch({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
       return this.mirror.rows(libraryId, contentIds);
@@ -144,18 +145,19 @@ export class DeskMirror {
     return this.lastFill;
   }
 
-  browse(query: BrowseQuery): Promise<CatalogPage> {
-    return this.mirror.browse(query);
+  /** `signal`: a newer query took this one's place: the owner drops it if it has not run it yet. */
+  browse(query: BrowseQuery, signal?: AbortSignal): Promise<CatalogPage> {
+    return this.mirror.browse(query, signal);
   }
 
   /** null: the library holds no such title (the contract's answer). */
-  async detail(libraryId: number, contentId: ContentId): Promise<TitleDetail | null> {
-    return (await this.mirror.title(libraryId, contentId)) ?? null;
+  async detail(libraryId: number, contentId: ContentId, signal?: AbortSignal): Promise<TitleDetail | null> {
+    return (await this.mirror.title(libraryId, contentId, signal)) ?? null;
   }
 
   /** What each search hit's title id stands for in the mirror (title-contents.ts). */
-  titleContents(libraryId: number, titleIds: number[]): Promise<TitleContents[]> {
-    return this.mirror.titleContents(libraryId, titleIds);
+  titleContents(libraryId: number, titleIds: number[], signal?: AbortSignal): Promise<TitleContents[]> {
+    return this.mirror.titleContents(libraryId, titleIds, signal);
   }
 
   /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, tests/support/simulated-time.ts). */

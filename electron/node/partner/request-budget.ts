@@ -55,18 +55,31 @@ export class RequestBudget {
   }
 
   /** The gate a connection's transport sends through. */
-  readonly gate: SendGate = async (asked, send) => {
+  readonly gate: SendGate = async (asked, send, signal) => {
     const priority = priorityOf(asked);
+    signal?.throwIfAborted();
     if (priority.value === 'desk') this.refuseLongDeskWait();
     let admittedAs: RequestPriority['value'] = priority.value;
     let stopListening: () => unknown = () => undefined;
-    await new Promise<void>((admit) => {
-      this.waiting.push({ priority, admit: () => { admittedAs = priority.value; admit(); } });
-      // Raised while it waits: it may go now, as the desk's.
-      stopListening = priority.onRaise(() => this.pump());
-      this.pump();
-    });
-    stopListening();
+    const leave = (): void => {
+      // Cancelled while it waited (a superseded lookup or query, issue #34): it leaves the queue and spends no slot.
+      const at = this.waiting.indexOf(waiter);
+      if (at >= 0) this.waiting.splice(at, 1);
+    };
+    let waiter!: Waiter;
+    try {
+      await new Promise<void>((admit, refuse) => {
+        waiter = { priority, admit: () => { admittedAs = priority.value; signal?.removeEventListener('abort', cancelled); admit(); } };
+        const cancelled = (): void => { leave(); refuse(signal?.reason); };
+        signal?.addEventListener('abort', cancelled, { once: true });
+        this.waiting.push(waiter);
+        // Raised while it waits: it may go now, as the desk's.
+        stopListening = priority.onRaise(() => this.pump());
+        this.pump();
+      });
+    } finally {
+      stopListening();
+    }
     try {
       return await send();
     } finally {

@@ -18,7 +18,7 @@ export type { Priority } from './priority.ts';
  * retries included, passes through it, so the service's rate limit covers everything sent.
  * A request's priority may rise while it waits (priority.ts).
  */
-export type SendGate = <T>(priority: Priority | RequestPriority, send: () => Promise<T>) => Promise<T>;
+export type SendGate = <T>(priority: Priority | RequestPriority, send: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -204,6 +204,7 @@ export class Transport {
 
   private async once(spec: RequestSpec): Promise<HttpAnswer> {
     const priority = priorityOf(spec.priority ?? 'desk');
+    spec.signal?.throwIfAborted(); // superseded before it went: it spends no budget (issue #34)
     await this.waitForRetryAfter(spec.signal, priority);
     const { fetch, timeoutMs, wsApi, now } = this.options;
     const url = new URL(this.options.baseUrl + spec.path);
@@ -224,7 +225,7 @@ export class Transport {
     let bytes: ArrayBuffer | undefined;
     try {
       ({ response, text, bytes } = await gate(priority, async () => {
-        spec.signal?.throwIfAborted(); // cancelled while it waited its turn
+        spec.signal?.throwIfAborted(); // cancelled as it was let through
         // The timeout starts when the exchange is admitted, not while it waits its turn.
         timeout = AbortSignal.timeout(timeoutMs);
         const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
@@ -233,7 +234,7 @@ export class Transport {
         const body = await readCapped(answer, MAX_RESPONSE_BYTES);
         if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
         return { response: answer, text: utf8.decode(body), bytes: undefined };
-      }));
+      }, spec.signal)); // cancelled while it waits its turn, it leaves the queue uncounted
     } catch (error) {
       spec.signal?.throwIfAborted();
       throw transportFailure(error, timeout, timeoutMs);

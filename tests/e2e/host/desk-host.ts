@@ -88,8 +88,8 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     const url = new URL(req.url ?? '/', 'http://host');
     if (req.method === 'POST' && url.pathname.startsWith('/__contract/')) {
       const body = await readBody(req);
-      const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown });
-      const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger);
+      const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown; call?: unknown });
+      const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger, parsed.call);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
       return;
     }

@@ -18,6 +18,8 @@ export type LockReason = EventPayloads['sessionLocked']['reason'];
 export interface ShiftAreaParts extends DeskPinParts {
   /** What the desk put on the clipboard goes when the shift ends. */
   clipboard: DeskClipboard;
+  /** Told when the shift ends, before the renderer hears of the lock (the desk drops what it was asked and kept). */
+  onEnd?: () => Promise<void>;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 }
@@ -144,6 +146,7 @@ export class ShiftArea {
     const staff = this.#session?.staffName;
     this.#session = undefined;
     this.#osUser = '';
+    await this.#parts.onEnd?.().catch(() => undefined);
     const clipboardCleared = await this.#parts.clipboard.clearIfOurs().catch(() => false);
     if (staff !== undefined || clipboardCleared) this.#parts.logger.info('session.lock', { staff: staff ?? '', reason, clipboardCleared });
   }
