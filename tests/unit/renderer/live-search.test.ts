@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import type { Result, SearchPage } from '../../../electron/shared/contract.ts';
+import type { Result } from '../../../electron/shared/contract.ts';
+import type { SearchPage } from '../../../electron/shared/model.ts';
 import { LIVE_SEARCH_PAUSE_MS } from '../../../src/stores/live-search.ts';
 import { usePatronStore } from '../../../src/stores/patron.ts';
 import { announced, fail, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
