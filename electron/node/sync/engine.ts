@@ -16,7 +16,9 @@ import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type ServiceMismatch, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from '../mirror-interface.ts';
+import {
+  sourceName, type AvailabilityStored, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource,
+} from '../mirror-interface.ts';
 
 export type { SyncProgress };
 
@@ -124,12 +126,27 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
+  // Titles content info gave another model than the mirror held: said once for the whole read, not per call.
+  const relabelled = new Map<string, { from: PurchaseModel; to: PurchaseModel; count: number }>();
+  try {
+    await readAvailabilityInBatches(ctx, libraryId, contentIds, (stored) => {
+      for (const r of stored.relabelled) {
+        const tally = relabelled.get(`${r.from} ${r.to}`) ?? { ...r, count: 0 };
+        tally.count += r.count;
+        relabelled.set(`${r.from} ${r.to}`, tally);
+      }
+    });
+  } finally {
+    for (const { from, to, count } of relabelled.values()) ctx.onMismatch?.({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
+  }
+}
+
+async function readAvailabilityInBatches(ctx: SyncContext, libraryId: number, contentIds: ContentId[], onStored: (stored: AvailabilityStored) => void): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
     const items = await ctx.client.contentInfo(libraryId, batch, ctx.signal);
     ctx.signal.throwIfAborted();
-    const stored = await ctx.store.storeAvailability(libraryId, items, ctx.now());
-    for (const { from, to, count } of stored.relabelled) ctx.onMismatch?.({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
+    onStored(await ctx.store.storeAvailability(libraryId, items, ctx.now()));
     ctx.onProgress?.({ source: sourceName({ kind: 'availability-refresh', libraryId }), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
   }
 }

@@ -33,7 +33,7 @@ export interface DeskHostOptions {
   /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
   deskPin?: 'test' | 'none';
   /** The built-in sandbox's strict modes (its reading of content ids, how its deltas show removals). */
-  sandbox?: Pick<SandboxOptions, 'ids' | 'removals'>;
+  sandbox?: Pick<SandboxOptions, 'ids' | 'removals' | 'covers' | 'entitlementFilters'>;
   /** As main finds for a Windows copy installed for all users (the MSI, per-machine NSIS). */
   installedForAllUsers?: boolean;
 }
