@@ -44,7 +44,7 @@ describe('a library content record\'s price per borrow, rating and titleTitle re
     mirror = serviceOf(sandbox, join(dir, 'library-content.db'));
     const request: SyncRequest = { countries: countriesOf(sandbox), libraries: [LIBRARY], source: 'library-content', pageSize: 500 };
     await mirror.syncNow(request);
-  });
+  }, 120_000);
   afterAll(async () => { await mirror.close(); });
 
   it('keeps each as the library content sent it (the price was parsed, then thrown away)', async () => {
@@ -66,7 +66,7 @@ describe('the global catalog\'s products and country covers, and the content fla
     mirror = serviceOf(sandbox, path());
     const request: SyncRequest = { countries: countriesOf(sandbox), libraries: [LIBRARY], source: 'global+entitlements', pageSize: 500 };
     await mirror.syncNow(request);
-  });
+  }, 120_000);
   afterAll(async () => { await mirror.close(); });
 
   it('keeps products[].productId and coverImageUrls as the catalog sent them', async () => {
@@ -122,7 +122,7 @@ describe('the global catalog\'s products and country covers, and the content fla
     const after = (await mirror.browse({ libraryId: LIBRARY, flags: ['sample'], offset: 0, limit: 500 })).rows.map((r) => r.contentId);
     expect(after).toEqual(before);
     expect(after.length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('keeps the holds queue position content info gives', async () => {
     const [held] = sandbox.control.sampleContent(LIBRARY, { purchaseModel: 'FLEX', status: 'HOLD', count: 1 });

@@ -84,7 +84,7 @@ describe('entitlement filters the service ignores', () => {
     } finally {
       await mirror.close();
     }
-  });
+  }, 120_000);
 
   it('where each entitlement says its own model, the record wins over the filter at once, and the full pass removes nothing it still lists', async () => {
     sandbox.control.setShapes({ entitlementModel: true });
@@ -102,7 +102,7 @@ describe('entitlement filters the service ignores', () => {
     } finally {
       await mirror.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('content info answers about ids not asked', () => {
@@ -123,5 +123,5 @@ describe('content info answers about ids not asked', () => {
     } finally {
       await mirror.close();
     }
-  });
+  }, 120_000);
 });
