@@ -14,7 +14,7 @@ import type { DeskService } from '../../../../electron/main/desk/desk-service.ts
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import { startSandbox, type SandboxHandle } from '../../../../electron/main/sandbox/server.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
-import { createNodeDesk } from '../../../support/node-desk.ts';
+import { sandboxDeskOnShift } from '../../../support/node-desk.ts';
 
 let dir: string;
 let desk: DeskService;
@@ -25,11 +25,7 @@ const LIBRARY = 101;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'nothing-wasted-'));
   sandbox = await startSandbox({ catalogSize: 800 });
-  const created = createNodeDesk({ dir, vault: createMemoryVault(), sandbox: async () => sandboxOverHttp(sandbox), clientOptions: { timeoutMs: 5000 } });
-  desk = created.desk;
-  closeLog = () => created.logger.close();
-  await dispatch(desk, 'useSandbox', undefined);
-  await dispatch(desk, 'startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+  ({ desk, closeLog } = await sandboxDeskOnShift({ dir, vault: createMemoryVault(), sandbox: async () => sandboxOverHttp(sandbox), clientOptions: { timeoutMs: 5000 } }));
 });
 
 afterEach(async () => {
