@@ -87,8 +87,8 @@ export interface CirculationDeps {
   contents: ContentIds;
   changes: ChangeLog;
   nowSeconds: () => number;
-  /** Where the covers of loans and holds are (urls.ts). */
-  covers: CoverMode;
+  /** Where the covers of loans and holds are (urls.ts), as the sandbox is set now. */
+  covers: () => CoverMode;
 }
 
 export class Circulation {
@@ -293,7 +293,7 @@ export class Circulation {
   }
 
   private snapshot(key: number, title: Title): ItemSnapshot {
-    return { title: title.title, kind: title.format, ...itemUrls(this.deps.contents.titleOf(key).id, title.format, this.deps.covers) };
+    return { title: title.title, kind: title.format, ...itemUrls(this.deps.contents.titleOf(key).id, title.format, this.deps.covers()) };
   }
 
   private state(libraryId: number): LibraryState {

@@ -74,7 +74,7 @@ export class SandboxState {
       contents: this.contents,
       changes: this.changes,
       nowSeconds: () => this.nowSeconds(),
-      covers: options.covers,
+      covers: () => this.options.covers,
     });
     for (const library of LIBRARIES) {
       this.demoPatrons.set(library.libraryId, seedLibrary(library, {
