@@ -6,12 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection } from '../electron/main/connection/connection.ts';
 import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
 import { sourceName } from '../electron/node/mirror-interface.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/node/partner/limits.ts';
 import { sandboxAdmin, type SandboxProcess } from './sandbox-process.ts';
-import { SimulatedTime } from './support/simulated-time.ts';
+import { simulatedConnection, staffCalls } from './support/simulated-connection.ts';
 
 const LIBRARY = 101;
 const CHANGED = 10_000;
@@ -28,51 +27,30 @@ export interface RefreshFigures {
 
 export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<RefreshFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-refresh-'));
-  const time = new SimulatedTime();
-  const sends: { at: number; path: string }[] = [];
-  const fetchTracked = time.track(async (input, init) => {
-    sends.push({ at: time.now(), path: new URL(input).pathname });
-    return fetch(input, init);
-  }, NETWORK_MS);
   // The mirror's Flex entitlements were last read now (written into the file before the desk
   // opens it: a full sync of the library here would take minutes); then 10,000 of them change at the service.
-  const baseline = new MirrorDatabase(join(dir, 'mirror.db'));
-  const flex = sourceName({ kind: 'entitlements', libraryId: LIBRARY, model: 'FLEX' });
-  baseline.beginRun(flex, undefined, time.now());
-  baseline.finishRun(flex, () => ({ titles: 0, entitlements: 0 }));
-  baseline.close();
-  const connection = new Connection({
-    profile: { id: 'bench', name: 'Bench', kind: 'partner', baseUrl: sandbox.url, libraries: [{ libraryId: LIBRARY }], wsApi: '2.1', country: 'US' },
-    baseUrl: sandbox.url, fetch: fetchTracked, credentials: async () => ({ username: sandbox.username, password: sandbox.password }),
-    libraries: [{ libraryId: LIBRARY, country: 'US' }], ratePerMinute: PER_MINUTE,
-    mirror: { databasePath: join(dir, 'mirror.db') }, now: time.now,
-    clientOptions: { now: time.now, sleep: time.sleep, timeoutMs: 60_000 },
-  });
-  time.waitFor(connection.mirror.ownerThread);
+  const simulated = simulatedConnection(sandbox, { dir, libraryId: LIBRARY, perMinute: PER_MINUTE, networkMs: NETWORK_MS, before: (path, now) => {
+    const baseline = new MirrorDatabase(path);
+    const flex = sourceName({ kind: 'entitlements', libraryId: LIBRARY, model: 'FLEX' });
+    baseline.beginRun(flex, undefined, now);
+    baseline.finishRun(flex, () => ({ titles: 0, entitlements: 0 }));
+    baseline.close();
+  } });
+  const { connection, time, exchanges } = simulated;
+  const sends = exchanges;
   try {
     const { contentIds } = (await sandboxAdmin(sandbox, 'GET', `sample-content?libraryId=${LIBRARY}&purchaseModel=FLEX&active=true&count=${CHANGED}`)) as { contentIds: number[] };
     await new Promise((resolve) => setTimeout(resolve, 1100)); // the service's clock counts whole seconds
     await sandboxAdmin(sandbox, 'POST', 'catalog-changes', { deactivate: { libraryId: LIBRARY, contentIds } });
 
-    const card = '2110100002';
-    const deskWaits: number[] = [];
     let refreshing = true;
-    const staff = (async () => {
-      while (refreshing) {
-        await time.sleep(DESK_EVERY_MS);
-        if (!refreshing) break;
-        const asked = time.now();
-        const from = sends.length;
-        await connection.desk.patronStatus(LIBRARY, card);
-        const sent = sends.slice(from).find((s) => s.path.endsWith('/status'));
-        if (sent) deskWaits.push(sent.at - asked);
-      }
-    })();
+    const staff = staffCalls(simulated, LIBRARY, '2110100002', DESK_EVERY_MS, () => refreshing);
+    const deskWaits = staff.waits;
     const started = time.now();
     const fromSend = sends.length;
     await time.run(connection.mirror.refreshChanged([LIBRARY]).finally(() => { refreshing = false; }));
     const duration = time.now() - started;
-    await time.run(staff);
+    await time.run(staff.done);
 
     const refreshSends = sends.slice(fromSend).filter((s) => !s.path.endsWith('/status') && !s.path.endsWith('/get-token'));
     // The floor is the spec's procedure at its fewest calls: the changed ids come from the
@@ -82,7 +60,7 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
     const contentInfoFloor = Math.ceil(CHANGED / CONTENT_INFO_BATCH);
     const floorCalls = Math.ceil(CHANGED / BATCH_LIMIT) + contentInfoFloor;
     const floorMs = (floorCalls / PER_MINUTE) * 60_000;
-    const overLimit = sends.filter((s, i) => sends.slice(0, i + 1).filter((t) => t.at > s.at - 60_000).length > PER_MINUTE).length;
+    const overLimit = sends.filter((s, i) => sends.slice(0, i + 1).filter((t) => t.sentAt > s.sentAt - 60_000).length > PER_MINUTE).length;
     const contentInfo = refreshSends.filter((s) => s.path.endsWith('/content/info')).length;
     const entitlementPages = refreshSends.filter((s) => s.path.endsWith('/entitlements')).length;
     const timeRatio = duration / floorMs;

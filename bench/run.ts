@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark of the project, figures and ratios printed beside their
-// goals, nothing asserted; the last line is BENCH-JSON with the figures of issues #15 and #23.
+// goals, nothing asserted; the last line is BENCH-JSON with the figures of issues #15, #23 and #34.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { startSandboxProcess } from './sandbox-process.ts';
 import { benchClientOverhead, benchLibraryContentExtraction } from './partner-client.ts';
 import { benchMainStall } from './main-stall.ts';
 import { benchPatronLookup } from './patron-lookup.ts';
+import { benchStaffFirst } from './staff-first.ts';
 
 const started = performance.now();
 console.log(`Lending Desk benchmarks — Node ${process.versions.node}, ${new Date().toISOString()}\n`);
@@ -18,6 +19,8 @@ console.log();
 await benchLibraryContentExtraction();
 console.log();
 await benchPatronLookup();
+console.log();
+const staffFirst = await benchStaffFirst();
 console.log();
 // On one 1,000,000-title sandbox: the 10-minute refresh through the connection's request budget,
 // then main's event loop and a patron lookup while the desk syncs the whole catalog.
@@ -40,4 +43,5 @@ console.log(`BENCH-JSON ${JSON.stringify({
   filterP95Ms, searchP95Ms, scrollP95Ms, sortP95Ms, ingestVsHttp, insertVsBulkLimit, bulkLimitPerSec, mirrorPeakRssMiB, deltaSeconds,
   refreshVsFloor: Number(refresh.refreshVsFloor.toFixed(3)), uiKeyToRowsP95Ms, mirrorBytesPerEntitledTitle,
   mainStallMaxMs: stall.mainStallMaxMs, lookupDuringSyncVsIdle: stall.lookupDuringSyncVsIdle,
+  staffBehindBackgroundMaxMs: staffFirst.staffBehindBackgroundMaxMs, staffRoundTripMs: staffFirst.staffRoundTripMs,
 })}`);

@@ -95,7 +95,7 @@ export function readPageRows(kind: PageKind, bytes: ArrayBuffer | Uint8Array): P
           if (lastChange.get(change.id) === index) rows.removedEntitlements.push(change.id);
           return;
         }
-        const { active, purchaseModel, price: _price, ...record } = change.title;
+        const { active, purchaseModel, ...record } = change.title;
         if ((lastRemoval.get(record.id) ?? -1) > index) return;
         rows.libraryTitles.push(record);
         if (purchaseModel) rows.entitlements.push({ contentId: record.id, model: purchaseModel, active: active !== false });

@@ -56,9 +56,9 @@ export class YieldingShare {
 
   /** The budget's gate, behind the backoff: an exchange waits until the backoff is over, then for the budget. */
   gate(inner: SendGate): SendGate {
-    return async (priority, send) => {
+    return async (priority, send, signal) => {
       for (let wait = this.#quietUntil - this.#now(); wait > 0; wait = this.#quietUntil - this.#now()) await this.#sleep(wait);
-      return inner(priority, send);
+      return inner(priority, send, signal);
     };
   }
 

@@ -12,6 +12,9 @@ export const SHELF_COLUMNS = '(title, artist, format, year, kids, words)';
 export const COPY_FROM_TITLE = (e: string): string =>
   `(SELECT t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), t.words FROM (SELECT 1) LEFT JOIN titles t ON t.id = ${e}.content_id)`;
 
+/** A title's content flags (schema 7) for the entitlement row `e`: 0 while the global record is missing. */
+export const FLAGS_FROM_TITLE = (e: string): string => `coalesce((SELECT t.flags FROM titles t WHERE t.id = ${e}.content_id), 0)`;
+
 /**
  * The availability sort's rank of the entitlement row `e`: 0 can be borrowed now (Instant, or a
  * Flex copy free), 1 a Flex title read as not free, 2 never read, 3 inactive. The same order as

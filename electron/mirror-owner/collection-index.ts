@@ -1,5 +1,5 @@
 // One library's collection in memory, the way the Collection browser asks for it: every
-// entitlement as a row number (rows are numbered in content id order), a byte of the facets
+// entitlement as a row number (rows are numbered in content id order), a number of the facets
 // the filters test, and, built on first use, the order of the rows for each sort and a
 // filtered view of an order. A page at any position is then an array lookup and a count is a
 // length: what SQLite would do with OFFSET over half a million rows costs nothing here. The
@@ -9,7 +9,7 @@
 // Built from one snapshot of the mirror (CollectionReader); the cache (collection-cache.ts) throws it away
 // when the mirror changes, except availability read by this process, which is patched in.
 import type { Format, PurchaseModel } from '../shared/model.ts';
-import type { Direction, SortKey } from '../shared/collection.ts';
+import { CONTENT_FLAGS, type ContentFlag, type Direction, type SortKey } from '../shared/collection.ts';
 
 export type { Direction, SortKey } from '../shared/collection.ts';
 
@@ -21,18 +21,26 @@ export interface IndexFilters {
   /** No copy free when last read, so a hold waits (issue #35): active Flex titles whose availability was read and showed none free. */
   noCopyFree?: boolean;
   kids?: boolean;
+  /** Content flags a row must carry, and flags it must not (issue #34). */
+  flags?: ContentFlag[];
+  withoutFlags?: ContentFlag[];
 }
 
 /** Formats in the order SQLite sorts their names; a row's code is its index + 1 (0: unknown). */
 export const FORMAT_ORDER: readonly Format[] = ['AUDIOBOOK', 'COMIC', 'EBOOK', 'MOVIE', 'MUSIC', 'TELEVISION'];
 
-// The facet byte: bits 0–2 format code, 3 Flex, 4 active, 5 for children, 6–7 availability rank.
-// (SQLite gives | and << the same precedence: every shift in parentheses.)
+// The facets: bits 0–2 format code, 3 Flex, 4 active, 5 for children, 6–7 availability rank, and
+// from bit 8 the content flags (CONTENT_FLAGS, schema 7). (SQLite gives | and << the same
+// precedence: every shift in parentheses.)
 export const FACETS_SQL = `(CASE format ${FORMAT_ORDER.map((f, i) => `WHEN '${f}' THEN ${i + 1}`).join(' ')} ELSE 0 END)
-  | ((model = 'FLEX') << 3) | ((active = 1) << 4) | ((kids = 1) << 5) | (avail << 6)`;
+  | ((model = 'FLEX') << 3) | ((active = 1) << 4) | ((kids = 1) << 5) | (avail << 6) | (flags << 8)`;
+const FLAGS_SHIFT = 8;
+/** Every facets value there can be: what acceptTable answers for. */
+const FACET_VALUES = 1 << (FLAGS_SHIFT + CONTENT_FLAGS.length);
 const formatOf = (facets: number): number => facets & 7;
-const availabilityOf = (facets: number): number => facets >> 6;
-export const withAvailability = (facets: number, rank: number): number => (facets & 0x3f) | (rank << 6);
+const availabilityOf = (facets: number): number => (facets >> 6) & 3;
+export const withAvailability = (facets: number, rank: number): number => (facets & ~0xc0) | (rank << 6);
+const flagBits = (flags: readonly ContentFlag[] | undefined): number => (flags ?? []).reduce((bits, flag) => bits | (1 << CONTENT_FLAGS.indexOf(flag)), 0);
 
 /** Reads the parts of one snapshot of the mirror an index builds later (collection-cache.ts). */
 export interface CollectionReader {
@@ -69,7 +77,7 @@ export class CollectionIndex {
   readonly size: number;
   /** Ascending: the row number of a content id is its index. */
   readonly contentIds: Float64Array;
-  readonly facets: Uint8Array;
+  readonly facets: Uint16Array;
   private readonly years: Float32Array;
   readonly reader: CollectionReader;
   private readonly orders = new Map<string, CollectionOrder>();
@@ -77,7 +85,7 @@ export class CollectionIndex {
   /** Filtered views (rows by position), most recently used last. */
   private readonly views = new Map<string, { rows: Int32Array; readsAvailability: boolean }>();
 
-  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint8Array; years: Float32Array }, reader: CollectionReader) {
+  constructor(libraryId: number, rows: { contentIds: Float64Array; facets: Uint16Array; years: Float32Array }, reader: CollectionReader) {
     this.libraryId = libraryId;
     this.size = rows.contentIds.length;
     this.contentIds = rows.contentIds;
@@ -205,24 +213,29 @@ export class CollectionIndex {
 export const readsAvailability = (filters: IndexFilters, sort: SortKey): boolean => !!filters.availableNow || !!filters.noCopyFree || sort === 'availability';
 
 export function filterKey(filters: IndexFilters): string {
-  return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids, !!filters.noCopyFree]);
+  return JSON.stringify([filters.formats?.length ? [...filters.formats].sort() : [], filters.model ?? '', filters.active ?? '', !!filters.availableNow, !!filters.kids, !!filters.noCopyFree,
+    flagBits(filters.flags), flagBits(filters.withoutFlags)]);
 }
 const UNFILTERED = filterKey({});
 
-/** For every facet byte, whether a row with it passes the filters (the reference query's WHERE). */
+/** For every facets value, whether a row with it passes the filters (the reference query's WHERE). */
 export function acceptTable(filters: IndexFilters): Uint8Array {
   const formats = filters.formats?.length ? new Set(filters.formats.map((f) => FORMAT_ORDER.indexOf(f) + 1)) : undefined;
-  const table = new Uint8Array(256);
-  for (let facets = 0; facets < 256; facets++) {
+  const must = flagBits(filters.flags);
+  const mustNot = flagBits(filters.withoutFlags);
+  const table = new Uint8Array(FACET_VALUES);
+  for (let facets = 0; facets < FACET_VALUES; facets++) {
     const flex = (facets >> 3) & 1;
     const active = (facets >> 4) & 1;
     const kids = (facets >> 5) & 1;
+    const flags = facets >> FLAGS_SHIFT;
     table[facets] = (!formats || formats.has(formatOf(facets)))
       && (filters.model === undefined || (filters.model === 'FLEX') === (flex === 1))
       && (filters.active === undefined || filters.active === (active === 1))
       && (!filters.availableNow || availabilityOf(facets) === 0)
       && (!filters.noCopyFree || availabilityOf(facets) === 1)
-      && (!filters.kids || kids === 1) ? 1 : 0;
+      && (!filters.kids || kids === 1)
+      && (flags & must) === must && (flags & mustNot) === 0 ? 1 : 0;
   }
   return table;
 }

@@ -59,12 +59,12 @@ export function readRowWords(index: CollectionIndex): RowWords {
 }
 
 /** The rows' word codes, initials and facets in one order's sequence. */
-export interface Lane { rows: Int32Array; facets: Uint8Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
+export interface Lane { rows: Int32Array; facets: Uint16Array; initials: Int32Array; codes: Int32Array; codeStarts: Int32Array }
 
 export function buildLane(index: CollectionIndex, words: RowWords, rows: Int32Array): Lane {
   const { text, textStarts } = words;
   const n = rows.length;
-  const facets = new Uint8Array(n);
+  const facets = new Uint16Array(n);
   const initials = new Int32Array(n);
   const codeStarts = new Int32Array(n + 1);
   const codes = new Int32Array(words.wordCount);

@@ -5,12 +5,12 @@ import type { DatabaseSync } from 'node:sqlite';
 import { FACETS_SQL, type Direction } from './collection-index.ts';
 
 /** The library's rows in content id order: ids, facet bytes and years. */
-export function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Array; facets: Uint8Array; years: Float32Array } {
+export function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Array; facets: Uint16Array; years: Float32Array } {
   const answer = db.prepare(`SELECT count(*) AS n, group_concat(content_id || ' ' || (${FACETS_SQL}) || ' ' || coalesce(year, ''), ',' ORDER BY content_id) AS list
     FROM entitlements WHERE library_id = ?`).get(libraryId) as { n: number; list: string | null };
   const n = Number(answer.n);
   const contentIds = new Float64Array(n);
-  const facets = new Uint8Array(n);
+  const facets = new Uint16Array(n);
   const years = new Float32Array(n); // a year (or NaN: NULL) is exact in 32 bits
   const fields = [contentIds, facets, years];
   const numbers = new IntegerReader(answer.list ?? '');

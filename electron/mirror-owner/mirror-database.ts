@@ -13,15 +13,15 @@ import type { Availability, CatalogChange, CatalogRecord, ContentId, Entitlement
 import { ContentKeys } from './content-keys.ts';
 import { COLLECTION_ORDER_INDEXES, migrate } from './schema.ts';
 import { decodeRecord } from './title-record.ts';
-import { recordOf, titleRow, type TitleRow } from './title-row.ts';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
+import { MODEL_BITS, recordOf, titleRow, type TitleRow } from './title-row.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, FLAGS_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
 import { isErrorCode, type ErrorParams } from '../shared/errors.ts';
 import { isReason } from '../shared/reasons.ts';
-import type { RunEnd, RunFailure } from '../node/mirror-interface.ts';
+import type { AvailabilityStored, PageStored, RunEnd, RunFailure } from '../node/mirror-interface.ts';
 
 
 interface StateRow {
@@ -54,7 +54,7 @@ function paramsOf(json: string | null): ErrorParams {
 const TITLE_SOURCES = { global: 'global', libraryContent: 'library-content:' } as const;
 
 /** What a title contributes to search and to its libraries' rows (words NULL: stored by schema 1, not computed yet). */
-interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; words: string | null }
+interface TitleColumns { title: string | null; artist: string | null; format: string | null; year: number | null; kids: number; flags: number; words: string | null }
 
 /** Availability just stored (the titles' keys: content-keys.ts), for the Collection's index to patch in place. */
 export type AvailabilityListener = (libraryId: number, keys: number[]) => void;
@@ -267,6 +267,7 @@ export class MirrorDatabase {
       this.ftsConfig(DEFAULT_HASH_SIZE, DEFAULT_AUTOMERGE);
       this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
         WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
+      this.db.exec(`UPDATE entitlements SET flags = ${FLAGS_FROM_TITLE('entitlements')} WHERE flags IS NOT ${FLAGS_FROM_TITLE('entitlements')}`);
       for (const index of COLLECTION_ORDER_INDEXES) this.db.exec(`CREATE INDEX IF NOT EXISTS ${index}`); // after the copies: built once from them
       this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
     }, true);
@@ -333,14 +334,57 @@ export class MirrorDatabase {
     }, true);
   }
 
-  applyEntitlementPage(source: string, run: number, libraryId: number, model: PurchaseModel, items: readonly Entitlement[], nextToken: string | undefined): void {
-    this.transaction(() => {
+  /**
+   * A page of a library's entitlements, listed by the pull of one purchase model (`listedAs`, the
+   * filter asked: the spec does not name it, so it is not trusted, issue #34). A title is held
+   * under the model its own record gives — the entitlement's, or else the catalog record's when
+   * the title is sold one way only — and under the filter's only when no record says. A title the
+   * other pull listed in its latest run (`otherRun`), with no record to tell, is `unsettled`: the
+   * service ignores the filter, and content info is to say. Answers what the records said against
+   * the filter and what is unsettled.
+   */
+  applyEntitlementPage(
+    source: string, run: number, libraryId: number, listedAs: PurchaseModel, items: readonly Entitlement[], nextToken: string | undefined, otherRun?: number,
+  ): Pick<PageStored, 'disagreements' | 'unsettled'> {
+    return this.transaction(() => {
+      const disagreements = new Map<string, { found: PurchaseModel; by: 'record' | 'catalog'; count: number }>();
+      const unsettled: ContentId[] = [];
       for (const e of items) {
-        if (e.removed) this.removeEntitlement(libraryId, e.contentId);
-        else this.upsertEntitlement(libraryId, this.keys.keyOf(e.contentId, true), model, e.active, run);
+        if (e.removed) {
+          this.removeEntitlement(libraryId, e.contentId);
+          continue;
+        }
+        const key = this.keys.keyOf(e.contentId, true);
+        const sold = e.model === undefined ? this.soldOnlyAs(key) : undefined;
+        const said = e.model ?? sold;
+        let model = said ?? listedAs;
+        if (said !== undefined && said !== listedAs) {
+          const by = e.model === undefined ? 'catalog' : 'record';
+          const tally = disagreements.get(`${said} ${by}`) ?? { found: said, by, count: 0 };
+          tally.count++;
+          disagreements.set(`${said} ${by}`, tally);
+        }
+        if (said === undefined && otherRun !== undefined) {
+          const held = this.statement('SELECT model, coalesce(listed_as, model) AS listed, seen_run FROM entitlements WHERE library_id = ? AND content_id = ?')
+            .get(libraryId, key) as { model: PurchaseModel; listed: PurchaseModel; seen_run: number } | undefined;
+          if (held && held.listed !== listedAs && held.seen_run === otherRun) {
+            unsettled.push(e.contentId);
+            model = held.model; // no word either way: kept until content info says
+          }
+        }
+        this.upsertEntitlement(libraryId, key, model, e.active, run, listedAs);
       }
       this.advance(source, nextToken, items.length);
+      return { ...(disagreements.size ? { disagreements: [...disagreements.values()] } : {}), ...(unsettled.length ? { unsettled } : {}) };
     }, true);
+  }
+
+  /** The one purchase model the title filed under `key` is sold under, by its catalog record (undefined: both, or not known). */
+  private soldOnlyAs(key: number): PurchaseModel | undefined {
+    const row = this.statement('SELECT models FROM titles WHERE id = ?').get(key) as { models: number } | undefined;
+    if (row?.models === MODEL_BITS.INSTANT) return 'INSTANT';
+    if (row?.models === MODEL_BITS.FLEX) return 'FLEX';
+    return undefined;
   }
 
   /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
@@ -352,7 +396,7 @@ export class MirrorDatabase {
           this.removeEntitlement(libraryId, change.id);
           continue;
         }
-        const { active, purchaseModel, price: _price, ...record } = change.title;
+        const { active, purchaseModel, ...record } = change.title;
         const key = this.keys.keyOf(record.id, true);
         const seen = this.statement('SELECT 1 FROM titles WHERE id = ? AND seen_run = ?').get(key, run) !== undefined;
         const existing = seen ? this.record(key) : undefined;
@@ -368,15 +412,16 @@ export class MirrorDatabase {
   sweepTitles(run: number): number {
     if (!this.inBulk()) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL)
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0
         WHERE content_id IN (SELECT id FROM titles WHERE seen_run < ?)`).run(run);
     }
     return Number(this.statement('DELETE FROM titles WHERE seen_run < ?').run(run).changes);
   }
 
   sweepEntitlements(libraryId: number, model: PurchaseModel | undefined, run: number): number {
+    // By the pull that listed each row (its filter), not the model the record gave it: the other pull's run does not list it.
     const sql = model
-      ? 'DELETE FROM entitlements WHERE library_id = ? AND model = ? AND seen_run < ?'
+      ? 'DELETE FROM entitlements WHERE library_id = ? AND coalesce(listed_as, model) = ? AND seen_run < ?'
       : 'DELETE FROM entitlements WHERE library_id = ? AND seen_run < ?';
     const result = model ? this.statement(sql).run(libraryId, model, run) : this.statement(sql).run(libraryId, run);
     return Number(result.changes);
@@ -387,20 +432,33 @@ export class MirrorDatabase {
    * client asked twice) says nothing, so nothing is stored for it; nor for a title the mirror has
    * never filed (it has no key, so no row of the Collection can show it).
    */
-  storeAvailability(libraryId: number, items: readonly Availability[], readAt: number): void {
+  storeAvailability(libraryId: number, items: readonly Availability[], readAt: number): AvailabilityStored {
+    const relabelled = new Map<string, { from: PurchaseModel; to: PurchaseModel; count: number }>();
     const keys = this.transaction(() => items.flatMap((a) => {
       const key = a.unknown ? undefined : this.keys.keyOf(a.contentId);
       if (key === undefined) return [];
-      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+      // Content info's model is the library's own word on the title (issue #34): it wins over the label a pull's filter gave.
+      const held = a.purchaseModel === undefined ? undefined
+        : this.statement('SELECT model FROM entitlements WHERE library_id = ? AND content_id = ?').get(libraryId, key) as { model: PurchaseModel } | undefined;
+      if (held && a.purchaseModel !== undefined && held.model !== a.purchaseModel) {
+        this.statement('UPDATE entitlements SET model = ? WHERE library_id = ? AND content_id = ?').run(a.purchaseModel, libraryId, key);
+        const tally = relabelled.get(`${held.model} ${a.purchaseModel}`) ?? { from: held.model, to: a.purchaseModel, count: 0 };
+        tally.count++;
+        relabelled.set(`${held.model} ${a.purchaseModel}`, tally);
+      }
+      this.statement(`INSERT INTO availability (library_id, content_id, status, available_copies, total_copies, holds_queue_size, holds_queue_position, read_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (library_id, content_id) DO UPDATE SET status = excluded.status, available_copies = excluded.available_copies,
-          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, read_at = excluded.read_at`)
-        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, readAt);
+          total_copies = excluded.total_copies, holds_queue_size = excluded.holds_queue_size, holds_queue_position = excluded.holds_queue_position,
+          read_at = excluded.read_at`)
+        .run(libraryId, key, a.status ?? null, a.availableCopies ?? null, a.totalCopies ?? null, a.holdsQueueSize ?? null, a.holdsQueuePosition ?? null, readAt);
       this.statement(`UPDATE entitlements SET avail = ${AVAILABILITY_RANK('entitlements')} WHERE library_id = ? AND content_id = ?`)
         .run(libraryId, key);
       return [key];
     }));
+    if (relabelled.size > 0) this.touch(); // a model changed: the Collection's indexes are built again
     for (const listener of this.availabilityListeners) listener(libraryId, keys);
+    return { relabelled: [...relabelled.values()] };
   }
 
   onAvailabilityStored(listener: AvailabilityListener): () => void {
@@ -421,16 +479,16 @@ export class MirrorDatabase {
 
   /** The title `row` under its `key` (content-keys.ts). */
   private upsertTitle(key: number, row: TitleRow, run: number, bulk: boolean): void {
-    const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, words: row.words };
+    const now: TitleColumns = { title: row.title, artist: row.artist, format: row.format, year: row.year, kids: row.kids, flags: row.flags, words: row.words };
     const before = bulk ? undefined
-      : this.statement('SELECT title, artist, format, year, for_children AS kids, words FROM titles WHERE id = ?').get(key) as TitleColumns | undefined;
+      : this.statement('SELECT title, artist, format, year, for_children AS kids, flags, words FROM titles WHERE id = ?').get(key) as TitleColumns | undefined;
     // The columns of schema 1 the record now holds are left empty: `countries` (NOT NULL) as ''.
-    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, seen_run, words, record, title_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    this.statement(`INSERT INTO titles (id, title, artist, format, year, for_children, flags, models, seen_run, words, record, title_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET title = excluded.title, artist = excluded.artist, format = excluded.format, year = excluded.year,
-        for_children = excluded.for_children, seen_run = excluded.seen_run, words = excluded.words, record = excluded.record,
-        title_id = excluded.title_id, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
-      .run(key, row.title, row.artist, row.format, row.year, row.kids, run, row.words, row.record, row.titleId);
+        for_children = excluded.for_children, flags = excluded.flags, models = excluded.models, seen_run = excluded.seen_run, words = excluded.words,
+        record = excluded.record, title_id = excluded.title_id, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = ''`)
+      .run(key, row.title, row.artist, row.format, row.year, row.kids, row.flags, row.models, run, row.words, row.record, row.titleId);
     if (this.earlierRecords) this.statement('DELETE FROM title_records WHERE id = ?').run(key);
     if (bulk) return;
     if (before?.words !== now.words) {
@@ -439,7 +497,7 @@ export class MirrorDatabase {
       this.statement('INSERT INTO title_words (rowid, words) VALUES (?, ?)').run(key, now.words);
     }
     // Only the copied columns that changed: an indexed column rewritten with its own value still costs its index entries.
-    const changed = (['title', 'artist', 'format', 'year', 'kids', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
+    const changed = (['title', 'artist', 'format', 'year', 'kids', 'flags', 'words'] as const).filter((column) => !before || before[column] !== now[column]);
     if (changed.length > 0) {
       this.statement(`UPDATE entitlements SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE content_id = ?`)
         .run(...changed.map((column) => now[column]), key);
@@ -449,7 +507,7 @@ export class MirrorDatabase {
   private removeTitle(id: number, bulk: boolean): void {
     if (!bulk) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE id = ? AND words IS NOT NULL`).run(id);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL) WHERE content_id = ?`).run(id);
+      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0 WHERE content_id = ?`).run(id);
     }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
   }
@@ -460,15 +518,15 @@ export class MirrorDatabase {
     if (key !== undefined) this.statement('DELETE FROM entitlements WHERE library_id = ? AND content_id = ?').run(libraryId, key);
   }
 
-  /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). */
-  private upsertEntitlement(libraryId: number, contentId: number, model: PurchaseModel, active: boolean, run: number): void {
-    this.statement(`INSERT INTO entitlements (library_id, content_id, model, active, seen_run, avail, title, artist, format, year, kids, words)
-      SELECT e.library_id, e.content_id, e.model, e.active, e.seen_run, ${AVAILABILITY_RANK('e')}, t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), t.words
-      FROM (SELECT ? AS library_id, ? AS content_id, ? AS model, ? AS active, ? AS seen_run) AS e LEFT JOIN titles t ON t.id = e.content_id
+  /** A new row copies its title's columns; an existing one keeps them (a title's own writes refresh them). `listedAs`: the pull's filter (none for library content). */
+  private upsertEntitlement(libraryId: number, contentId: number, model: PurchaseModel, active: boolean, run: number, listedAs?: PurchaseModel): void {
+    this.statement(`INSERT INTO entitlements (library_id, content_id, model, listed_as, active, seen_run, avail, title, artist, format, year, kids, flags, words)
+      SELECT e.library_id, e.content_id, e.model, e.listed_as, e.active, e.seen_run, ${AVAILABILITY_RANK('e')}, t.title, t.artist, t.format, t.year, coalesce(t.for_children, 0), coalesce(t.flags, 0), t.words
+      FROM (SELECT ? AS library_id, ? AS content_id, ? AS model, ? AS listed_as, ? AS active, ? AS seen_run) AS e LEFT JOIN titles t ON t.id = e.content_id
       WHERE true
-      ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, active = excluded.active, seen_run = excluded.seen_run,
+      ON CONFLICT (library_id, content_id) DO UPDATE SET model = excluded.model, listed_as = excluded.listed_as, active = excluded.active, seen_run = excluded.seen_run,
         avail = excluded.avail`)
-      .run(libraryId, contentId, model, active ? 1 : 0, run);
+      .run(libraryId, contentId, model, listedAs ?? null, active ? 1 : 0, run);
   }
 }
 

@@ -7,11 +7,14 @@
 // come converted and are skipped. Until it ends, a title's details are read from either form
 // (MirrorDatabase.record), and searching finds only titles with words; the Collection and the
 // Sync view say how far it is. At its end the old table goes and the file is compacted once.
+// A mirror of schema 6 gets its titles' content flags and models (schema 7, issue #34) the same way, read from
+// each record and copied to its libraries' rows, from `mirror_state`'s `flags_after`; a title
+// converted above gets them with its record.
 import type { StatementSync } from 'node:sqlite';
 import type { CatalogRecord } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { encodeRecord } from './title-record.ts';
-import { recordOf, wordsOf } from './title-row.ts';
+import { decodeRecord, encodeRecord } from './title-record.ts';
+import { contentFlagBits, modelBits, recordOf, wordsOf } from './title-row.ts';
 
 /** Titles a chunk: the owner answers the desk between two chunks, so each is short. */
 const CHUNK = 500;
@@ -26,7 +29,12 @@ export class MirrorUpgrade {
   private readonly mirror: MirrorDatabase;
   /** Bytes the disk can spare beside the file, for compacting it at the end. */
   private readonly spare: () => number;
-  private statements: { cursor: StatementSync; chunk: StatementSync; store: StatementSync; index: StatementSync; copy: StatementSync; drop: StatementSync; move: StatementSync; end: StatementSync } | undefined;
+  private statements: {
+    cursor: StatementSync; chunk: StatementSync; store: StatementSync; index: StatementSync; copy: StatementSync; drop: StatementSync; move: StatementSync; end: StatementSync;
+    copyFlags: StatementSync;
+  } | undefined;
+  /** The flags' own pass reads no earlier table (title_records may be gone already). */
+  private flagStatements: { chunk: StatementSync; flags: StatementSync; copy: StatementSync; move: StatementSync; end: StatementSync } | undefined;
   private idRange: { low: number | null; high: number | null } | undefined;
 
   constructor(mirror: MirrorDatabase, spare: () => number) {
@@ -35,7 +43,7 @@ export class MirrorUpgrade {
   }
 
   pending(): boolean {
-    return this.cursor() !== undefined;
+    return this.cursor() !== undefined || this.flagsCursor() !== undefined;
   }
 
   /** Titles still lack their search words (a mirror from before schema 2): searching finds only the others. */
@@ -45,7 +53,7 @@ export class MirrorUpgrade {
 
   /** How far it is (0–1), by the share of title ids behind the cursor; undefined when done. */
   progress(): number | undefined {
-    const cursor = this.cursor();
+    const cursor = this.cursor() ?? this.flagsCursor();
     if (cursor === undefined) return undefined;
     this.idRange ??= this.mirror.db.prepare('SELECT min(id) AS low, max(id) AS high FROM titles').get() as { low: number | null; high: number | null };
     const { low, high } = this.idRange;
@@ -55,6 +63,7 @@ export class MirrorUpgrade {
 
   /** One chunk; false once every title is converted (the end done too). */
   step(): boolean {
+    if (this.cursor() === undefined && this.flagsCursor() !== undefined) return this.flagsStep();
     const s = this.prepared();
     const more = this.mirror.transaction(() => {
       const after = this.cursor();
@@ -64,11 +73,13 @@ export class MirrorUpgrade {
         const record = t.record === null ? fromColumns(t) : recordOf(t.record, t.wire ?? 0, t.id);
         const words = t.words ?? wordsOf(record);
         // The title id as a fresh sync files it (the migration's reading of the earlier record takes only a JSON integer).
-        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, t.id);
+        const flags = contentFlagBits(record);
+        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, flags, modelBits(record.purchaseModels), t.id);
         if (t.words === null) {
           s.index.run(t.id, words);
           s.copy.run(words, t.id);
         }
+        if (flags !== 0) s.copyFlags.run(flags, t.id);
         s.drop.run(t.id);
       }
       if (titles.length < CHUNK) {
@@ -91,18 +102,60 @@ export class MirrorUpgrade {
     return (this.mirror.db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'").get() as { value: number } | undefined)?.value;
   }
 
+  private flagsCursor(): number | undefined {
+    return (this.mirror.db.prepare("SELECT value FROM mirror_state WHERE key = 'flags_after'").get() as { value: number } | undefined)?.value;
+  }
+
+  /** One chunk of titles getting their content flags from their records (schema 7); false once done. */
+  private flagsStep(): boolean {
+    const db = this.mirror.db;
+    const s = this.flagStatements ??= {
+      chunk: db.prepare('SELECT id, record FROM titles WHERE id > ? AND record IS NOT NULL ORDER BY id LIMIT ?'),
+      flags: db.prepare('UPDATE titles SET flags = ?, models = ? WHERE id = ?'),
+      copy: db.prepare('UPDATE entitlements SET flags = ? WHERE content_id = ?'),
+      move: db.prepare("UPDATE mirror_state SET value = ? WHERE key = 'flags_after'"),
+      end: db.prepare("DELETE FROM mirror_state WHERE key = 'flags_after'"),
+    };
+    const more = this.mirror.transaction(() => {
+      const after = this.flagsCursor();
+      if (after === undefined) return false;
+      const titles = s.chunk.all(after, CHUNK) as unknown as { id: number; record: Uint8Array }[];
+      for (const t of titles) {
+        const record = decodeRecord(t.record, this.mirror.keys.contentIdOf(t.id), this.mirror.vocabulary);
+        const flags = contentFlagBits(record);
+        const models = modelBits(record.purchaseModels);
+        if (flags === 0 && models === 0) continue;
+        s.flags.run(flags, models, t.id);
+        if (flags !== 0) s.copy.run(flags, t.id);
+      }
+      if (titles.length < CHUNK) {
+        s.end.run();
+        return false;
+      }
+      s.move.run((titles.at(-1) as { id: number }).id);
+      return true;
+    });
+    if (!more) {
+      this.flagStatements = undefined;
+      this.mirror.touch(); // the Collection's indexes read the flags again
+    }
+    return more;
+  }
+
   private prepared(): NonNullable<MirrorUpgrade['statements']> {
     const db = this.mirror.db;
     this.statements ??= {
       cursor: db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'"),
       chunk: db.prepare(`SELECT t.id, t.title, t.series, t.artist, t.format, t.year, t.isbn, t.upc, t.for_children, t.cover, t.countries, t.words, r.record, r.wire
         FROM titles t LEFT JOIN title_records r ON r.id = t.id WHERE t.id > ? AND t.record IS NULL ORDER BY t.id LIMIT ?`),
-      store: db.prepare("UPDATE titles SET record = ?, words = ?, title_id = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
+      store: db.prepare("UPDATE titles SET record = ?, words = ?, title_id = ?, flags = ?, models = ?, series = NULL, isbn = NULL, upc = NULL, cover = NULL, countries = '' WHERE id = ?"),
       index: db.prepare('INSERT INTO title_words (rowid, words) VALUES (?, ?)'),
       copy: db.prepare('UPDATE entitlements SET words = ? WHERE content_id = ?'),
       drop: db.prepare('DELETE FROM title_records WHERE id = ?'),
       move: db.prepare("UPDATE mirror_state SET value = ? WHERE key = 'records_after'"),
-      end: db.prepare("DELETE FROM mirror_state WHERE key IN ('records_after', 'words_after')"),
+      // Every title converted got its flags with its record: the flags' own pass is needed no more.
+      end: db.prepare("DELETE FROM mirror_state WHERE key IN ('records_after', 'words_after', 'flags_after')"),
+      copyFlags: db.prepare('UPDATE entitlements SET flags = ? WHERE content_id = ?'),
     };
     return this.statements;
   }

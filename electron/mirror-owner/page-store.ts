@@ -7,9 +7,9 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
-import type { Availability } from '../shared/model.ts';
+import type { Availability, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { sourceName, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/mirror-interface.ts';
+import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/mirror-interface.ts';
 import { readPage } from '../node/sync/page-reading.ts';
 import type { MirrorUpgrade } from './mirror-upgrade.ts';
 
@@ -94,19 +94,24 @@ export class PageStoreOnFile {
     if (page !== opening.nextPage) throw new DeskError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
     const read = readPage(opening.source, bytes);
     const store = (): PageStored => {
+      let said: Omit<PageStored, 'items'> = {};
       try {
         this.checkDiskSpace();
         const { name, runStartedAt, source } = opening;
         const next = read.head.next;
         if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, read.changes, next);
         else if (read.kind === 'library-content') this.db.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
-        else this.db.applyEntitlementPage(name, runStartedAt, libraryOf(source), source.kind === 'entitlements' ? source.model : 'FLEX', read.items, next);
+        else {
+          const libraryId = libraryOf(source);
+          const listedAs = source.kind === 'entitlements' ? source.model : 'FLEX';
+          said = this.db.applyEntitlementPage(name, runStartedAt, libraryId, listedAs, read.items, next, this.latestRunOf(libraryId, listedAs === 'FLEX' ? 'INSTANT' : 'FLEX'));
+        }
       } catch (error) {
         opening.broken = true;
         throw error;
       }
       opening.nextPage++;
-      return { items: read.head.items };
+      return { items: read.head.items, ...said };
     };
     return { head: read.head, store };
   }
@@ -135,8 +140,8 @@ export class PageStoreOnFile {
     this.db.failRun(opening.name, failure, at);
   }
 
-  storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
-    this.db.storeAvailability(libraryId, items, readAt);
+  storeAvailability(libraryId: number, items: Availability[], readAt: number): AvailabilityStored {
+    return this.db.storeAvailability(libraryId, items, readAt);
   }
 
   /**
@@ -148,6 +153,11 @@ export class PageStoreOnFile {
     if (this.upgrade.searchWordsPending()) while (this.upgrade.step());
     this.db.finishBulk();
     this.db.reclaim();
+  }
+
+  /** When the library's latest run of the other model's entitlements started (what it listed carries that run). */
+  private latestRunOf(libraryId: number, model: PurchaseModel): number | undefined {
+    return this.db.state(sourceName({ kind: 'entitlements', libraryId, model })).runStartedAt;
   }
 
   private opening(run: number): Opening {

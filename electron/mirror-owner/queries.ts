@@ -8,7 +8,7 @@
 // directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, ContentId, Format, PurchaseModel } from '../shared/model.ts';
-import type { BrowseRow, CatalogPage, RowAvailability, TitleDetail } from '../shared/collection.ts';
+import { CONTENT_FLAGS, type BrowseRow, type CatalogPage, type RowAvailability, type TitleDetail } from '../shared/collection.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
 import type { BrowseQuery, MirrorCounts } from '../node/mirror-interface.ts';
 import { queryWords } from './search-text.ts';
@@ -18,11 +18,11 @@ import { COUNT_CAP } from './collection-search.ts';
 import { coverOf } from './title-record.ts';
 
 interface Row {
-  content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null;
+  content_id: number; title: string | null; artist: string | null; format: string | null; year: number | null; flags: number;
   /** The record (whose cover the row shows), or for a title an earlier mirror kept and not yet converted, its cover column. */
   record: Uint8Array | null; cover: string | null;
   model: PurchaseModel; active: number; status: string | null; available_copies: number | null; total_copies: number | null;
-  holds_queue_size: number | null; read_at: number | null;
+  holds_queue_size: number | null; holds_queue_position: number | null; read_at: number | null;
 }
 
 const FROM = `FROM entitlements e
@@ -41,8 +41,8 @@ function rowsByKey(mirror: MirrorDatabase, libraryId: number, keys: readonly num
   if (keys.length === 0) return [];
   let statement = statements.get(mirror.db);
   if (!statement) {
-    statement = mirror.db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, t.record, t.cover, e.model, e.active,
-        a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+    statement = mirror.db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, e.flags, t.record, t.cover, e.model, e.active,
+        a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
       ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`);
     statements.set(mirror.db, statement);
   }
@@ -64,6 +64,7 @@ export function browse(mirror: MirrorDatabase, collections: CollectionCache, que
     ...(query.active === undefined ? {} : { active: query.active }), ...(query.availableNow ? { availableNow: true } : {}),
     ...(query.noCopyFree ? { noCopyFree: true } : {}),
     ...(query.kids ? { kids: true } : {}),
+    ...(query.flags?.length ? { flags: query.flags } : {}), ...(query.withoutFlags?.length ? { withoutFlags: query.withoutFlags } : {}),
   };
   const { offset, limit } = query;
   const page = collections.read(query.libraryId, ({ index, search }) => {
@@ -85,9 +86,9 @@ export function browse(mirror: MirrorDatabase, collections: CollectionCache, que
 export function detail(mirror: MirrorDatabase, libraryId: number, contentId: ContentId): TitleDetail | undefined {
   const key = mirror.keys.keyOf(contentId);
   if (key === undefined) return undefined;
-  const row = mirror.db.prepare(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.read_at
+  const row = mirror.db.prepare(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
     FROM entitlements e LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id
-    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, key) as Pick<Row, 'content_id' | 'model' | 'active' | 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'read_at'> | undefined;
+    WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, key) as Pick<Row, 'content_id' | 'model' | 'active' | AvailabilityColumn> | undefined;
   if (!row) return undefined;
   const availability = availabilityOf(row);
   const record = mirror.record(key);
@@ -97,13 +98,16 @@ export function detail(mirror: MirrorDatabase, libraryId: number, contentId: Con
   };
 }
 
-function availabilityOf(row: Pick<Row, 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'read_at'>): RowAvailability | undefined {
+type AvailabilityColumn = 'status' | 'available_copies' | 'total_copies' | 'holds_queue_size' | 'holds_queue_position' | 'read_at';
+
+function availabilityOf(row: Pick<Row, AvailabilityColumn>): RowAvailability | undefined {
   if (row.read_at === null) return undefined;
   const a: RowAvailability = { readAt: row.read_at };
   if (row.status !== null) a.status = row.status as AvailabilityStatus;
   if (row.available_copies !== null) a.availableCopies = row.available_copies;
   if (row.total_copies !== null) a.totalCopies = row.total_copies;
   if (row.holds_queue_size !== null) a.holdsQueueSize = row.holds_queue_size;
+  if (row.holds_queue_position !== null) a.holdsQueuePosition = row.holds_queue_position;
   return a;
 }
 
@@ -114,6 +118,8 @@ function toBrowseRow(row: Row, contentId: ContentId, cover: string | undefined):
   if (row.format !== null) out.format = row.format as Format;
   if (row.year !== null) out.year = row.year;
   if (cover !== undefined) out.coverImageUrl = cover;
+  const flags = CONTENT_FLAGS.filter((_, i) => (row.flags & (1 << i)) !== 0);
+  if (flags.length > 0) out.flags = flags;
   const availability = availabilityOf(row);
   if (availability) out.availability = availability;
   return out;

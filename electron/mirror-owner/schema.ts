@@ -143,6 +143,22 @@ const MIGRATIONS: string[][] = [
     'CREATE INDEX titles_by_title_id ON titles (title_id) WHERE title_id != id',
     "INSERT INTO mirror_state (key, value) SELECT 'records_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",
   ],
+  // 7 (issue #34): the content flags the Collection filters on (title-row.ts: sample, explicit
+  //    language, edited), on each title and copied to its libraries' rows as the other filtered
+  //    columns are; the purchase models a title is sold under (its products' licences, as bits:
+  //    a title sold one way only can be held that way only); which entitlement pull last listed
+  //    a row (its filter), apart from the model the desk holds it under (the record's, where it
+  //    says: a full run sweeps what its own pull no longer lists); and the holds queue position
+  //    content info may give. The flags and models of titles stored before are read from their
+  //    records by the owner a chunk at a time (mirror-upgrade.ts, from `mirror_state`'s `flags_after`).
+  [
+    'ALTER TABLE titles ADD COLUMN flags INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE titles ADD COLUMN models INTEGER NOT NULL DEFAULT 0',
+    "ALTER TABLE entitlements ADD COLUMN listed_as TEXT CHECK (listed_as IN ('INSTANT', 'FLEX'))",
+    'ALTER TABLE entitlements ADD COLUMN flags INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE availability ADD COLUMN holds_queue_position INTEGER',
+    "INSERT INTO mirror_state (key, value) SELECT 'flags_after', -1 WHERE EXISTS (SELECT 1 FROM titles)",
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

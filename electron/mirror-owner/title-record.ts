@@ -11,7 +11,7 @@
 // The format is versioned and open-ended: fields are numbered, a record says how many it
 // knows, and a field added later (at the end) reads as absent in a record written before.
 import { contentIdOf } from '../shared/content-id.ts';
-import type { Artist, CatalogRecord, ContentId, Country, Episode, PurchaseModel, Segment } from '../shared/model.ts';
+import type { Artist, CatalogRecord, ContentId, Country, Episode, Product, PurchaseModel, Segment } from '../shared/model.ts';
 import { COUNTRIES, FORMATS } from '../shared/model.ts';
 
 /** Strings that repeat across titles, kept once: `idOf` gives (and may add) a number, 0 when it cannot; `textOf` reads it back. */
@@ -25,11 +25,11 @@ const MODELS: readonly PurchaseModel[] = ['INSTANT', 'FLEX'];
 const FLAGS = ['forChildren', 'fiction', 'abridged', 'parentalAdvisory', 'demo', 'profanity', 'edited'] as const;
 
 type Field =
-  | { key: 'titleId' | 'seriesNumber' | 'season' | 'episode' | 'year' | 'pages'; kind: 'int' }
-  | { key: 'title' | 'subtitle' | 'series' | 'isbn' | 'upc' | 'synopsis' | 'duration'; kind: 'text' }
-  | { key: 'language' | 'subtitleLanguage' | 'dubLanguage' | 'publisher' | 'audience' | 'lexile' | 'atosBookLevel' | 'interestLevel'; kind: 'word' }
+  | { key: 'titleId' | 'seriesNumber' | 'season' | 'episode' | 'year' | 'pages' | 'price'; kind: 'int' }
+  | { key: 'title' | 'subtitle' | 'series' | 'isbn' | 'upc' | 'synopsis' | 'duration' | 'titleTitle'; kind: 'text' }
+  | { key: 'language' | 'subtitleLanguage' | 'dubLanguage' | 'publisher' | 'audience' | 'lexile' | 'atosBookLevel' | 'interestLevel' | 'rating'; kind: 'word' }
   | { key: 'url' | 'coverImageUrl'; kind: 'address' }
-  | { key: 'format' | 'artist' | 'artists' | 'genres' | 'flags' | 'countries' | 'purchaseModels' | 'ratings' | 'ppuPrices' | 'segments' | 'episodes'; kind: 'own' };
+  | { key: 'format' | 'artist' | 'artists' | 'genres' | 'flags' | 'countries' | 'purchaseModels' | 'ratings' | 'ppuPrices' | 'segments' | 'episodes' | 'products' | 'coverImageUrls'; kind: 'own' };
 
 /** The fields in their numbered order. Append only: a record's field count says which it knows. */
 const FIELDS: readonly Field[] = [
@@ -43,6 +43,9 @@ const FIELDS: readonly Field[] = [
   { key: 'interestLevel', kind: 'word' }, { key: 'flags', kind: 'own' }, { key: 'url', kind: 'address' },
   { key: 'countries', kind: 'own' }, { key: 'purchaseModels', kind: 'own' }, { key: 'ratings', kind: 'own' }, { key: 'ppuPrices', kind: 'own' },
   { key: 'segments', kind: 'own' }, { key: 'episodes', kind: 'own' },
+  // Issue #34: what staff are asked about (a library content record's price per borrow and rating), the products and country covers.
+  { key: 'products', kind: 'own' }, { key: 'coverImageUrls', kind: 'own' }, { key: 'titleTitle', kind: 'text' }, { key: 'rating', kind: 'word' },
+  { key: 'price', kind: 'int' },
 ];
 
 // ---- writing ----
@@ -168,6 +171,7 @@ function present(record: CatalogRecord, field: Field): boolean {
     case 'artist': return record.artist !== undefined;
     case 'artists': case 'genres': case 'countries': case 'purchaseModels': case 'ratings': case 'ppuPrices': case 'segments': case 'episodes':
       return record[field.key].length > 0;
+    case 'products': case 'coverImageUrls': return (record[field.key]?.length ?? 0) > 0;
     default: return record[field.key] !== undefined;
   }
 }
@@ -221,6 +225,18 @@ function writeOwn(out: Writer, record: CatalogRecord, key: Extract<Field, { kind
         if (s.name !== undefined) out.text(s.name);
         if (s.seconds !== undefined) out.number(s.seconds);
       }
+      return;
+    case 'products':
+      out.unsigned(record.products?.length ?? 0);
+      for (const p of record.products ?? []) {
+        out.byte(bitsOf(p.productId, p.model));
+        if (p.productId !== undefined) out.number(p.productId);
+        if (p.model !== undefined) out.byte(MODELS.indexOf(p.model));
+      }
+      return;
+    case 'coverImageUrls':
+      out.unsigned(record.coverImageUrls?.length ?? 0);
+      for (const c of record.coverImageUrls ?? []) { out.word(c.country, vocabulary); out.address(c.url, vocabulary); }
       return;
     case 'episodes':
       out.unsigned(record.episodes.length);
@@ -417,6 +433,13 @@ function readOwn(input: Reader, record: CatalogRecord, key: Extract<Field, { kin
         return { number, name, seconds };
       });
       return false;
+    case 'products':
+      record.products = input.list((): Product => {
+        const [productId, model] = input.optionals<[number?, number?]>([() => input.number(), () => input.byte()]);
+        return { ...(productId === undefined ? {} : { productId }), ...(model === undefined ? {} : { model: MODELS[model] as PurchaseModel }) };
+      });
+      return false;
+    case 'coverImageUrls': record.coverImageUrls = input.list(() => ({ country: input.word(vocabulary), url: input.address(vocabulary) })); return false;
     case 'episodes':
       record.episodes = input.list((): Episode => {
         const [titleId, season, episode, title, synopsis, seconds, id] = input.optionals<[number?, number?, number?, string?, string?, number?, string?]>(

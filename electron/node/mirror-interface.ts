@@ -44,7 +44,11 @@
 // 6. fillFromLibrary is answered when the fill ends, which may be after requests sent later:
 //    while it waits on PostgreSQL the owner answers them (each batch of changes is written in one
 //    transaction between two of them). One fill at a time: a second joins the first.
-import type { BrowseRow, CatalogPage, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
+// 7. A Collection read may be cancelled (issue #34: a newer query took its place): main sends
+//    `{ cancel: id }` and answers the caller itself at once; if the owner has not begun the read
+//    yet, it drops it and answers it `call.cancelled`, spending no time on it. A read it has begun
+//    runs to its end (its answer is dropped). Only Collection reads are ever cancelled.
+import type { BrowseRow, CatalogPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { Availability, ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
 
@@ -105,6 +109,15 @@ export interface PageHead {
 
 export interface PageStored {
   items: number;
+  /** An entitlements page: titles whose own record gave another purchase model than the pull's filter (it won), by which record. */
+  disagreements?: { found: PurchaseModel; by: 'record' | 'catalog'; count: number }[];
+  /** An entitlements page: titles the library's other pull listed too, in its latest run, with no record to tell the model (the filter was ignored). */
+  unsettled?: ContentId[];
+}
+
+/** What storing availability changed beyond it: entitlements whose model content info gave otherwise (content info's own word wins). */
+export interface AvailabilityStored {
+  relabelled: { from: PurchaseModel; to: PurchaseModel; count: number }[];
 }
 
 export interface RunEnd {
@@ -133,6 +146,9 @@ export interface BrowseQuery {
   /** No copy free when last read: a hold would wait (issue #35). */
   noCopyFree?: boolean;
   kids?: boolean;
+  /** Content flags a title must carry, and flags it must not (issue #34). */
+  flags?: ContentFlag[];
+  withoutFlags?: ContentFlag[];
   sort?: SortKey;
   direction?: Direction;
   offset: number;
@@ -171,7 +187,7 @@ export interface PageStoreCalls {
   finishRun: Call<[run: number], RunEnd>;
   failRun: Call<[run: number, failure: RunFailure, at: number], void>;
   /** Availability as the service gave it at `readAt`, for these of the library's titles (an `unknown` answer stores nothing). */
-  storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], void>;
+  storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], AvailabilityStored>;
 }
 
 export interface CollectionCalls {
@@ -247,8 +263,9 @@ export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;
 };
 
-/** The desk's half. */
-export type Collection = Asked<CollectionCalls> & { close(): Promise<void> };
+/** The desk's half: each read may be cancelled by a signal (rule 7). */
+export type Collection = { [K in keyof CollectionCalls]: CollectionCalls[K] extends Call<infer A, infer R> ? (...args: [...A, signal?: AbortSignal]) => Promise<R> : never }
+  & { close(): Promise<void> };
 
 /** A desk in a library's way in. */
 export type LibraryFill = Asked<LibraryFillCalls>;
@@ -269,6 +286,12 @@ export interface OwnerOptions {
 export type MirrorRequest = { [K in MirrorCall]: { id: number; call: K; args: ArgsOf<K> } }[MirrorCall];
 
 /** Owner → main: a storePage's head, any request's answer, or its refusal. */
+/** Main → owner: a read main no longer wants (rule 7). */
+export interface MirrorCancel { cancel: number }
+
+/** The Collection's reads: the only requests ever cancelled (rule 7). */
+export const CANCELLABLE_CALLS: readonly MirrorCall[] = ['browse', 'title', 'rows', 'titleContents'];
+
 export type MirrorReply =
   | { id: number; kind: 'head'; head: PageHead }
   | { id: number; kind: 'answer'; answer: AnswerOf<MirrorCall> }

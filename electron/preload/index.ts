@@ -5,7 +5,7 @@ import { channelOf } from '../shared/contract.ts';
 import { createBridge } from './bridge.ts';
 
 const bridge = createBridge(
-  (method, args) => ipcRenderer.invoke(channelOf(method), args),
+  (method, args, call) => (call === undefined ? ipcRenderer.invoke(channelOf(method), args) : ipcRenderer.invoke(channelOf(method), args, call)),
   (event, listener) => {
     const wrapped = (_event: unknown, payload: unknown): void => listener(payload);
     ipcRenderer.on(channelOf(event), wrapped);

@@ -5,6 +5,14 @@ import type { ErrorCode, ErrorParams } from './errors.ts';
 import type { Reason } from './reasons.ts';
 import type { AvailabilityStatus, CatalogRecord, ContentId, Format, PurchaseModel } from './model.ts';
 
+/**
+ * The content flags the Collection filters on (issue #34), from the record: a sample (the service's
+ * `demo`), explicit language (`profanity`), an edited version (`edited`). Children's titles have
+ * their own filter; fixed layout is known only from a live search result.
+ */
+export const CONTENT_FLAGS = ['sample', 'profanity', 'edited'] as const;
+export type ContentFlag = (typeof CONTENT_FLAGS)[number];
+
 /** The Collection's sort columns: the contract checks a browse against this list, and the mirror and the store type with it. */
 export const SORT_KEYS = ['title', 'artist', 'format', 'availability', 'year'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -31,6 +39,22 @@ export interface SourceState {
   lastFullRemoved?: number;
 }
 
+/**
+ * An answer of the service that disagrees with what the desk asked (issue #34: the spec leaves
+ * its filters and answers open, so nothing is trusted), as the log and the Sync view show it:
+ * - `model`: titles the library's entitlements listed under one purchase model (the filter
+ *   asked) whose own record (`by`: the entitlement record, the catalog record's only licence, or
+ *   content info for the library) says the other; the record wins.
+ * - `filter-ignored`: titles both of a library's entitlement pulls listed (Instant and Flex): the
+ *   service ignores the filter, and content info told their model instead.
+ * - `content-info`: a content info answer about ids the desk did not ask (not used), and ids
+ *   asked twice that it never answered (shown as unknown); `ids` a few of them, for the log.
+ */
+export type ServiceMismatch =
+  | { kind: 'model'; libraryId: number; asked: PurchaseModel; found: PurchaseModel; count: number; by: 'record' | 'catalog' | 'content-info' }
+  | { kind: 'filter-ignored'; libraryId: number; count: number }
+  | { kind: 'content-info'; libraryId: number; unasked: number; unanswered: number; ids: string[] };
+
 /** The step a sync reports besides its sources: building the search index. */
 export const SEARCH_INDEX_STEP = 'search-index';
 /** A desk in a library (issue #25): the source that fills its Collection from the library mirror; its last success is how old the Collection is. */
@@ -50,6 +74,8 @@ export interface RowAvailability {
   availableCopies?: number;
   totalCopies?: number;
   holdsQueueSize?: number;
+  /** Where content info gives it (its shown example does not). */
+  holdsQueuePosition?: number;
   readAt: number;
 }
 
@@ -63,6 +89,8 @@ export interface BrowseRow {
   purchaseModel: PurchaseModel;
   active: boolean;
   availability?: RowAvailability;
+  /** The content flags the title carries (absent: none). */
+  flags?: ContentFlag[];
 }
 
 export interface TitleDetail {

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, type ServiceMismatch, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -96,6 +96,14 @@ const partnerProfileArgs = z.strictObject({
 });
 
 const none = z.undefined();
+
+/**
+ * How the renderer names a call it may cancel (cancelCalls): sent beside the arguments, never
+ * inside them. Only reads heed it (a lookup, a search, availability, a Collection query).
+ */
+export interface CallOptions { callId?: string }
+/** A call id: short, plain, the renderer's own. */
+export const CALL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 // ---- result types ----
 
@@ -328,6 +336,9 @@ export const METHODS = {
     /** Issue #35: only titles with no copy free when last read (a hold waits). */
     noCopyFree: z.boolean().optional(),
     kids: z.boolean().optional(),
+    /** Content flags a title must carry, and flags it must not (issue #34: samples, explicit language, edited versions). */
+    flags: z.array(z.enum(CONTENT_FLAGS)).max(3).optional(),
+    withoutFlags: z.array(z.enum(CONTENT_FLAGS)).max(3).optional(),
     sort: z.enum(SORT_KEYS).optional(),
     direction: z.enum(DIRECTIONS).optional(),
     offset: z.number().int().min(0).max(10_000_000).default(0),
@@ -347,7 +358,10 @@ export const METHODS = {
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
+  /** Calls whose answers the renderer no longer wants (a superseded lookup or query, issue #34): named by the call ids it gave them. */
+  cancelCalls: method<null>()(z.strictObject({ callIds: z.array(z.string().regex(CALL_ID)).min(1).max(100) })),
 } as const;
+
 
 export type MethodName = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
@@ -371,6 +385,8 @@ export interface SyncStatusView {
   running?: SyncProgress;
   /** What the service said beside each source's pages in its last run (`metadata.warnings`), this session. */
   warnings: { source: string; warnings: string[] }[];
+  /** What the service answered at odds with the desk's question this session (issue #34), the newest last; absent before any connection. */
+  mismatches?: { at: number; mismatch: ServiceMismatch }[];
   /**
    * The full entitlement pass (issue #24): every `everyDays` (IT's policy, or the default week),
    * when it last ran over every library (`lastAt`), how many entitlements it removed as no longer
@@ -398,10 +414,10 @@ export const channelOf = (name: MethodName | EventName): string => `lending-desk
 
 // ---- the renderer's view: window.lendingDesk ----
 
-type ArgList<M extends MethodName> = undefined extends ArgsOf<M> ? [args?: ArgsOf<M>] : [args: ArgsOf<M>];
+type ArgList<M extends MethodName> = undefined extends ArgsOf<M> ? [args?: ArgsOf<M>, call?: CallOptions] : [args: ArgsOf<M>, call?: CallOptions];
 export type LendingDeskApi = { [M in MethodName]: (...args: ArgList<M>) => Promise<Result<ResultOf<M>>> } & {
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
 };
 
-/** What main (or the test host) implements: arguments arrive already parsed. */
-export type DeskHandlers = { [M in MethodName]: (args: ParsedArgsOf<M>) => Promise<ResultOf<M>> };
+/** What main (or the test host) implements: arguments arrive already parsed; a cancellable read gets its call's options. */
+export type DeskHandlers = { [M in MethodName]: (args: ParsedArgsOf<M>, call?: CallOptions) => Promise<ResultOf<M>> };

@@ -110,10 +110,26 @@ export interface CatalogRecord {
   countries: Country[];
   /** Purchase models the title is sold under, from products' licenseType. */
   purchaseModels: PurchaseModel[];
+  /** The products it is sold as (the global catalog's `products[]`): each one's id and model; absent when none. */
+  products?: Product[];
   ratings: { country: string; value: string }[];
   ppuPrices: { country: string; price: number }[];
+  /** Country-specific covers (the global catalog's `coverImageUrls`); absent when none. */
+  coverImageUrls?: { country: string; url: string }[];
   segments: Segment[];
   episodes: Episode[];
+  /** The title of the title an episode or part belongs to (library content's `titleTitle`). */
+  titleTitle?: string;
+  /** The parental rating in the library's own country (library content's `rating`; the catalog gives `ratings` by country). */
+  rating?: string;
+  /** What one borrow costs the library, in its country's currency (library content's `price`: a pay-per-use title). */
+  price?: number;
+}
+
+/** One product a title is sold as: its id, and its licence as a purchase model. */
+export interface Product {
+  productId?: number;
+  model?: PurchaseModel;
 }
 
 /** A delta entry: either the record as it now is, or its removal. */
@@ -122,7 +138,6 @@ export type CatalogChange = { kind: 'upsert'; record: CatalogRecord } | { kind: 
 export interface LibraryTitle extends CatalogRecord {
   active?: boolean;
   purchaseModel?: PurchaseModel;
-  price?: number;
 }
 
 export type LibraryContentChange = { kind: 'upsert'; title: LibraryTitle } | { kind: 'removed'; id: ContentId };
@@ -130,6 +145,8 @@ export type LibraryContentChange = { kind: 'upsert'; title: LibraryTitle } | { k
 export interface Entitlement {
   contentId: ContentId;
   active: boolean;
+  /** The purchase model the record itself gives, where it gives one (the spec shows none): it wins over the filter asked (issue #34). */
+  model?: PurchaseModel;
   /** The library is no longer entitled to the title (delta only). */
   removed: boolean;
 }
@@ -177,6 +194,11 @@ export interface SearchHit {
   /** The parental rating in the library's country (PG-13, 14A…). */
   rating?: string;
   parentalAdvisory?: boolean;
+  /** A sample (the wire's `demo`). */
+  demo?: boolean;
+  profanity?: boolean;
+  edited?: boolean;
+  fixedLayout?: boolean;
   segments: Segment[];
   episodes: Episode[];
 }

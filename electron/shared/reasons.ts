@@ -167,6 +167,10 @@ export const REASONS = {
   'settings.idle-lock-unmanaged': "The idle lock can be at most 30 minutes, unless your library's IT sets more in its policy.",
   'start.network-refused': "Lending Desk does not start with options that change how it reaches the network ({flags}). Your library's IT sets proxies in the operating system's settings. Start it from its usual shortcut.",
   'service.response-too-large': 'The lending service sent an answer larger than {limit} MiB, which the desk does not read. Try again; if it keeps happening, tell the service.',
+  // The service's pacing (issue #34): a staff call that would wait longer than a few seconds is answered at once.
+  'service.wait': 'The lending service asked the desk to wait {seconds} seconds before asking again: try again then.',
+  'call.cancelled': 'A newer request took the place of this one, so it was stopped.',
+  'service.token-type': 'The lending service issued a token of type "{type}", not a bearer token, so the desk did not use it. Tell your library’s IT.',
 
   // ---- The sync and the mirror (issue #23). {token} is the service's page token; sizes are MiB.
   'pull.token-cycle': 'The lending service sent page tokens that lead back to a page already read (token {token}), so the sync stopped there instead of reading the same pages again. Try again later; if it keeps happening, tell your library’s IT.',

@@ -33,9 +33,16 @@ export const useGateway = defineStore('gateway', () => {
     return window.lendingDesk.on(event, listener);
   }
 
+  /** Main no longer needs to answer these calls (they were superseded): a request it has not sent yet is not sent. */
+  function cancel(callIds: string[]): void {
+    if (callIds.length === 0) return;
+    // Nothing waits for it: were it to fail, the answers it stops would only come and be dropped.
+    void Promise.resolve().then(() => window.lendingDesk.cancelCalls({ callIds })).catch(() => undefined);
+  }
+
   /** A stale-answer guard over this gateway: each store resets its own when its lifecycle events arrive. */
   function scope(): RequestScope {
-    return createRequestScope(call);
+    return createRequestScope(call, cancel);
   }
 
   return { call, on, scope };

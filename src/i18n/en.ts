@@ -540,6 +540,13 @@ export const en = {
     availableNow: 'Available now',
     noCopyFree: 'No copy free (a hold waits)',
     kids: "Children's titles",
+    // The content flags (issue #34): one choice at a time.
+    content: 'Content',
+    contentAny: 'Any content',
+    contentChoices: {
+      sample: 'Samples only', 'no-sample': 'No samples', profanity: 'Explicit language only', 'no-profanity': 'No explicit language',
+      edited: 'Edited versions only',
+    },
     count: '{count} title | {count} titles',
     // Collection at frame rate (#15): a mirror copied by an earlier version gets its search words in the background.
     searchUpgrade: 'Search is being updated for this version of Lending Desk ({percent}% done): until it finishes, some titles are missing from search results. Browsing and filters show every title.',
@@ -569,8 +576,11 @@ export const en = {
       language: 'Language', duration: 'Duration', pages: 'Pages', isbn: 'ISBN', upc: 'UPC', audience: 'Audience', lexile: 'Lexile',
       atos: 'ATOS book level', interest: 'Interest level', genres: 'Genres', ratings: 'Ratings', prices: 'Instant prices (per borrow)',
       episodes: 'Episodes', segments: 'Tracks and chapters',
+      pricePerBorrow: 'Price per borrow', titleTitle: 'Part of', queuePosition: 'Holds queue position', flags: 'Content',
     },
   },
+  // A title's content flags as badges (issue #34), in search results, a title's details and the Collection's rows.
+  flags: { sample: 'Sample', profanity: 'Explicit language', edited: 'Edited version', fixedLayout: 'Fixed layout', kids: "Children's" },
   // What staff are asked about a title on the phone (issue #24), in a search result's details and a Collection title's.
   facts: {
     duration: 'Running time', pages: 'Pages', edition: 'Edition', abridged: 'Abridged', unabridged: 'Unabridged',
@@ -618,6 +628,14 @@ export const en = {
     removed: 'Removed by the last full run',
     warningsHeading: 'What the service said during the last sync',
     warning: '{source}: “{warning}”',
+    // Answers at odds with the desk's question (issue #34): the desk trusts no filter the spec leaves open.
+    mismatchesHeading: 'Where the service answered otherwise than asked',
+    mismatches: {
+      model: '{when}, library {library}: titles listed as {asked} whose {by} says {found}: {count}. The desk holds them as {found}.',
+      filterIgnored: '{when}, library {library}: titles listed as both Instant and Flex (the service ignores the lending model asked for): {count}. The desk asked the service for each one’s model.',
+      contentInfo: '{when}, library {library}: availability answers about titles not asked for: {unasked} (not used); titles asked for and never answered: {unanswered} (shown as not known). Ids: {ids}.',
+      by: { record: 'entitlement record', catalog: 'catalog record (sold one way only)', 'content-info': 'availability answer' },
+    },
   },
   views: { label: 'Desk views', patron: 'Patron desk', collection: 'Collection', sync: 'Sync' },
   managed: {

@@ -154,6 +154,9 @@ export const frCA: Messages = {
     'settings.idle-lock-unmanaged': 'Le verrouillage automatique peut durer au plus 30 minutes, à moins que le service informatique de votre bibliothèque n’en fixe davantage dans sa stratégie.',
     'start.network-refused': START_REFUSALS_FR['start.network-refused'],
     'service.response-too-large': 'Le service de prêt a envoyé une réponse de plus de {limit} Mio, que le comptoir ne lit pas. Réessayez ; si cela se reproduit, signalez-le au service.',
+    'service.wait': 'Le service de prêt demande au comptoir d’attendre {seconds} secondes avant de le solliciter de nouveau : réessayez à ce moment-là.',
+    'call.cancelled': 'Une demande plus récente a pris la place de celle-ci : elle a été arrêtée.',
+    'service.token-type': 'Le service de prêt a émis un jeton de type « {type} », et non un jeton « bearer » : le comptoir ne l’a pas utilisé. Prévenez le service informatique de votre bibliothèque.',
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
     'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
     'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
@@ -717,6 +720,12 @@ export const frCA: Messages = {
     availableNow: 'Disponible maintenant',
     noCopyFree: 'Aucun exemplaire libre (une réservation attend)',
     kids: 'Titres jeunesse',
+    content: 'Contenu',
+    contentAny: 'Tout contenu',
+    contentChoices: {
+      sample: 'Extraits seulement', 'no-sample': 'Sans extraits', profanity: 'Langage explicite seulement', 'no-profanity': 'Sans langage explicite',
+      edited: 'Versions modifiées seulement',
+    },
     count: '{count} titre | {count} titres',
     // Collection à la vitesse de l’affichage (no 15) : une copie faite par une version antérieure reçoit ses mots de recherche en arrière-plan.
     searchUpgrade: 'La recherche est mise à jour pour cette version de Lending Desk ({percent} % fait) : d’ici la fin, certains titres manquent aux résultats de recherche. La navigation et les filtres montrent tous les titres.',
@@ -746,8 +755,10 @@ export const frCA: Messages = {
       language: 'Langue', duration: 'Durée', pages: 'Pages', isbn: 'ISBN', upc: 'CUP', audience: 'Public', lexile: 'Lexile',
       atos: 'Niveau ATOS', interest: 'Niveau d’intérêt', genres: 'Genres', ratings: 'Classements', prices: 'Prix Instant (par prêt)',
       episodes: 'Épisodes', segments: 'Pistes et chapitres',
+      pricePerBorrow: 'Prix par prêt', titleTitle: 'Fait partie de', queuePosition: 'Rang dans la file de réservations', flags: 'Contenu',
     },
   },
+  flags: { sample: 'Extrait', profanity: 'Langage explicite', edited: 'Version modifiée', fixedLayout: 'Mise en page fixe', kids: 'Jeunesse' },
   facts: {
     duration: 'Durée', pages: 'Pages', edition: 'Édition', abridged: 'Abrégée', unabridged: 'Intégrale',
     kind: 'Genre', fiction: 'Fiction', nonFiction: 'Documentaire', readAlong: 'Lecture accompagnée', readAlongYes: 'Oui : le texte est surligné pendant la lecture à voix haute',
@@ -792,6 +803,13 @@ export const frCA: Messages = {
     removed: 'Retirés par le dernier passage complet',
     warningsHeading: 'Ce que le service a signalé pendant la dernière synchronisation',
     warning: '{source} : « {warning} »',
+    mismatchesHeading: 'Réponses du service qui ne correspondent pas à la demande',
+    mismatches: {
+      model: '{when}, bibliothèque {library} : titres listés comme {asked} dont {by} indique {found} : {count}. Le comptoir les tient pour {found}.',
+      filterIgnored: '{when}, bibliothèque {library} : titres listés à la fois comme Instant et Flex (le service ignore le modèle de prêt demandé) : {count}. Le comptoir a demandé au service le modèle de chacun.',
+      contentInfo: '{when}, bibliothèque {library} : réponses de disponibilité sur des titres non demandés : {unasked} (non utilisées); titres demandés restés sans réponse : {unanswered} (affichés comme inconnus). Identifiants : {ids}.',
+      by: { record: 'la fiche de droit', catalog: 'la notice du catalogue (vendu d’une seule façon)', 'content-info': 'la réponse de disponibilité' },
+    },
   },
   views: { label: 'Vues du comptoir', patron: 'Comptoir usager', collection: 'Collection', sync: 'Synchronisation' },
   managed: {

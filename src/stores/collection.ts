@@ -7,7 +7,7 @@
 // next shift starts on the plain collection.
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { Direction, SortKey } from '../../electron/shared/collection.ts';
+import type { ContentFlag, Direction, SortKey } from '../../electron/shared/collection.ts';
 import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { ContentId, Format, PurchaseModel } from '../../electron/shared/model.ts';
@@ -19,6 +19,10 @@ export const PAGE_SIZE = 100;
 /** Typing pauses this long before a search's exact count is asked for. */
 export const EXACT_COUNT_AFTER_MS = 400;
 
+/** The Collection's content choice (issue #34): one flag required, or one refused. */
+export const CONTENT_CHOICES = ['sample', 'no-sample', 'profanity', 'no-profanity', 'edited'] as const;
+export type ContentChoice = (typeof CONTENT_CHOICES)[number];
+
 export interface CollectionFilters {
   text: string;
   format: Format | '';
@@ -28,6 +32,13 @@ export interface CollectionFilters {
   /** No copy free when last read: a hold waits (issue #35). */
   noCopyFree: boolean;
   kids: boolean;
+  content: ContentChoice | '';
+}
+
+/** A content choice as the browse's flags: `no-x` refuses the flag, `x` requires it. */
+function contentQuery(choice: ContentChoice | ''): { flags?: ContentFlag[]; withoutFlags?: ContentFlag[] } {
+  if (choice === '') return {};
+  return choice.startsWith('no-') ? { withoutFlags: [choice.slice(3) as ContentFlag] } : { flags: [choice as ContentFlag] };
 }
 
 export const useCollectionStore = defineStore('collection', () => {
@@ -36,7 +47,7 @@ export const useCollectionStore = defineStore('collection', () => {
   // Pages of one filter, sort and library: a restart or another library drops the rest.
   const requests = gateway.scope();
   // Active titles by default: an inactive one is not shown to patrons, so it is rarely what a call is about.
-  const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false });
+  const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false, content: '' });
   const filters = ref<CollectionFilters>(noFilters());
   const sort = ref<SortKey>('title');
   const direction = ref<Direction>('asc');
@@ -65,6 +76,7 @@ export const useCollectionStore = defineStore('collection', () => {
       ...(f.availableNow ? { availableNow: true } : {}),
       ...(f.noCopyFree ? { noCopyFree: true } : {}),
       ...(f.kids ? { kids: true } : {}),
+      ...contentQuery(f.content),
       sort: sort.value, direction: direction.value, offset, limit: PAGE_SIZE,
     };
   }

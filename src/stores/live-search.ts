@@ -16,6 +16,11 @@ import { useGateway } from '../gateway/gateway.ts';
 import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 
 export const PAGE_SIZE = 20;
+/**
+ * A live search goes once typing has paused this long (the guidance: 300–500 ms), or at once on
+ * Enter; a search still under way that a newer one supersedes is cancelled (issue #34).
+ */
+export const LIVE_SEARCH_PAUSE_MS = 400;
 
 /** What a result borrows: its contents from the desk's copy, or found on the service by its episodes' own ids; or why not known. */
 export type HitContents =
@@ -49,14 +54,28 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   const hasPrevious = computed(() => (shown.value?.offset ?? 0) > 0);
   const hasNext = computed(() => !!page.value && !!shown.value && shown.value.offset + page.value.hits.length < page.value.found);
 
-  /** A new search from the form, at the first page. */
-  function search(libraryId: number): Promise<boolean> {
-    const q = query.value.trim();
-    return send({
-      libraryId, q, offset: 0, limit: PAGE_SIZE, kidsMode: kidsMode.value,
+  /** The form's search, at the first page. */
+  function formRequest(libraryId: number): ArgsOf<'liveSearch'> {
+    return {
+      libraryId, q: query.value.trim(), offset: 0, limit: PAGE_SIZE, kidsMode: kidsMode.value,
       ...(format.value ? { formats: [format.value] } : {}),
       ...(purchaseModel.value ? { purchaseModel: purchaseModel.value } : {}),
-    });
+    };
+  }
+
+  /** A new search from the form, at the first page. */
+  function search(libraryId: number): Promise<boolean> {
+    return send(formRequest(libraryId));
+  }
+
+  /**
+   * Typing paused: the form's search, unless it is empty or the one already asked (its answer on
+   * screen or on its way, whichever page of it staff turned to).
+   */
+  function searchAsTyped(libraryId: number): Promise<boolean> {
+    const request = formRequest(libraryId);
+    if (request.q === '' || (lastRequest && JSON.stringify(request) === JSON.stringify({ ...lastRequest, offset: 0 }))) return Promise.resolve(false);
+    return send(request);
   }
 
   function turn(direction: 1 | -1): Promise<boolean> {
@@ -190,6 +209,6 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
 
   return {
     query, kidsMode, format, purchaseModel, page, shown, loading, error, availability, availabilityLoading, availabilityError,
-    resolved, lookedUp, lookingUp, hasPrevious, hasNext, search, turn, retry, resolve, contentsOf, lookUp, availabilityOf, refreshAvailability, $reset,
+    resolved, lookedUp, lookingUp, hasPrevious, hasNext, search, searchAsTyped, turn, retry, resolve, contentsOf, lookUp, availabilityOf, refreshAvailability, $reset,
   };
 });

@@ -15,7 +15,7 @@ import { createFileLogger } from '../../electron/node/logging/logger.ts';
 import { inProcessSandbox } from '../../electron/main/connection/sandbox-endpoint.ts';
 import { memoryClipboard } from '../../electron/main/desk/clipboard.ts';
 import { readSettingsFile, Settings, type SettingsStore } from '../../electron/main/settings/index.ts';
-import { TEST_SIGN_IN_RECORD } from './desk-pin.ts';
+import { TEST_DESK_PIN, TEST_SIGN_IN_RECORD } from './desk-pin.ts';
 import { TEST_PIN_COST } from './weak-pin-cost.ts';
 
 export interface NodeDeskOptions extends Partial<Omit<DeskServiceDeps, 'settings' | 'logger' | 'actionLog' | 'vault' | 'keychain' | 'legacySignInFile'>> {
@@ -71,4 +71,12 @@ export function createNodeDesk(options: NodeDeskOptions): { desk: DeskService; l
     ...rest,
   });
   return { desk, logger };
+}
+
+/** A desk on the sandbox `options.sandbox` gives, with a shift open (the test desk PIN): where most DeskService tests start. */
+export async function sandboxDeskOnShift(options: NodeDeskOptions): Promise<{ desk: DeskService; closeLog: () => void }> {
+  const { desk, logger } = createNodeDesk(options);
+  await desk.useSandbox();
+  await desk.startShift({ staffName: 'JD', pin: TEST_DESK_PIN });
+  return { desk, closeLog: () => logger.close() };
 }

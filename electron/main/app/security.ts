@@ -1,10 +1,12 @@
 // The Electron security checklist as plain functions over the objects Electron hands us, so
 // they are unit-tested with stand-ins here (no Electron binary) and used as-is in main.
+import { PARTNER_COVER_HOSTS, SANDBOX_HOST } from '../../shared/cover-hosts.ts';
 import { httpsHostOf } from '../../shared/text-rules.ts';
 
 /** Hosts whose https pages and covers staff may open or see. The sandbox's are fictional (.invalid). */
-export const TITLE_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
-export const COVER_HOSTS: readonly string[] = ['sandbox.lending-desk.invalid'];
+export const TITLE_HOSTS: readonly string[] = [SANDBOX_HOST];
+/** The sandbox's covers and the partner's cover host (issue #34: its covers were blocked, every row a grey box), over https only. */
+export const COVER_HOSTS: readonly string[] = [SANDBOX_HOST, ...PARTNER_COVER_HOSTS];
 
 /** `devTools` is false in a packaged build: no inspector for whoever stands at the desk. */
 export function secureWebPreferences(preloadPath: string, options: { devTools: boolean }): Record<string, unknown> {

@@ -8,9 +8,11 @@ import { DeskMirror } from '../mirror/desk-mirror.ts';
 import type { LibraryFillOptions } from '../mirror/library-fill.ts';
 import { PartnerClient, type PartnerClientOptions } from '../../node/partner/client.ts';
 import { RequestBudget } from '../../node/partner/request-budget.ts';
+import { STAFF_WAIT_LIMIT_MS } from '../../node/partner/staff-wait.ts';
 import type { Credentials } from '../../node/partner/token.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
 import type { Country } from '../../shared/model.ts';
+import type { ServiceMismatch } from '../../shared/collection.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
 
@@ -38,6 +40,8 @@ export interface ConnectionSpec {
   sandbox?: SandboxEndpoint;
   /** The service's warnings beside a bulk page (`metadata.warnings`), for the app log. */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /** An answer of the service that disagrees with its question (issue #34), for the app log; the Sync view shows it too. */
+  onMismatch?: (mismatch: ServiceMismatch) => void;
   /** A desk in a library: the mirror is filled from the library mirror, not from this service. */
   library?: LibraryFillOptions;
 }
@@ -63,17 +67,25 @@ export class Connection {
     const { clientOptions = {} } = spec;
     this.budget = new RequestBudget({
       perMinute: spec.ratePerMinute,
+      // A staff call that would wait longer for the window is told at once how long (staff-wait.ts).
+      deskWaitLimitMs: STAFF_WAIT_LIMIT_MS,
       now: clientOptions.now ?? spec.now,
       ...(clientOptions.sleep ? { sleep: clientOptions.sleep } : {}),
     });
+    // Whatever the client or the sync finds at odds with what was asked: logged, and kept for the Sync view by the mirror.
+    const onMismatch = (mismatch: ServiceMismatch): void => {
+      spec.onMismatch?.(mismatch);
+      this.mirror.noteMismatch(mismatch);
+    };
     this.desk = new PartnerClient({
       now: spec.now, ...clientOptions,
-      baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate,
+      baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate, onMismatch,
     });
     this.background = this.desk.withPriority('background');
     this.mirror = new DeskMirror({
       ...spec.mirror, desk: this.desk, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
+      ...(spec.onMismatch ? { onMismatch: spec.onMismatch } : {}),
       ...(spec.library ? { library: spec.library } : {}),
     });
   }

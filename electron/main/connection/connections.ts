@@ -10,6 +10,7 @@ import { DeskError } from '../../shared/desk-error.ts';
 import type { Credentials } from '../../node/partner/token.ts';
 import { normalizeBaseUrl, type FetchFn } from '../../node/partner/transport.ts';
 import type { Country } from '../../shared/model.ts';
+import type { ServiceMismatch } from '../../shared/collection.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import { serverName, type LibraryFillOptions } from '../mirror/library-fill.ts';
 import { Connection, type ConnectionSpec, type MirrorPlace } from './connection.ts';
@@ -96,6 +97,11 @@ export class Connections {
     await this.closeOpen();
   }
 
+  /** The open connection forgets the answers it kept for the desk (the shift ended). */
+  async forgetAnswers(): Promise<void> {
+    (await this.current())?.desk.forgetAnswers();
+  }
+
   /** Whether a partner profile's saved password may be sent to its address. */
   async credentialsState(profile: ConnectionProfile): Promise<CredentialsState> {
     const saved = await this.options.vault.read(profile.id);
@@ -129,6 +135,8 @@ export class Connections {
       profile, ratePerMinute: options.ratePerMinute ?? 100, now: options.now,
       // The service's own words beside a bulk page: logged (they name no patron), and shown on the Sync page.
       onWarnings: (source: string, warnings: string[]) => options.logger.warn('catalog.service-warnings', { profileId: profile.id, source, warnings }),
+      // What the service answered at odds with the question (issue #34): content ids and counts, no patron.
+      onMismatch: (mismatch: ServiceMismatch) => options.logger.warn('service.mismatch', { profileId: profile.id, ...mismatch }),
       ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
     };
     if (profile.kind === 'sandbox') {

@@ -10,7 +10,7 @@
 // what answers while the desk is locked.
 
 import {
-  METHOD_NAMES, type DeskHandlers, type EventName, type EventPayloads, type MethodName, type ParsedArgsOf, type ResultOf,
+  METHOD_NAMES, type CallOptions, type DeskHandlers, type EventName, type EventPayloads, type MethodName, type ParsedArgsOf, type ResultOf,
 } from '../../shared/contract.ts';
 import type { ActionLog } from '../action-log/action-log.ts';
 import { logRules } from '../action-log/rules.ts';
@@ -41,6 +41,7 @@ import type { RepeatingTask } from './repeating-task.ts';
 import { SignInRecords } from './sign-in-record.ts';
 import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
 import { TitlePages } from './title-pages.ts';
+import { CancellableCalls } from './cancellable-calls.ts';
 
 export { SANDBOX_PROFILE_ID } from './areas/connections-area.ts';
 export type { RetentionTimers } from './areas/action-log-area.ts';
@@ -104,6 +105,8 @@ export class DeskService {
   readonly #actionLog: ActionLogArea;
   /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
   readonly #titlePages = new TitlePages();
+  /** Reads the renderer may cancel once a newer one supersedes them (issue #34). */
+  readonly #calls = new CancellableCalls();
 
   constructor(deps: DeskServiceDeps) {
     const { logger, now, vault, keychain } = deps;
@@ -134,10 +137,16 @@ export class DeskService {
       // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
       ...(libraryMirror ? { libraryMirror } : {}),
     });
+    const calls = this.#calls;
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
       maxShiftHours: policy?.maxShiftHours,
       roles: { deskPin: policy?.deskPinRole, deskPinNames: policy?.deskPinNames },
+      // Nothing the renderer asked is wanted after the shift, and answers kept for it go (what was searched is what a patron asked for).
+      onEnd: async () => {
+        calls.cancelAll();
+        await connections.forgetAnswers();
+      },
     });
     const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
@@ -172,9 +181,14 @@ export class DeskService {
       },
       ...methodsOf(connectionsArea, 'appInfo', 'listProfiles', 'useSandbox', 'testPartnerConnection', 'savePartnerProfile',
         'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
-      ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
-        'liveSearch', 'liveAvailability', 'copyText'),
-      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow', 'libraryMirror'),
+      ...methodsOf(patronDesk, 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'copyText'),
+      ...cancellable(calls, patronDesk, 'lookupPatron', 'findCardElsewhere', 'liveSearch', 'liveAvailability'),
+      ...methodsOf(collection, 'syncStatus', 'syncNow', 'libraryMirror'),
+      ...cancellable(calls, collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents'),
+      cancelCalls: async (args) => {
+        calls.cancel(args.callIds);
+        return null;
+        },
       // Issue #33: the library mirror's password is replaced by IT's own tools, or by a manager here.
       setLibraryMirrorPassword: async (args) => {
         // Where IT's policy lets it be typed at all (otherwise the collection area says IT's tools set it).
@@ -257,6 +271,14 @@ export class DeskService {
   applyRetention(): Promise<void> {
     return this.#actionLog.applyRetention();
   }
+}
+
+/** Reads the renderer may cancel: each runs with its call's signal (cancellable-calls.ts). */
+function cancellable<K extends keyof DeskHandlers>(
+  calls: CancellableCalls, area: { [M in K]: (args: Parameters<DeskHandlers[M]>[0], signal?: AbortSignal) => ReturnType<DeskHandlers[M]> }, ...names: K[]
+): Pick<DeskHandlers, K> {
+  return Object.fromEntries(names.map((name) => [name, (args: Parameters<DeskHandlers[K]>[0], call?: CallOptions) =>
+    calls.run(call?.callId, (signal) => area[name].call(area, args, signal))])) as unknown as Pick<DeskHandlers, K>;
 }
 
 /** An area's contract methods, bound to it. */

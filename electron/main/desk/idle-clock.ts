@@ -10,7 +10,7 @@ import type { MethodName } from '../../shared/contract.ts';
 export const IDLE_GRACE_MS = 60_000;
 
 /** Calls the renderer makes on its own (a poll, a refresh, the lock): they say nothing about anyone at the desk. */
-const BACKGROUND: ReadonlySet<MethodName> = new Set(['appInfo', 'syncStatus', 'liveAvailability', 'collectionLiveAvailability', 'todaysActions', 'lockSession']);
+const BACKGROUND: ReadonlySet<MethodName> = new Set(['appInfo', 'syncStatus', 'liveAvailability', 'collectionLiveAvailability', 'todaysActions', 'lockSession', 'cancelCalls']);
 
 export function countsAsActivity(method: MethodName): boolean {
   return !BACKGROUND.has(method);

@@ -13,7 +13,7 @@
 // gateWhileLocked, so no area checks the shift itself and no method can forget to. Typed over
 // every method name: a new method does not compile until it is placed here; one missing all the
 // same is refused while locked, and fails tests/unit/main/desk/lock-gate.test.ts.
-import { METHOD_NAMES, type DeskHandlers, type MethodName } from '../../shared/contract.ts';
+import { METHOD_NAMES, type CallOptions, type DeskHandlers, type MethodName } from '../../shared/contract.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { countsAsActivity } from './idle-clock.ts';
 
@@ -54,6 +54,8 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   syncStatus: 'refused',
   syncNow: 'refused',
   titleContents: 'refused',
+  // Cancelling only stops calls the renderer made; a locked desk has none it wants an answer to.
+  cancelCalls: 'open',
 };
 
 /** What the gate asks of the desk. */
@@ -71,15 +73,15 @@ export interface LockState {
  * between them.
  */
 export function gateWhileLocked(handlers: DeskHandlers, state: LockState): DeskHandlers {
-  const gated: Partial<Record<MethodName, (args: unknown) => Promise<unknown>>> = {};
+  const gated: Partial<Record<MethodName, (args: unknown, call?: CallOptions) => Promise<unknown>>> = {};
   for (const name of METHOD_NAMES) {
-    const handler = handlers[name] as (args: unknown) => Promise<unknown>;
+    const handler = handlers[name] as (args: unknown, call?: CallOptions) => Promise<unknown>;
     const rule: WhileLocked | undefined = WHILE_LOCKED[name];
     const activity = countsAsActivity(name);
-    gated[name] = async (args) => {
+    gated[name] = async (args, call) => {
       if (rule !== 'open' && !state.onShift()) await admitWhileLocked(name, rule, args, state);
       if (activity) state.activity();
-      return handler(args);
+      return call === undefined ? handler(args) : handler(args, call);
     };
   }
   return gated as DeskHandlers;

@@ -8,10 +8,12 @@ import { isDeskError, DeskError } from '../../shared/desk-error.ts';
 
 const WHOLE_VIEW_FAILURES = new Set(['invalid-patron', 'unauthorized', 'invalid-input']);
 
-export async function patronView(client: PartnerClient, libraryId: number, card: string): Promise<PatronView> {
+/** `signal`: the lookup is no longer wanted (a newer one took its place): none of its reads not yet sent goes. */
+export async function patronView(client: PartnerClient, libraryId: number, card: string, signal?: AbortSignal): Promise<PatronView> {
   const [status, loans, holds] = await Promise.allSettled([
-    client.patronStatus(libraryId, card), client.currentLoans(libraryId, card), client.currentHolds(libraryId, card),
+    client.patronStatus(libraryId, card, signal), client.currentLoans(libraryId, card, signal), client.currentHolds(libraryId, card, signal),
   ]);
+  signal?.throwIfAborted();
   const failures = [status, loans, holds].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   const fatal = failures.find((e) => !isDeskError(e) || WHOLE_VIEW_FAILURES.has(e.code));
   if (fatal !== undefined || failures.length === 3) throw fatal ?? failures[0];

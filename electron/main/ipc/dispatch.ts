@@ -3,7 +3,7 @@
 // message). Shared by the Electron registry and the Chromium test host, so both answer alike.
 
 import type { z } from 'zod';
-import { METHODS, type DeskHandlers, type MethodName, type Result } from '../../shared/contract.ts';
+import { CALL_ID, METHODS, type CallOptions, type DeskHandlers, type MethodName, type Result } from '../../shared/contract.ts';
 import { FIELD_NAMES, isFieldName } from '../../shared/field-names.ts';
 import { isReason, reasonText, REASONS, type Reason } from '../../shared/reasons.ts';
 import { isDeskError } from '../../shared/desk-error.ts';
@@ -106,14 +106,26 @@ function issueReason(issue: z.core.$ZodIssue): [Reason, ErrorParams?] {
   }
 }
 
-export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog): Promise<Result<unknown>> {
+/** The call's options beside its argument (contract.ts CallOptions): nothing, or a call id the renderer may cancel it by. */
+function callOptions(raw: unknown): CallOptions | undefined | 'refused' {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return 'refused';
+  const keys = Object.keys(raw);
+  const callId = (raw as { callId?: unknown }).callId;
+  if (keys.some((key) => key !== 'callId') || (callId !== undefined && (typeof callId !== 'string' || !CALL_ID.test(callId)))) return 'refused';
+  return callId === undefined ? undefined : { callId };
+}
+
+export async function dispatch(handlers: DeskHandlers, name: unknown, rawArgs: unknown, log?: DispatchLog, rawCall?: unknown): Promise<Result<unknown>> {
   if (!isMethodName(name)) return failure({ code: 'invalid-input', ...refusal('input.unknown-request') });
   // reportInput: tells a missing field ("is required") from one of the wrong kind.
   const parsed = METHODS[name].args.safeParse(rawArgs, { reportInput: true });
   if (!parsed.success) return failure({ code: 'invalid-input', ...describeIssues(parsed.error) });
+  const call = callOptions(rawCall);
+  if (call === 'refused') return failure({ code: 'invalid-input', ...refusal('input.not-valid') });
   try {
-    const handler = handlers[name] as (args: unknown) => Promise<unknown>;
-    return { ok: true, value: await handler.call(handlers, parsed.data) };
+    const handler = handlers[name] as (args: unknown, call?: CallOptions) => Promise<unknown>;
+    return { ok: true, value: await (call === undefined ? handler.call(handlers, parsed.data) : handler.call(handlers, parsed.data, call)) };
   } catch (error) {
     if (isDeskError(error)) return failure(error.toInfo());
     log?.error('contract.unexpected', { method: name, error });

@@ -23,7 +23,7 @@ export function registerContract(ipcMain: IpcMainLike, handlers: DeskHandlers, i
         log?.error('ipc.refused-sender', { method: name, frame: event.senderFrame?.url ?? null });
         return REFUSED;
       }
-      return dispatch(handlers, name, args[0], log);
+      return dispatch(handlers, name, args[0], log, args[1]);
     });
   }
   return () => { for (const name of METHOD_NAMES) ipcMain.removeHandler(channelOf(name)); };

@@ -4,7 +4,7 @@
 // holds no database: each method here sends requests and awaits answers.
 import type { PartnerClient } from '../../node/partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
-import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
+import type { BrowseRow, CatalogPage, ServiceMismatch, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
 import type { ContentId } from '../../shared/model.ts';
 import { LibraryFiller, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
@@ -20,6 +20,8 @@ export interface SyncStatus {
   warnings: { source: string; warnings: string[] }[];
   /** A desk in a library: where its Collection comes from (the source LIBRARY_SOURCE says when and why not). */
   libraryMirror?: { server: string };
+  /** What the service answered at odds with the question, this session, newest last (issue #34). */
+  mismatches: { at: number; mismatch: ServiceMismatch }[];
 }
 
 export interface DeskMirrorOptions {
@@ -34,6 +36,8 @@ export interface DeskMirrorOptions {
   diskSpaceKeptFree?: number;
   /** Told each source's warnings as they come (the connection writes them to the app log). */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /** Told each answer the sync found at odds with its question (the connection writes it to the app log). */
+  onMismatch?: (mismatch: ServiceMismatch) => void;
   /**
    * A desk in a library (IT's policy names the library mirror): the Collection is filled from it
    * and the partner is never asked for the catalog, entitlements or availability.
@@ -43,6 +47,8 @@ export interface DeskMirrorOptions {
 
 /** A source's warnings kept for the Sync view, at most (a page carries ten at most: normalize.ts). */
 const WARNINGS_KEPT = 20;
+/** Mismatches kept for the Sync view, the newest: the log has every one. */
+const MISMATCHES_KEPT = 20;
 
 export class DeskMirror {
   private readonly options: DeskMirrorOptions;
@@ -58,6 +64,7 @@ export class DeskMirror {
   private readonly warnings = new Map<string, string[]>();
   private readonly library: LibraryFiller | undefined;
   private lastFill: LibraryFillResult | undefined;
+  private readonly mismatches: { at: number; mismatch: ServiceMismatch }[] = [];
 
   constructor(options: DeskMirrorOptions) {
     this.options = options;
@@ -78,7 +85,16 @@ export class DeskMirror {
     const { sources, counts, upkeep } = await this.mirror.status();
     const running = this.running && this.progress ? this.progress : upkeep?.progress;
     const warnings = [...this.warnings].map(([source, said]) => ({ source, warnings: said }));
-    return { sources, counts, ...(running ? { running } : {}), warnings, ...(this.library ? { libraryMirror: { server: this.library.server } } : {}) };
+    return {
+      sources, counts, ...(running ? { running } : {}), warnings, mismatches: [...this.mismatches],
+      ...(this.library ? { libraryMirror: { server: this.library.server } } : {}),
+    };
+  }
+
+  /** An answer at odds with its question, for the Sync view (the client's: content info; the sync's are noted as they come). */
+  noteMismatch(mismatch: ServiceMismatch): void {
+    this.mismatches.push({ at: this.now(), mismatch });
+    if (this.mismatches.length > MISMATCHES_KEPT) this.mismatches.shift();
   }
 
   /** A second call while a run is under way joins it. A desk in a library fills from the library mirror instead. */
@@ -101,12 +117,14 @@ export class DeskMirror {
   }
 
   /** Availability now, for titles staff are looking at; stored with the time it was read. */
-  async refreshAvailability(libraryId: number, contentIds: ContentId[]): Promise<BrowseRow[]> {
+  async refreshAvailability(libraryId: number, contentIds: ContentId[], signal?: AbortSignal): Promise<BrowseRow[]> {
     // A desk in a library asks the partner nothing for its Collection: the rows as the library mirror last gave them.
-    if (this.library) return this.mirror.rows(libraryId, contentIds);
+    if (this.library) return this.mirror.rows(libraryId, contentIds, signal);
     return this.track((async () => {
-      const items = await this.options.desk.contentInfo(libraryId, contentIds, this.cancel.signal);
-      await this.mirror.storeAvailability(libraryId, items, this.now());
+      // Read now: this is what the Collection shows as read at this time (a kept answer would be older).
+      const items = await this.options.desk.contentInfo(libraryId, contentIds, signal ? AbortSignal.any([this.cancel.signal, signal]) : this.cancel.signal, { fresh: true });
+      const stored = await this.mirror.storeAvailability(libraryId, items, this.now());
+      for (const { from, to, count } of stored.relabelled) this.sayMismatch({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
       return this.mirror.rows(libraryId, contentIds);
     })());
   }
@@ -127,21 +145,22 @@ export class DeskMirror {
     return this.lastFill;
   }
 
-  browse(query: BrowseQuery): Promise<CatalogPage> {
-    return this.mirror.browse(query);
+  /** `signal`: a newer query took this one's place: the owner drops it if it has not run it yet. */
+  browse(query: BrowseQuery, signal?: AbortSignal): Promise<CatalogPage> {
+    return this.mirror.browse(query, signal);
   }
 
   /** null: the library holds no such title (the contract's answer). */
-  async detail(libraryId: number, contentId: ContentId): Promise<TitleDetail | null> {
-    return (await this.mirror.title(libraryId, contentId)) ?? null;
+  async detail(libraryId: number, contentId: ContentId, signal?: AbortSignal): Promise<TitleDetail | null> {
+    return (await this.mirror.title(libraryId, contentId, signal)) ?? null;
   }
 
   /** What each search hit's title id stands for in the mirror (title-contents.ts). */
-  titleContents(libraryId: number, titleIds: number[]): Promise<TitleContents[]> {
-    return this.mirror.titleContents(libraryId, titleIds);
+  titleContents(libraryId: number, titleIds: number[], signal?: AbortSignal): Promise<TitleContents[]> {
+    return this.mirror.titleContents(libraryId, titleIds, signal);
   }
 
-  /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, bench/support/simulated-time.ts). */
+  /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, tests/support/simulated-time.ts). */
   get ownerThread(): { busy: boolean; idle(): Promise<void> } {
     return this.mirror;
   }
@@ -158,6 +177,12 @@ export class DeskMirror {
     const closing = this.library ? this.mirror.close() : undefined;
     await Promise.allSettled([...this.jobs]);
     await (closing ?? this.mirror.close());
+  }
+
+  /** A mismatch the mirror's own work found: logged (the connection's), and kept for the Sync view. */
+  private sayMismatch(mismatch: ServiceMismatch): void {
+    this.options.onMismatch?.(mismatch);
+    this.noteMismatch(mismatch);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -179,12 +204,13 @@ export class DeskMirror {
       this.progress = p;
       onProgress(p);
     };
+    const onMismatch = (mismatch: ServiceMismatch): void => this.sayMismatch(mismatch);
     const onWarnings = (source: string, said: string[]): void => {
       touch(source);
       this.warnings.set(source, [...new Set([...(this.warnings.get(source) ?? []), ...said])].slice(0, WARNINGS_KEPT));
       this.options.onWarnings?.(source, said);
     };
-    await this.track(job({ client: this.options.background, store: this.mirror, now: this.now, signal: this.cancel.signal, onProgress: report, onWarnings }));
+    await this.track(job({ client: this.options.background, store: this.mirror, now: this.now, signal: this.cancel.signal, onProgress: report, onWarnings, onMismatch }));
     return this.status();
   }
 }

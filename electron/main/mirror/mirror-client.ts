@@ -6,7 +6,9 @@
 import { Worker } from 'node:worker_threads';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage } from '../../node/mirror-interface.ts';
+import type {
+  AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage,
+} from '../../node/mirror-interface.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
 export const DEFAULT_OWNER_URL = new URL('../../mirror-owner/mirror-worker.ts', import.meta.url);
@@ -50,10 +52,11 @@ export class MirrorClient implements MirrorInterface {
   finishRun = (...args: ArgsOf<'finishRun'>) => this.call('finishRun', args);
   failRun = (...args: ArgsOf<'failRun'>) => this.call('failRun', args);
   storeAvailability = (...args: ArgsOf<'storeAvailability'>) => this.call('storeAvailability', args);
-  browse = (...args: ArgsOf<'browse'>) => this.call('browse', args);
-  title = (...args: ArgsOf<'title'>) => this.call('title', args);
-  rows = (...args: ArgsOf<'rows'>) => this.call('rows', args);
-  titleContents = (...args: ArgsOf<'titleContents'>) => this.call('titleContents', args);
+  // The Collection's reads: a signal cancels one the owner has not begun (rule 7 of mirror-interface.ts).
+  browse = (query: ArgsOf<'browse'>[0], signal?: AbortSignal) => this.call('browse', [query], [], undefined, signal);
+  title = (libraryId: number, contentId: ArgsOf<'title'>[1], signal?: AbortSignal) => this.call('title', [libraryId, contentId], [], undefined, signal);
+  rows = (libraryId: number, contentIds: ArgsOf<'rows'>[1], signal?: AbortSignal) => this.call('rows', [libraryId, contentIds], [], undefined, signal);
+  titleContents = (libraryId: number, titleIds: number[], signal?: AbortSignal) => this.call('titleContents', [libraryId, titleIds], [], undefined, signal);
   status = () => this.call('status', []);
   fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 
@@ -90,12 +93,19 @@ export class MirrorClient implements MirrorInterface {
     await this.worker.terminate();
   }
 
-  private call<K extends MirrorCall>(call: K, args: ArgsOf<K>, transfer: ArrayBuffer[] = [], head?: (head: PageHead) => void): Promise<AnswerOf<K>> {
+  private call<K extends MirrorCall>(call: K, args: ArgsOf<K>, transfer: ArrayBuffer[] = [], head?: (head: PageHead) => void, signal?: AbortSignal): Promise<AnswerOf<K>> {
     if (this.stopped) return Promise.reject(this.stopped);
+    if (signal?.aborted) return Promise.reject(signal.reason); // never sent: the owner spends nothing on it
     const id = ++this.lastId;
     return new Promise<AnswerOf<K>>((answer, refuse) => {
       this.waiting.set(id, { answer: answer as (value: unknown) => void, refuse, ...(head ? { head } : {}) });
       this.worker.postMessage({ id, call, args } as MirrorRequest, transfer);
+      signal?.addEventListener('abort', () => {
+        if (!this.waiting.delete(id)) return; // answered already
+        this.worker.postMessage({ cancel: id } satisfies MirrorCancel);
+        refuse(signal.reason);
+        this.settleIdle();
+      }, { once: true });
     });
   }
 

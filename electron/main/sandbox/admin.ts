@@ -109,6 +109,11 @@ export async function handleAdmin(
     }
     case 'GET rate-limit':
       return { status: 200, body: control.rateLimit() };
+    case 'POST modes': {
+      const body = readJson(await request.body());
+      asBadRequest(() => control.setModes(body as Parameters<SandboxControl['setModes']>[0]));
+      return { status: 204 };
+    }
     case 'GET sample-content': {
       const libraryId = parseId('libraryId', query.get('libraryId') ?? undefined);
       return { status: 200, body: { contentIds: control.sampleContent(libraryId, contentFilter(query)) } };

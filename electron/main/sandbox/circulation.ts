@@ -10,7 +10,7 @@ import { HttpError } from './http-error.ts';
 import { findLibrary } from './libraries.ts';
 import type { Entitlement, EntitlementStore, PurchaseModel } from './libraries.ts';
 import { DAY_SECONDS, startOfUtcMonth } from './time.ts';
-import { itemUrls } from './urls.ts';
+import { itemUrls, type CoverMode } from './urls.ts';
 
 export const RESERVE_DAYS = 3;
 export const BORROWS_ALLOWED_PER_MONTH = 10;
@@ -59,6 +59,7 @@ export interface Availability {
   available: boolean;
   purchaseModel?: PurchaseModel;
   holdsQueueSize?: number;
+  holdsQueuePosition?: number;
   availableCopies?: number;
   totalCopies?: number;
 }
@@ -86,6 +87,8 @@ export interface CirculationDeps {
   contents: ContentIds;
   changes: ChangeLog;
   nowSeconds: () => number;
+  /** Where the covers of loans and holds are (urls.ts), as the sandbox is set now. */
+  covers: () => CoverMode;
 }
 
 export class Circulation {
@@ -131,11 +134,14 @@ export class Circulation {
     if (!entitlement.active) return { status: 'UNAVAILABLE', available: false, purchaseModel: entitlement.purchaseModel };
     if (entitlement.purchaseModel === 'INSTANT') return { status: 'BORROW', available: true, purchaseModel: 'INSTANT' };
     const free = this.freeCopies(libraryId, id, entitlement);
+    const queued = this.queue(libraryId, id).length;
     return {
       status: free > 0 ? 'BORROW' : 'HOLD',
       available: free > 0,
       purchaseModel: 'FLEX',
-      holdsQueueSize: this.queue(libraryId, id).length,
+      holdsQueueSize: queued,
+      // The spec names the field without saying whose position it is (content info names no patron): here, where a hold placed now would stand.
+      ...(free > 0 ? {} : { holdsQueuePosition: queued + 1 }),
       availableCopies: free,
       totalCopies: entitlement.totalCopies,
     };
@@ -287,7 +293,7 @@ export class Circulation {
   }
 
   private snapshot(key: number, title: Title): ItemSnapshot {
-    return { title: title.title, kind: title.format, ...itemUrls(this.deps.contents.titleOf(key).id) };
+    return { title: title.title, kind: title.format, ...itemUrls(this.deps.contents.titleOf(key).id, title.format, this.deps.covers()) };
   }
 
   private state(libraryId: number): LibraryState {

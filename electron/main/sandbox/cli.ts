@@ -5,7 +5,8 @@ import { parseArgs } from 'node:util';
 import { MAX_CATALOG_SIZE } from './catalog.ts';
 import { ID_READINGS } from './content-ids.ts';
 import { startSandbox } from './server.ts';
-import { REMOVALS } from './state.ts';
+import { ENTITLEMENT_FILTERS, REMOVALS } from './state.ts';
+import { COVER_MODES } from './urls.ts';
 
 const USAGE = `Usage: node electron/main/sandbox/cli.ts [options]
   --host <address>         default 127.0.0.1
@@ -22,6 +23,11 @@ const USAGE = `Usage: node electron/main/sandbox/cli.ts [options]
                            contents with string ids)
   --removals marked|absent how a delta shows a removal (default marked: removed: true;
                            absent: only a full pull shows it)
+  --covers sandbox|partner where covers are (default sandbox: its own .invalid host;
+                           partner: real-looking addresses on the partner's cover host)
+  --entitlement-filters honoured|ignored
+                           whether entitlements apply purchaseModel and status
+                           (default honoured; ignored: every entitlement, whatever asked)
   --verbose                log each request to stderr`;
 
 function fail(message: string): never {
@@ -57,6 +63,8 @@ try {
       'rate-window-ms': { type: 'string' },
       ids: { type: 'string' },
       removals: { type: 'string' },
+      covers: { type: 'string' },
+      'entitlement-filters': { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -83,11 +91,13 @@ const sandbox = await startSandbox({
   rateLimitWindowMs: integer('rate-window-ms', values['rate-window-ms'], 1000, 60_000),
   ids: oneOf('ids', values.ids, ID_READINGS),
   removals: oneOf('removals', values.removals, REMOVALS),
+  covers: oneOf('covers', values.covers, COVER_MODES),
+  entitlementFilters: oneOf('entitlement-filters', values['entitlement-filters'], ENTITLEMENT_FILTERS),
   log: values.verbose === true ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
 }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 
 const { url, username, password, adminToken, libraries } = sandbox;
-process.stdout.write(`${JSON.stringify({ url, username, password, adminToken, ids: values.ids ?? 'spec', removals: values.removals ?? 'marked', libraries })}\n`);
+process.stdout.write(`${JSON.stringify({ url, username, password, adminToken, ids: values.ids ?? 'spec', removals: values.removals ?? 'marked', covers: values.covers ?? 'sandbox', entitlementFilters: values['entitlement-filters'] ?? 'honoured', libraries })}\n`);
 
 let stopping = false;
 const stop = (): void => {

@@ -13,7 +13,8 @@ import { zeroCounts } from './route-names.ts';
 import type { RouteName } from './route-names.ts';
 import { applyShapes } from './shapes.ts';
 import type { ShapeChanges } from './shapes.ts';
-import type { SandboxState } from './state.ts';
+import { ENTITLEMENT_FILTERS, type EntitlementFilters, type SandboxState } from './state.ts';
+import { COVER_MODES, type CoverMode } from './urls.ts';
 import type { WireContentId } from './content-ids.ts';
 
 export interface ContentFilter {
@@ -54,6 +55,8 @@ export interface SandboxControl {
   setRateLimit(perMinute: number | null): void;
   /** The per-credential limit, and how many requests it has refused. */
   rateLimit(): { perMinute: number | null; refused: number };
+  /** Switches strict modes of a running sandbox (issue #34): where covers are, whether entitlements apply their filters. */
+  setModes(modes: { covers?: CoverMode; entitlementFilters?: EntitlementFilters }): void;
 }
 
 /** A scan that finds too few is not worth walking a million ids for. */
@@ -94,6 +97,17 @@ export function createControl(state: SandboxState, advanceClock: (ms: number) =>
     },
     maxContentId: () => state.catalog.maxId,
     setRateLimit: (perMinute) => state.rateLimit.set(perMinute ?? undefined),
+    setModes: (modes) => {
+      if (typeof modes !== 'object' || modes === null) throw new Error('Modes must be a JSON object');
+      const { covers, entitlementFilters, ...rest } = modes;
+      if (Object.keys(rest).length > 0) throw new Error(`Unknown modes: ${Object.keys(rest).join(', ')}`);
+      if (covers !== undefined && !COVER_MODES.includes(covers)) throw new Error(`covers must be one of ${COVER_MODES.join(', ')}`);
+      if (entitlementFilters !== undefined && !ENTITLEMENT_FILTERS.includes(entitlementFilters)) {
+        throw new Error(`entitlementFilters must be one of ${ENTITLEMENT_FILTERS.join(', ')}`);
+      }
+      if (covers !== undefined) state.options.covers = covers;
+      if (entitlementFilters !== undefined) state.options.entitlementFilters = entitlementFilters;
+    },
     rateLimit: () => state.rateLimit.describe(),
     sampleContent: (libraryId, filter = {}) => {
       const wanted = filter.count ?? 10;

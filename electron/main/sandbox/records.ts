@@ -12,7 +12,7 @@ import { episodeTitleId, formatDuration } from './catalog.ts';
 import type { Title } from './catalog.ts';
 import type { ContentIds } from './content-ids.ts';
 import type { Entitlement, LibraryDefinition, SchemaGeneration } from './libraries.ts';
-import { itemUrls } from './urls.ts';
+import { countryCovers, itemUrls, type CoverMode } from './urls.ts';
 
 function products(title: Title): WireProduct[] {
   const list: WireProduct[] = [];
@@ -31,8 +31,8 @@ function contentsWithEpisodes(title: Title, contents: ContentIds): { key: number
 }
 
 /** A title's global records: one, or (published) one per episode. */
-export function globalRecords(title: Title, contents: ContentIds): WireGlobalContentRecord[] {
-  const base = globalRecord(title, contents);
+export function globalRecords(title: Title, contents: ContentIds, covers: CoverMode): WireGlobalContentRecord[] {
+  const base = globalRecord(title, contents, covers);
   return contentsWithEpisodes(title, contents).map(({ key, episode }) => (episode === undefined ? base : {
     ...base, id: contents.wire(key), title: episode.title, seasonNumber: title.seasonNumber, episodeNumber: episode.episode,
     duration: formatDuration(episode.seconds), synopsis: episode.synopsis, segments: [],
@@ -44,8 +44,8 @@ export function removedRecords(id: number, contents: ContentIds): { id: number |
   return contents.contentsOf(id).map((key) => ({ id: contents.wire(key), titleId: contents.titleIdOf(id), removed: true }));
 }
 
-function globalRecord(title: Title, contents: ContentIds): WireGlobalContentRecord {
-  const { url, coverImageUrl } = itemUrls(title.id);
+function globalRecord(title: Title, contents: ContentIds, covers: CoverMode): WireGlobalContentRecord {
+  const { url, coverImageUrl } = itemUrls(title.id, title.format, covers);
   return {
     id: title.id,
     titleId: contents.titleIdOf(title.id),
@@ -74,6 +74,7 @@ function globalRecord(title: Title, contents: ContentIds): WireGlobalContentReco
     pages: title.pages,
     url,
     coverImageUrl,
+    coverImageUrls: countryCovers(title.id, title.format, title.countryCodes, covers),
     products: products(title),
     ratings: title.ratings,
     audience: title.audience,
@@ -95,8 +96,9 @@ export function libraryRecords(
   library: LibraryDefinition,
   schema: SchemaGeneration,
   contents: ContentIds,
+  covers: CoverMode,
 ): WireLibraryContentRecord[] {
-  const { url, coverImageUrl } = itemUrls(title.id);
+  const { url, coverImageUrl } = itemUrls(title.id, title.format, covers);
   const later = schema === 'later';
   const base: WireLibraryContentRecord = {
     id: title.id,
@@ -161,8 +163,8 @@ export function libraryRecords(
   }));
 }
 
-export function searchTitle(title: Title, entitlement: Entitlement, library: LibraryDefinition, contents: ContentIds): WireSearchTitle {
-  const { url, coverImageUrl } = itemUrls(title.id);
+export function searchTitle(title: Title, entitlement: Entitlement, library: LibraryDefinition, contents: ContentIds, covers: CoverMode): WireSearchTitle {
+  const { url, coverImageUrl } = itemUrls(title.id, title.format, covers);
   // An episode's id: the episode's own content id (published), or its titleId as text (the spec's rule).
   const episodeId = (episode: number): string =>
     (contents.reading === 'published' ? String(contents.wire(contents.contentsOf(title.id)[episode - 1] ?? 0)) : String(episodeTitleId(title.id, episode)));

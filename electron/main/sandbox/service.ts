@@ -17,7 +17,8 @@ import type { Reply } from './routes/context.ts';
 import { findRoute } from './routes/router.ts';
 import { requireBearer } from './routes/token.ts';
 import type { RouteName } from './route-names.ts';
-import { SandboxState, REMOVALS, type Removals } from './state.ts';
+import { ENTITLEMENT_FILTERS, SandboxState, REMOVALS, type EntitlementFilters, type Removals } from './state.ts';
+import { COVER_MODES, type CoverMode } from './urls.ts';
 import { ID_READINGS, type IdReading } from './content-ids.ts';
 import { jsonInSlices } from './slices.ts';
 
@@ -46,6 +47,10 @@ export interface SandboxOptions {
   ids?: IdReading;
   /** How a delta shows a removal: `marked` (default: `removed: true`) or `absent` (as the published schemas: only a full pull shows it). */
   removals?: Removals;
+  /** Where covers are (issue #34): `sandbox` (default: its own .invalid host) or `partner` (real-looking addresses on the partner's cover host). */
+  covers?: CoverMode;
+  /** Whether the entitlements route applies its filters (`honoured`, default) or ignores `purchaseModel` and `status` (`ignored`: the spec does not name them). */
+  entitlementFilters?: EntitlementFilters;
 }
 
 export interface SandboxPatron {
@@ -113,6 +118,10 @@ export function validateOptions(options: SandboxOptions): void {
   check('rateLimitWindowMs', options.rateLimitWindowMs, 1000, 60_000);
   if (options.ids !== undefined && !ID_READINGS.includes(options.ids)) throw new RangeError(`ids must be one of ${ID_READINGS.join(', ')}`);
   if (options.removals !== undefined && !REMOVALS.includes(options.removals)) throw new RangeError(`removals must be one of ${REMOVALS.join(', ')}`);
+  if (options.covers !== undefined && !COVER_MODES.includes(options.covers)) throw new RangeError(`covers must be one of ${COVER_MODES.join(', ')}`);
+  if (options.entitlementFilters !== undefined && !ENTITLEMENT_FILTERS.includes(options.entitlementFilters)) {
+    throw new RangeError(`entitlementFilters must be one of ${ENTITLEMENT_FILTERS.join(', ')}`);
+  }
 }
 
 function errorReply(error: unknown): Reply {
@@ -189,6 +198,8 @@ export function createSandboxService(options: SandboxOptions = {}, about: () => 
     ...(options.rateLimitWindowMs === undefined ? {} : { rateLimitWindowMs: options.rateLimitWindowMs }),
     ids: options.ids ?? 'spec',
     removals: options.removals ?? 'marked',
+    covers: options.covers ?? 'sandbox',
+    entitlementFilters: options.entitlementFilters ?? 'honoured',
   });
   const control = createControl(state, (ms) => {
     clockOffset += ms;

@@ -14,6 +14,10 @@ export interface Shapes {
   libraryContentSchema: Record<number, SchemaGeneration>;
   /** What entitlement pages carry in `metadata.warnings` (the spec shows the field, not its content). */
   entitlementWarnings: string[];
+  /** The token answer's `token_type` (lower-case `bearer` in the spec; another kind of token is what a client must refuse). */
+  tokenType: string;
+  /** Whether each entitlement carries its own `purchaseModel` (the spec shows none; a service that ignores its filters would have to). */
+  entitlementModel: boolean;
 }
 
 export type ShapeChanges = Partial<Omit<Shapes, 'libraryContentSchema'>> & {
@@ -27,6 +31,8 @@ export function defaultShapes(): Shapes {
     globalContents: 'data',
     libraryContentSchema: Object.fromEntries(LIBRARIES.map((library) => [library.libraryId, library.schema])),
     entitlementWarnings: [],
+    tokenType: 'bearer',
+    entitlementModel: false,
   };
 }
 
@@ -41,6 +47,15 @@ export function applyShapes(current: Shapes, input: unknown): Shapes {
       throw new Error('entitlementWarnings must be a list of at most 10 texts of at most 500 characters');
     }
     next.entitlementWarnings = [...warnings] as string[];
+  }
+  if (changes.entitlementModel !== undefined) {
+    if (typeof changes.entitlementModel !== 'boolean') throw new Error('entitlementModel must be true or false');
+    next.entitlementModel = changes.entitlementModel;
+  }
+  const tokenType = changes.tokenType;
+  if (tokenType !== undefined) {
+    if (typeof tokenType !== 'string' || tokenType.length > 40) throw new Error('tokenType must be a text of at most 40 characters');
+    next.tokenType = tokenType;
   }
   const pick = <K extends 'holds' | 'entitlements' | 'globalContents'>(key: K, allowed: readonly Shapes[K][]): void => {
     const value = changes[key];

@@ -16,6 +16,7 @@ import type { Shapes } from './shapes.ts';
 import { CredentialRateLimit } from './rate-limit.ts';
 import { toSeconds } from './time.ts';
 import { TokenStore } from './tokens.ts';
+import type { CoverMode } from './urls.ts';
 
 export interface StateOptions {
   seed: number;
@@ -31,10 +32,16 @@ export interface StateOptions {
   ids: IdReading;
   /** How a delta shows a removal: `marked` (`removed: true`) or `absent` (not at all, as the published schemas show none). */
   removals: Removals;
+  /** Where covers are: the sandbox's own host, or real-looking addresses on the partner's cover host (urls.ts). */
+  covers: CoverMode;
+  /** Whether the entitlements route applies its `purchaseModel` and `status` filters, or (as the spec leaves open) ignores them. */
+  entitlementFilters: EntitlementFilters;
 }
 
 export type Removals = 'marked' | 'absent';
 export const REMOVALS: readonly Removals[] = ['marked', 'absent'];
+export type EntitlementFilters = 'honoured' | 'ignored';
+export const ENTITLEMENT_FILTERS: readonly EntitlementFilters[] = ['honoured', 'ignored'];
 
 export class SandboxState {
   readonly options: StateOptions;
@@ -67,6 +74,7 @@ export class SandboxState {
       contents: this.contents,
       changes: this.changes,
       nowSeconds: () => this.nowSeconds(),
+      covers: () => this.options.covers,
     });
     for (const library of LIBRARIES) {
       this.demoPatrons.set(library.libraryId, seedLibrary(library, {

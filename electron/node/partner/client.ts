@@ -3,6 +3,7 @@
 // (it honours the system proxy), Node's fetch in tests.
 
 import { reasonText, type Reason } from '../../shared/reasons.ts';
+import type { ServiceMismatch } from '../../shared/collection.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type {
   Availability, CatalogChange, Country, Entitlement, Format, Hold, LibraryContentChange, Loan, Page, PatronStatus,
@@ -21,6 +22,10 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { errorForStatus, fallbackMessage, type Operation } from './status-codes.ts';
 import { TokenSource, type Credentials } from './token.ts';
 import { HttpStatusError, Transport, type FetchFn, type Priority, type RequestSpec, type SendGate } from './transport.ts';
+import { SharedReads } from './shared-reads.ts';
+
+/** How long an answer is kept for the desk (issue #34): a search a minute, availability a few seconds. Patron reads are never kept. */
+export const KEPT_MS: Partial<Record<Operation, number>> = { search: 60_000, contentInfo: 15_000 };
 
 export { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 
@@ -39,6 +44,8 @@ export interface PartnerClientOptions {
   random?: () => number;
   /** The connection's request budget: every exchange on the wire passes it. */
   gate?: SendGate;
+  /** Told of an answer that disagrees with its question (content info about ids not asked): the log and the Sync view. */
+  onMismatch?: (mismatch: ServiceMismatch) => void;
 }
 
 /** What the desk and background views of one client share: one transport (one Retry-After gate) and one token. */
@@ -48,6 +55,9 @@ interface ClientCore {
   contentInfoConcurrency: number;
   /** Reads of a bulk page that came garbled, the first included, before the pull gives up. */
   garbledPageAttempts: number;
+  onMismatch: (mismatch: ServiceMismatch) => void;
+  /** Identical reads in flight share a request; some answers are kept a short while. */
+  reads: SharedReads;
 }
 
 /** A mutation's result; `confirmedByReread` when the answer was lost and the patron's list told us. */
@@ -128,6 +138,8 @@ export class PartnerClient {
       tokens: new TokenSource(transport, typeof credentials === 'function' ? credentials : async () => credentials, now),
       contentInfoConcurrency: Math.max(1, options.contentInfoConcurrency ?? 3),
       garbledPageAttempts: Math.max(1, options.retry?.attempts ?? DEFAULT_RETRY.attempts),
+      onMismatch: options.onMismatch ?? (() => {}),
+      reads: new SharedReads(now),
     };
   }
 
@@ -140,6 +152,11 @@ export class PartnerClient {
     return this.core.transport.baseUrl;
   }
 
+  /** Forgets every answer kept for the desk (the lock: what was searched is what a patron asked for). */
+  forgetAnswers(): void {
+    this.core.reads.forget();
+  }
+
   /** Asks for a token: proves the address and the credentials. */
   async testConnection(): Promise<void> {
     this.core.tokens.invalidateAll();
@@ -148,16 +165,18 @@ export class PartnerClient {
 
   // ---- patron reads ----
 
-  async patronStatus(libraryId: number, card: string): Promise<PatronStatus> {
-    return parsePatronStatus(await this.get('patronRead', this.patronPath(libraryId, card, 'status')));
+  // `signal` cancels a read nobody wants any more (a superseded lookup): before it is sent, it spends no budget.
+
+  async patronStatus(libraryId: number, card: string, signal?: AbortSignal): Promise<PatronStatus> {
+    return parsePatronStatus(await this.get('patronRead', this.patronPath(libraryId, card, 'status'), undefined, undefined, signal));
   }
 
-  async currentLoans(libraryId: number, card: string): Promise<Loan[]> {
-    return parseLoans(await this.get('patronRead', this.patronPath(libraryId, card, 'checkouts', 'current')));
+  async currentLoans(libraryId: number, card: string, signal?: AbortSignal): Promise<Loan[]> {
+    return parseLoans(await this.get('patronRead', this.patronPath(libraryId, card, 'checkouts', 'current'), undefined, undefined, signal));
   }
 
-  async currentHolds(libraryId: number, card: string): Promise<Hold[]> {
-    return parseHolds(await this.get('patronRead', this.patronPath(libraryId, card, 'holds', 'current')));
+  async currentHolds(libraryId: number, card: string, signal?: AbortSignal): Promise<Hold[]> {
+    return parseHolds(await this.get('patronRead', this.patronPath(libraryId, card, 'holds', 'current'), undefined, undefined, signal));
   }
 
   // ---- patron actions: never blindly retried; an ambiguous failure is settled by re-reading ----
@@ -210,39 +229,53 @@ export class PartnerClient {
 
   // ---- catalog ----
 
-  async search(libraryId: number, query: SearchQuery): Promise<SearchPage> {
+  async search(libraryId: number, query: SearchQuery, signal?: AbortSignal): Promise<SearchPage> {
     const q = checkSearch(query);
     const body = await this.get('search', apiPath('libraries', checkLibraryId(libraryId), 'search'), {
       q: q.q, offset: q.offset, limit: q.limit,
       kind: q.formats?.length ? q.formats.join(',') : undefined,
       purchaseModel: q.purchaseModel,
-    }, { 'kids-mode': q.kidsMode ? 'true' : 'false' });
+    }, { 'kids-mode': q.kidsMode ? 'true' : 'false' }, signal);
     return parseSearchPage(body);
   }
 
   /**
    * Availability for any number of titles: 50 ids a call, a few calls at a time. Answers are
    * matched to the ids asked: one per id, in the order asked, an answer for an id not asked
-   * dropped; ids the service left out are asked once more, and those still missing come back
-   * `unknown` (Aspen does the same). `signal` cancels every call.
+   * not used; ids the service left out are asked once more, and those still missing come back
+   * `unknown` (Aspen does the same). Either is reported as a mismatch (the log and the Sync view,
+   * issue #34: they were dropped without a word). `signal` cancels every call. `fresh`: asked of
+   * the service even when an answer is kept (staff asked to refresh what they look at).
    */
-  async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal): Promise<Availability[]> {
+  async contentInfo(libraryId: number, contentIds: readonly ContentId[], signal?: AbortSignal, { fresh = false }: { fresh?: boolean } = {}): Promise<Availability[]> {
     const ids = [...new Set(contentIds.map(checkContentId))];
-    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal));
+    const unasked: ContentId[] = [];
+    const first = this.matchedTo(ids, await this.contentInfoOnce(libraryId, ids, signal, fresh), unasked);
     const missing = ids.filter((id) => !first.has(id));
-    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal));
-    return ids.map((contentId) => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+    // Asked again afresh: an answer kept from the first asking would leave them out again.
+    const again = missing.length === 0 ? first : this.matchedTo(missing, await this.contentInfoOnce(libraryId, missing, signal, true), unasked);
+    const answers = ids.map((contentId): Availability => first.get(contentId) ?? again.get(contentId) ?? { contentId, unknown: true });
+    const unanswered = answers.filter((a) => a.unknown).map((a) => a.contentId);
+    if (unasked.length > 0 || unanswered.length > 0) {
+      const named = [...new Set([...unasked, ...unanswered])].slice(0, 10).map(String);
+      this.core.onMismatch({ kind: 'content-info', libraryId, unasked: unasked.length, unanswered: unanswered.length, ids: named });
+    }
+    return answers;
   }
 
-  private matchedTo(asked: readonly ContentId[], answers: Availability[]): Map<ContentId, Availability> {
+  /** The answers about the ids asked, the first of each; the ids of answers about others go to `unasked`. */
+  private matchedTo(asked: readonly ContentId[], answers: Availability[], unasked: ContentId[]): Map<ContentId, Availability> {
     const wanted = new Set(asked);
     const matched = new Map<ContentId, Availability>();
-    for (const answer of answers) if (wanted.has(answer.contentId) && !matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    for (const answer of answers) {
+      if (!wanted.has(answer.contentId)) unasked.push(answer.contentId);
+      else if (!matched.has(answer.contentId)) matched.set(answer.contentId, answer);
+    }
     return matched;
   }
 
   /** One pass over the ids: 50 a call, a few calls at a time. */
-  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[], signal: AbortSignal | undefined): Promise<Availability[]> {
+  private async contentInfoOnce(libraryId: number, ids: readonly ContentId[], signal: AbortSignal | undefined, fresh = false): Promise<Availability[]> {
     const path = apiPath('libraries', checkLibraryId(libraryId), 'content', 'info');
     const batches: ContentId[][] = [];
     for (let i = 0; i < ids.length; i += CONTENT_INFO_BATCH) batches.push(ids.slice(i, i + CONTENT_INFO_BATCH));
@@ -252,7 +285,7 @@ export class PartnerClient {
       while (nextBatch < batches.length) {
         const index = nextBatch++;
         const batch = batches[index] as ContentId[];
-        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }, undefined, signal));
+        results[index] = parseAvailabilityList(await this.get('contentInfo', path, { contentIds: batch.join(',') }, undefined, signal, fresh));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.core.contentInfoConcurrency, batches.length) }, worker));
@@ -312,8 +345,15 @@ export class PartnerClient {
     return apiPath('libraries', checkLibraryId(libraryId), 'patrons', checkCard(card), ...rest);
   }
 
-  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
-    return this.authorized(op, { method: 'GET', path, query, headers, retry: true, ...(signal ? { signal } : {}) });
+  /**
+   * A read: shared with an identical one in flight of the same priority, and for the desk kept a
+   * while where the operation's answers may be (KEPT_MS); background work always asks afresh.
+   */
+  private get(op: Operation, path: string, query?: RequestSpec['query'], headers?: Record<string, string>, signal?: AbortSignal, fresh = false): Promise<unknown> {
+    const key = JSON.stringify([this.priority, op, path, query ?? {}, headers ?? {}]);
+    const keepMs = this.priority === 'desk' ? KEPT_MS[op] ?? 0 : 0;
+    const fetch = (shared: AbortSignal) => this.authorized(op, { method: 'GET', path, query, headers, retry: true, signal: shared });
+    return this.core.reads.read(fresh ? `${key} fresh` : key, op, fresh ? 0 : keepMs, signal, fetch);
   }
 
   /** One transparent renewal when the service refuses the token; then the status's meaning for `op`. */
@@ -339,6 +379,19 @@ export class PartnerClient {
    * connection the first request may still be working, so staff decide.
    */
   private async mutate<T>(
+    op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
+    reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: Reason,
+  ): Promise<Confirmed<T>> {
+    // An action moves availability: what was kept of it is old now, and so is what is read while it goes.
+    this.core.reads.forget('contentInfo');
+    try {
+      return await this.send(op, path, method, parse, reread, notDone);
+    } finally {
+      this.core.reads.forget('contentInfo');
+    }
+  }
+
+  private async send<T>(
     op: Operation, path: string, method: 'POST' | 'DELETE', parse: (body: unknown) => T,
     reread: () => Promise<{ done: true; value: T } | { done: false }>, notDone: Reason,
   ): Promise<Confirmed<T>> {

@@ -7,7 +7,7 @@
 import { DeskError } from '../../shared/desk-error.ts';
 import type {
   Artist, Availability, AvailabilityStatus, CatalogChange, CatalogRecord, Country, Entitlement, Episode,
-  Format, Hold, HoldStatus, LibraryContentChange, LibraryTitle, Loan, Page, PatronStatus, PurchaseModel,
+  Format, Hold, HoldStatus, LibraryContentChange, LibraryTitle, Loan, Page, PatronStatus, Product, PurchaseModel,
   SearchHit, SearchPage, Segment,
 } from '../../shared/model.ts';
 import { COUNTRIES } from '../../shared/model.ts';
@@ -186,8 +186,39 @@ const seriesOf = (v: Json): string | undefined => str(v.seriesName ?? v.series);
 const yearOf = (v: Json): number | undefined => int(v.releaseYear ?? v.year);
 const forChildrenOf = (v: Json): boolean | undefined => bool(v.isForChildren ?? v.children);
 
+/** The products a title is sold as; undefined when none names an id or a model. */
+function products(v: unknown): Product[] | undefined {
+  const out = objects(v).flatMap((p): Product[] => {
+    const productId = int(p.productId);
+    const model = normalizePurchaseModel(p.licenseType ?? p.purchaseModel);
+    return productId === undefined && model === undefined ? [] : [{ ...(productId === undefined ? {} : { productId }), ...(model === undefined ? {} : { model }) }];
+  });
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * Country-specific covers (`coverImageUrls`; its shape is not shown): a list of objects with a
+ * country and an address, or an object of addresses by country. Undefined when it holds none.
+ */
+function countryCovers(v: unknown): { country: string; url: string }[] | undefined {
+  const pairs: [unknown, unknown][] = Array.isArray(v)
+    ? objects(v).map((c) => [c.countryCode ?? c.country, c.coverImageUrl ?? c.url ?? c.imageUrl])
+    : isObject(v) ? Object.entries(v) : [];
+  const out = pairs.flatMap(([country, url]) => {
+    const code = str(country)?.toUpperCase();
+    const address = str(url);
+    return code && address ? [{ country: code, url: address }] : [];
+  });
+  return out.length > 0 ? out : undefined;
+}
+
 /** A global content record (`format`, `licenseType`) or its older spelling (`kind`, `purchaseModel`). */
 export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
+  const sold = products(v.products);
+  const covers = countryCovers(v.coverImageUrls);
+  const titleTitle = str(v.titleTitle);
+  const rating = str(v.rating);
+  const price = num(v.price);
   return {
     id, titleId: int(v.titleId), format: formatOf(v), title: str(v.title), subtitle: str(v.subtitle),
     series: seriesOf(v), seriesNumber: int(v.seriesNumber), season: int(v.seasonNumber ?? v.season),
@@ -211,6 +242,8 @@ export function parseCatalogRecord(v: Json, id: ContentId): CatalogRecord {
       return country && price !== undefined ? [{ country, price }] : [];
     }),
     segments: segments(v.segments), episodes: episodeOf(v),
+    ...(sold ? { products: sold } : {}), ...(covers ? { coverImageUrls: covers } : {}),
+    ...(titleTitle === undefined ? {} : { titleTitle }), ...(rating === undefined ? {} : { rating }), ...(price === undefined ? {} : { price }),
   };
 }
 
@@ -241,7 +274,7 @@ function parseGlobalChange(v: unknown): CatalogChange | undefined {
 
 /** Library content records use the library schema (`kind`, `series`, `season`…), either generation. */
 export function parseLibraryTitle(v: Json, id: ContentId): LibraryTitle {
-  return { ...parseCatalogRecord(v, id), active: bool(v.active), purchaseModel: normalizePurchaseModel(v.purchaseModel), price: num(v.price) };
+  return { ...parseCatalogRecord(v, id), active: bool(v.active), purchaseModel: normalizePurchaseModel(v.purchaseModel) };
 }
 
 function parseLibraryChange(v: unknown): LibraryContentChange | undefined {
@@ -350,7 +383,8 @@ export function parseEntitlementPage(body: unknown): Page<Entitlement> {
     if (!isObject(v)) return undefined;
     const contentId = contentIdOf(v.contentId);
     if (contentId === undefined) return undefined;
-    return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true };
+    const model = normalizePurchaseModel(v.purchaseModel ?? v.licenseType);
+    return { contentId, active: v.active !== false && v.removed !== true, removed: v.removed === true, ...(model === undefined ? {} : { model }) };
   });
 }
 
@@ -375,7 +409,8 @@ function parseSearchHit(v: Json): SearchHit {
     forChildren: bool(v.children), url: str(v.url), coverImageUrl: str(v.coverImageUrl), isbn: str(v.isbn),
     upc: str(v.upc), language: str(v.language), subtitleLanguage: str(v.subtitleLanguage), dubLanguage: str(v.dubLanguage ?? v.dubtitleLanguage),
     genres: strings(v.genres), seconds: seconds(v.duration), pages: int(v.pages), abridged: bool(v.abridged), fiction: bool(v.fiction),
-    readAlong: bool(v.readAlong), rating: str(v.rating), parentalAdvisory: bool(v.pa), segments: segments(v.segments), episodes,
+    readAlong: bool(v.readAlong), rating: str(v.rating), parentalAdvisory: bool(v.pa), demo: bool(v.demo), profanity: bool(v.profanity),
+    edited: bool(v.edited), fixedLayout: bool(v.fixedLayout), segments: segments(v.segments), episodes,
   };
 }
 
@@ -405,6 +440,11 @@ export function parseToken(body: unknown): Token {
   if (!isObject(body)) throw badResponse('the token answer is not an object');
   const value = str(body.access_token);
   if (!value) throw badResponse('the token answer has no access_token');
+  // The spec shows `bearer`; any other kind of token is not one the desk can send as `Bearer` (issue #34).
+  const type = str(body.token_type);
+  if (type !== undefined && type.trim().toLowerCase() !== 'bearer') {
+    throw DeskError.because('bad-response', 'service.token-type', { type: type.replace(HIDDEN_RUNS, ' ').trim().slice(0, 40) });
+  }
   const expiresIn = num(body.expires_in);
   const lifetimeMs = expiresIn === undefined || expiresIn <= 0 ? 300_000
     : expiresIn > 31_536_000 ? expiresIn : expiresIn * 1000;

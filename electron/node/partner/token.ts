@@ -1,9 +1,13 @@
 // The bearer token: fetched with Basic credentials, cached until shortly before it expires,
 // one request in flight however many calls need it, and dropped when the service refuses it.
+// The request in flight goes at the priority of the most urgent call waiting for it: started by
+// the sync, it rises to the desk's the moment a staff call needs the token too (issue #34), so a
+// staff call never waits behind background work for its token.
 
 import { DeskError } from '../../shared/desk-error.ts';
 import { parseToken } from './normalize.ts';
-import { HttpStatusError, type Priority, type Transport } from './transport.ts';
+import { RequestPriority, type Priority } from './priority.ts';
+import { HttpStatusError, type Transport } from './transport.ts';
 
 export interface Credentials {
   username: string;
@@ -22,7 +26,7 @@ function refreshMargin(lifetimeMs: number): number {
 
 export class TokenSource {
   private cached: Cached | undefined;
-  private inFlight: Promise<string> | undefined;
+  private inFlight: { token: Promise<string>; priority: RequestPriority } | undefined;
   private readonly transport: Transport;
   private readonly credentials: () => Promise<Credentials>;
   private readonly now: () => number;
@@ -33,13 +37,21 @@ export class TokenSource {
     this.now = now;
   }
 
-  /** The caller's priority carries the token request when one is needed. */
+  /** The caller's priority carries the token request when one is needed; a desk caller joining one raises it. */
   async get(priority: Priority = 'desk'): Promise<string> {
     if (this.cached && this.now() < this.cached.refreshAt) return this.cached.value;
-    this.inFlight ??= this.fetchToken(priority).finally(() => {
+    // The service's pause holds the token request back too: a staff call is told at once when it is long.
+    this.transport.refuseLongStaffWait(priority);
+    if (this.inFlight) {
+      if (priority === 'desk') this.inFlight.priority.raise();
+      return this.inFlight.token;
+    }
+    const asked = new RequestPriority(priority);
+    const token = this.fetchToken(asked).finally(() => {
       this.inFlight = undefined;
     });
-    return this.inFlight;
+    this.inFlight = { token, priority: asked };
+    return token;
   }
 
   /** Forget a token the service refused, unless a newer one has replaced it already. */
@@ -52,7 +64,7 @@ export class TokenSource {
     this.cached = undefined;
   }
 
-  private async fetchToken(priority: Priority): Promise<string> {
+  private async fetchToken(priority: RequestPriority): Promise<string> {
     const { username, password } = await this.credentials();
     const basic = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
     const started = this.now();

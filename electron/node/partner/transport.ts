@@ -5,18 +5,20 @@ import { isLoopbackHost } from '../../shared/text-rules.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { errorMessageOf, NOT_JSON } from './normalize.ts';
-import { backoffMs, retryAfterMs, type RetryPolicy } from './retry.ts';
+import { priorityOf, type Priority, type RequestPriority } from './priority.ts';
+import { backoffMs, rateLimitPauseMs, retryAfterMs, type RetryPolicy } from './retry.ts';
+import { serviceWaitError, STAFF_WAIT_LIMIT_MS } from './staff-wait.ts';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
-/** Whose request it is: the desk's (a patron waiting) goes before the background's (sync, refresh). */
-export type Priority = 'desk' | 'background';
+export type { Priority } from './priority.ts';
 
 /**
  * Admits one exchange on the wire. A connection's request budget is one: every attempt,
  * retries included, passes through it, so the service's rate limit covers everything sent.
+ * A request's priority may rise while it waits (priority.ts).
  */
-export type SendGate = <T>(priority: Priority, send: () => Promise<T>) => Promise<T>;
+export type SendGate = <T>(priority: Priority | RequestPriority, send: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -39,8 +41,8 @@ export interface RequestSpec {
   authorization: string;
   /** GETs are retried on network errors, 429 and 5xx; nothing else is. */
   retry: boolean;
-  /** Desk unless said otherwise. */
-  priority?: Priority;
+  /** Desk unless said otherwise; one that may rise (a token request a staff call joined) is a RequestPriority. */
+  priority?: Priority | RequestPriority;
   /** A 2xx answer's body is its bytes as they came (a bulk page, read by the mirror), not parsed here. */
   bytes?: boolean;
   /**
@@ -107,6 +109,8 @@ export class Transport {
   private readonly options: TransportOptions;
   /** When the last Retry-After runs out (client clock, ms). */
   private pausedUntil = 0;
+  /** 429s in a row, whatever request met them: each pause is twice the last (retry.ts); an answer of any other kind starts again. */
+  private refusedInARow = 0;
   constructor(options: TransportOptions) {
     this.options = { ...options, baseUrl: normalizeBaseUrl(options.baseUrl) };
   }
@@ -130,8 +134,10 @@ export class Transport {
         spec.signal?.throwIfAborted();
         const rateLimited = error instanceof HttpStatusError && error.status === 429;
         const last = !(spec.retry || rateLimited) || attempt >= retry.attempts;
+        // A 429 with Retry-After paused every request (noteRefusal): the next attempt waits it out in `once`.
+        if (rateLimited && error.retryAfterMs !== undefined && !last) continue;
         if (error instanceof HttpStatusError && isRetryableStatus(error.status) && !last) {
-          await sleep(backoffMs(retry, attempt, random, error.retryAfterMs));
+          await sleep(backoffMs(retry, attempt, random));
           continue;
         }
         if (error instanceof DeskError && RETRYABLE_CODES.has(error.code) && !isTooLarge(error) && !last) {
@@ -143,12 +149,27 @@ export class Transport {
     }
   }
 
+  /** How long the service's last Retry-After still holds every request back (0: none). */
+  pauseMs(): number {
+    return Math.max(0, this.pausedUntil - this.options.now());
+  }
+
+  /**
+   * A staff call that would wait longer than a few seconds for the service's pause is answered
+   * at once with the time to wait (staff-wait.ts); a shorter pause it waits out.
+   */
+  refuseLongStaffWait(priority: Priority): void {
+    const wait = this.pauseMs();
+    if (priority === 'desk' && wait > STAFF_WAIT_LIMIT_MS) throw serviceWaitError(wait);
+  }
+
   /**
    * A Retry-After is about this client, not one request: until it has run out, every request
    * waits, so parallel lookups do not walk into the limit one after another.
    */
-  private async waitForRetryAfter(signal: AbortSignal | undefined): Promise<void> {
-    const wait = this.pausedUntil - this.options.now();
+  private async waitForRetryAfter(signal: AbortSignal | undefined, priority: RequestPriority): Promise<void> {
+    this.refuseLongStaffWait(priority.value);
+    const wait = this.pauseMs();
     if (wait > 0) await this.sleepUnless(signal, wait);
   }
 
@@ -169,14 +190,22 @@ export class Transport {
     }
   }
 
-  private noteRetryAfter(error: HttpStatusError): void {
-    if (error.status !== 429 || error.retryAfterMs === undefined) return;
-    const until = this.options.now() + Math.min(error.retryAfterMs, this.options.retry.maxRetryAfterMs);
+  /**
+   * A 429 that says how long to wait pauses every request for that long in full, and for twice as
+   * long after each 429 in a row (the guidance's exponential backoff, from Retry-After).
+   */
+  private noteRefusal(error: HttpStatusError): void {
+    if (error.status !== 429) return;
+    this.refusedInARow += 1;
+    if (error.retryAfterMs === undefined) return;
+    const until = this.options.now() + rateLimitPauseMs(this.options.retry, error.retryAfterMs, this.refusedInARow);
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
 
   private async once(spec: RequestSpec): Promise<HttpAnswer> {
-    await this.waitForRetryAfter(spec.signal);
+    const priority = priorityOf(spec.priority ?? 'desk');
+    spec.signal?.throwIfAborted(); // superseded before it went: it spends no budget (issue #34)
+    await this.waitForRetryAfter(spec.signal, priority);
     const { fetch, timeoutMs, wsApi, now } = this.options;
     const url = new URL(this.options.baseUrl + spec.path);
     for (const [key, value] of Object.entries(spec.query ?? {})) {
@@ -195,8 +224,8 @@ export class Transport {
     let text = '';
     let bytes: ArrayBuffer | undefined;
     try {
-      ({ response, text, bytes } = await gate(spec.priority ?? 'desk', async () => {
-        spec.signal?.throwIfAborted(); // cancelled while it waited its turn
+      ({ response, text, bytes } = await gate(priority, async () => {
+        spec.signal?.throwIfAborted(); // cancelled as it was let through
         // The timeout starts when the exchange is admitted, not while it waits its turn.
         timeout = AbortSignal.timeout(timeoutMs);
         const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
@@ -205,17 +234,18 @@ export class Transport {
         const body = await readCapped(answer, MAX_RESPONSE_BYTES);
         if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
         return { response: answer, text: utf8.decode(body), bytes: undefined };
-      }));
+      }, spec.signal)); // cancelled while it waits its turn, it leaves the queue uncounted
     } catch (error) {
       spec.signal?.throwIfAborted();
       throw transportFailure(error, timeout, timeoutMs);
     }
+    if (response.status !== 429) this.refusedInARow = 0;
     if (bytes) return { status: response.status, body: bytes };
     const ok = response.status >= 200 && response.status < 300;
     const body = parseJson(text, response.status);
     if (ok) return { status: response.status, body };
     const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
-    this.noteRetryAfter(refused);
+    this.noteRefusal(refused);
     throw refused;
   }
 }

@@ -157,6 +157,8 @@ export interface WireGlobalContentRecord {
   pages?: number;
   url?: string;
   coverImageUrl?: string;
+  /** Country-specific covers: the spec names the attribute, not its shape (the sandbox sends this list). */
+  coverImageUrls?: { countryCode?: string; coverImageUrl?: string }[];
   products?: WireProduct[];
   ratings?: WireRating[];
   audience?: string;
@@ -188,6 +190,8 @@ export interface WireGlobalContentResponse {
 export interface WireEntitlement {
   contentId?: WireContentId;
   active?: boolean;
+  /** Not in the spec's schema: a service may say the model itself (the sandbox's shape `entitlementModel`). */
+  purchaseModel?: string;
   /** Deltas only: the library is no longer entitled to the title (sandbox representation). */
   removed?: boolean;
 }

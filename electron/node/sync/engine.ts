@@ -14,9 +14,11 @@
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
-import { SEARCH_INDEX_STEP, type SyncProgress } from '../../shared/collection.ts';
+import { SEARCH_INDEX_STEP, type ServiceMismatch, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from '../mirror-interface.ts';
+import {
+  sourceName, type AvailabilityStored, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource,
+} from '../mirror-interface.ts';
 
 export type { SyncProgress };
 
@@ -50,6 +52,8 @@ export interface SyncContext {
   signal: AbortSignal;
   /** What the service said beside a page (`metadata.warnings`, read with the page's head): for the Sync view and the log. */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /** An answer that disagrees with what was asked (a record's purchase model against the filter, a filter ignored): for the Sync view and the log. */
+  onMismatch?: (mismatch: ServiceMismatch) => void;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -74,9 +78,20 @@ export async function runSync(ctx: SyncContext, request: SyncRequest): Promise<v
         (startToken, since) => ({ kind: 'global', countries: request.countries, limit, startToken, since })));
     }
     for (const libraryId of request.libraries) {
+      const unsettled = new Set<ContentId>();
       for (const model of MODELS) {
-        await attempt(() => syncSource(ctx, { kind: 'entitlements', libraryId, model }, request.full, undefined,
-          (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit, startToken, since })));
+        await attempt(async () => {
+          const end = await syncSource(ctx, { kind: 'entitlements', libraryId, model }, request.full, undefined,
+            (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: model, limit, startToken, since }));
+          reportModels(ctx, libraryId, model, end.disagreements);
+          for (const id of end.unsettled) unsettled.add(id);
+        });
+      }
+      // Both pulls listed these, and nothing on the records said which model: the service ignores
+      // the filter (the spec does not name it). Content info gives each one's model for the library.
+      if (unsettled.size > 0) {
+        ctx.onMismatch?.({ kind: 'filter-ignored', libraryId, count: unsettled.size });
+        await attempt(() => readAvailability(ctx, libraryId, [...unsettled]));
       }
     }
   } else {
@@ -98,23 +113,53 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   // The first refresh starts from the entitlements run that filled the mirror, not from zero:
   // availability of unchanged titles is read when staff look at them.
   const baseline = (await ctx.store.states()).find((s) => s.source === sourceName({ kind: 'entitlements', libraryId, model: 'FLEX' }))?.lastSuccessAt;
-  await syncSource(ctx, { kind: 'availability-refresh', libraryId }, false, baseline,
+  const end = await syncSource(ctx, { kind: 'availability-refresh', libraryId }, false, baseline,
     // In the largest pages the service allows, so the changed ids cost few calls.
     (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     (head) => { for (const id of head.changedContentIds ?? []) changed.add(id); });
+  reportModels(ctx, libraryId, 'FLEX', end.disagreements);
+  // The unsettled are among the changed: content info, read for all of them, gives their model too.
+  if (end.unsettled.length > 0) ctx.onMismatch?.({ kind: 'filter-ignored', libraryId, count: end.unsettled.length });
   await readAvailability(ctx, libraryId, [...changed]);
   return changed.size;
 }
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
+  // Titles content info gave another model than the mirror held: said once for the whole read, not per call.
+  const relabelled = new Map<string, { from: PurchaseModel; to: PurchaseModel; count: number }>();
+  try {
+    await readAvailabilityInBatches(ctx, libraryId, contentIds, (stored) => {
+      for (const r of stored.relabelled) {
+        const tally = relabelled.get(`${r.from} ${r.to}`) ?? { ...r, count: 0 };
+        tally.count += r.count;
+        relabelled.set(`${r.from} ${r.to}`, tally);
+      }
+    });
+  } finally {
+    for (const { from, to, count } of relabelled.values()) ctx.onMismatch?.({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
+  }
+}
+
+async function readAvailabilityInBatches(ctx: SyncContext, libraryId: number, contentIds: ContentId[], onStored: (stored: AvailabilityStored) => void): Promise<void> {
   for (let i = 0; i < contentIds.length; i += CONTENT_INFO_BATCH) {
     const batch = contentIds.slice(i, i + CONTENT_INFO_BATCH);
     const items = await ctx.client.contentInfo(libraryId, batch, ctx.signal);
     ctx.signal.throwIfAborted();
-    await ctx.store.storeAvailability(libraryId, items, ctx.now());
+    onStored(await ctx.store.storeAvailability(libraryId, items, ctx.now()));
     ctx.onProgress?.({ source: sourceName({ kind: 'availability-refresh', libraryId }), done: Math.min(i + CONTENT_INFO_BATCH, contentIds.length), total: contentIds.length });
   }
+}
+
+/** Titles an entitlement pull of `asked` listed whose own record said another model (it won): one report per model and record. */
+function reportModels(ctx: SyncContext, libraryId: number, asked: PurchaseModel, disagreements: SourceEnd['disagreements']): void {
+  for (const { found, by, count } of disagreements) ctx.onMismatch?.({ kind: 'model', libraryId, asked, found, count, by });
+}
+
+/** A source's run as it ended, with what its pages' records said against the filter asked (entitlements). */
+interface SourceEnd extends RunEnd {
+  disagreements: NonNullable<PageStored['disagreements']>;
+  unsettled: ContentId[];
 }
 
 /**
@@ -126,7 +171,7 @@ async function syncSource(
   ctx: SyncContext, source: SyncSource, full: boolean | undefined, firstSince: number | undefined,
   pull: (startToken: string | undefined, since: number | undefined) => BulkPull,
   onHead?: (head: PageHead) => void,
-): Promise<RunEnd> {
+): Promise<SourceEnd> {
   const { store, now, signal } = ctx;
   const name = sourceName(source);
   const state = (await store.states()).find((s) => s.source === name);
@@ -139,8 +184,16 @@ async function syncSource(
   let total: number | undefined;
   let page = 0;
   const storing: Promise<PageStored>[] = [];
+  const disagreements = new Map<string, NonNullable<PageStored['disagreements']>[number]>();
+  const unsettled: ContentId[] = [];
   /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
   const report = (stored: PageStored): void => {
+    for (const d of stored.disagreements ?? []) {
+      const tally = disagreements.get(`${d.found} ${d.by}`) ?? { ...d, count: 0 };
+      tally.count += d.count;
+      disagreements.set(`${d.found} ${d.by}`, tally);
+    }
+    unsettled.push(...(stored.unsettled ?? []));
     done += stored.items;
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
@@ -178,7 +231,7 @@ async function syncSource(
     for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal)) { /* each page is handed on in `take` */ }
     while (storing.length > 0) await oldestStored();
     if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
-    return await store.finishRun(run.run);
+    return { ...await store.finishRun(run.run), disagreements: [...disagreements.values()], unsettled };
   } catch (error) {
     // A page the store refused to keep stops the run before any page after it (which the store
     // refuses for that reason): that refusal is what went wrong.

@@ -4,8 +4,9 @@
 export function installHostBridge({ methods, events }: { methods: string[]; events: string[] }): void {
   const api: Record<string, unknown> = {};
   for (const name of methods) {
-    api[name] = async (args?: unknown) => {
-      const response = await fetch(`/__contract/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ args }) });
+    // The call's options (a call id main can cancel it by) beside the argument, as the preload sends them.
+    api[name] = async (args?: unknown, call?: unknown) => {
+      const response = await fetch(`/__contract/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ args, call }) });
       return response.json();
     };
   }

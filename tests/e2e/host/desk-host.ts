@@ -33,7 +33,7 @@ export interface DeskHostOptions {
   /** `none`: a desk on which no desk PIN was set yet; otherwise it has the test desk PIN. */
   deskPin?: 'test' | 'none';
   /** The built-in sandbox's strict modes (its reading of content ids, how its deltas show removals). */
-  sandbox?: Pick<SandboxOptions, 'ids' | 'removals'>;
+  sandbox?: Pick<SandboxOptions, 'ids' | 'removals' | 'covers' | 'entitlementFilters'>;
   /** As main finds for a Windows copy installed for all users (the MSI, per-machine NSIS). */
   installedForAllUsers?: boolean;
 }
@@ -88,8 +88,8 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     const url = new URL(req.url ?? '/', 'http://host');
     if (req.method === 'POST' && url.pathname.startsWith('/__contract/')) {
       const body = await readBody(req);
-      const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown });
-      const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger);
+      const parsed = body === '' ? {} : (JSON.parse(body) as { args?: unknown; call?: unknown });
+      const result = await dispatch(desk, decodeURIComponent(url.pathname.slice('/__contract/'.length)), parsed.args, logger, parsed.call);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
       return;
     }

@@ -10,6 +10,8 @@ import type { ContentId } from '../../../electron/shared/model.ts';
 export const FILTERS: Omit<BrowseQuery, 'libraryId' | 'offset' | 'limit'>[] = [
   {}, { model: 'FLEX' }, { model: 'INSTANT', active: true, formats: ['EBOOK'] }, { formats: ['MOVIE', 'MUSIC', 'TELEVISION'] },
   { active: false }, { availableNow: true }, { kids: true }, { availableNow: true, kids: true, model: 'FLEX' }, { noCopyFree: true },
+  // The content flags (issue #34): samples; neither explicit language nor an edited version.
+  { flags: ['sample'] }, { withoutFlags: ['profanity', 'edited'], active: true },
 ];
 export const SORTS = ['title', 'artist', 'format', 'year', 'availability'] as const;
 export const DIRECTIONS = ['asc', 'desc'] as const;

@@ -6,6 +6,9 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { BrowseQuery } from '../../../electron/node/mirror-interface.ts';
 import { queryWords } from '../../../electron/mirror-owner/search-text.ts';
+import { CONTENT_FLAGS, type ContentFlag } from '../../../electron/shared/collection.ts';
+
+const bits = (flags: readonly ContentFlag[] | undefined): number => (flags ?? []).reduce((n, flag) => n | (1 << CONTENT_FLAGS.indexOf(flag)), 0);
 
 const SORTS: Record<NonNullable<BrowseQuery['sort']>, string> = {
   title: 't.title COLLATE NOCASE',
@@ -28,6 +31,8 @@ export function referenceIds(db: DatabaseSync, query: Omit<BrowseQuery, 'offset'
   if (query.availableNow) clauses.push("e.active = 1 AND (e.model = 'INSTANT' OR a.available_copies > 0)");
   if (query.noCopyFree) clauses.push("e.active = 1 AND e.model = 'FLEX' AND NOT coalesce(a.available_copies > 0, 0) AND a.status IS NOT NULL");
   if (query.kids) clauses.push('t.for_children = 1');
+  if (query.flags?.length) { clauses.push('(coalesce(t.flags, 0) & ?) = ?'); params.push(bits(query.flags), bits(query.flags)); }
+  if (query.withoutFlags?.length) { clauses.push('(coalesce(t.flags, 0) & ?) = 0'); params.push(bits(query.withoutFlags)); }
   for (const word of query.text ? queryWords(query.text) : []) {
     clauses.push("instr(' ' || t.words, ' ' || ?) > 0");
     params.push(word);

@@ -57,7 +57,7 @@ export function mirrorFingerprint(db: DatabaseSync): { titles: number; titleSum:
   const ents = db.prepare('SELECT library_id, content_id, model, active FROM entitlements').all() as { library_id: number; content_id: number; model: string; active: number }[];
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fingerprint_words USING fts5vocab(main, title_words, instance)');
   const words = db.prepare('SELECT term, doc FROM temp.fingerprint_words').all() as { term: string; doc: number }[];
-  const collections = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, avail, words FROM entitlements').all() as Record<string, unknown>[];
+  const collections = db.prepare('SELECT library_id, content_id, title, artist, format, year, kids, flags, avail, words FROM entitlements').all() as Record<string, unknown>[];
   return {
     titles: titles.length,
     // The record as the details read it, and the title id a search result names.

@@ -62,7 +62,7 @@ function earlierMirror(version: 1 | 3 | 5, path: string, from: string, options: 
   if (!options.titleIds) {
     db.exec(`ATTACH '${from}' AS ref`);
     db.exec('INSERT INTO entitlements (library_id, content_id, model, active, seen_run) SELECT library_id, content_id, model, active, seen_run FROM ref.entitlements');
-    db.exec('INSERT INTO availability SELECT * FROM ref.availability');
+    db.exec(`INSERT INTO availability SELECT library_id, content_id, status, available_copies, total_copies, holds_queue_size, read_at FROM ref.availability`);
     db.exec(`INSERT INTO sync_state SELECT source, in_progress, next_token, run_since, run_started_at, last_success_at, last_attempt_at, last_error, items FROM ref.sync_state`);
   }
   db.exec('COMMIT');

@@ -170,4 +170,27 @@ describe('the mirror protocol, followed message by message', () => {
       await owner.worker.terminate();
     }
   });
+
+  it('rule 7: drops a Collection read main cancelled before the owner began it, and cancels nothing else', async () => {
+    const owner = ownerAt(join(dir, 'cancel.db'));
+    try {
+      // Posted together (as main posts a read and, a moment later, its cancel): the owner reads every
+      // message already sent before it serves the next request, so the second read never runs.
+      const read = { libraryId: 101, offset: 0, limit: 10 };
+      const first = owner.send('browse', [read]); // request 1
+      const second = owner.send('browse', [read]); // request 2
+      const states = owner.send('states', []); // request 3: not a Collection read
+      owner.worker.postMessage({ cancel: 2 });
+      owner.worker.postMessage({ cancel: 3 });
+      expect((await first).at(-1)).toMatchObject({ kind: 'answer', answer: { total: 0, rows: [] } });
+      expect(await second).toEqual([{ id: 2, kind: 'refused', error: expect.objectContaining({ reason: 'call.cancelled' }) }]);
+      expect((await states).at(-1)).toMatchObject({ kind: 'answer', answer: [] });
+      // A cancel for a read already answered, or never sent, changes nothing.
+      owner.worker.postMessage({ cancel: 1 });
+      owner.worker.postMessage({ cancel: 99 });
+      expect((await owner.send('browse', [read])).at(-1)).toMatchObject({ kind: 'answer' });
+    } finally {
+      await owner.worker.terminate();
+    }
+  });
 });

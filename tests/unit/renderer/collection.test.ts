@@ -131,6 +131,80 @@ describe('collection browser', () => {
   });
 });
 
+describe('what staff use (issue #34)', () => {
+  it("a pay-per-use title's details say what one borrow costs the library, in its currency, with the rating and the content badges", async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 9, title: 'Salt Roads', purchaseModel: 'INSTANT', active: true, flags: ['sample', 'edited'] }] }));
+    desk.collectionTitle.mockResolvedValue(ok({ contentId: 9, purchaseModel: 'INSTANT', active: true, availability: { status: 'HOLD', holdsQueuePosition: 4, readAt: Date.now() }, record: {
+      id: 9, title: 'Salt Roads', format: 'EBOOK', price: 2.49, rating: 'PG', demo: true, edited: true, profanity: false, forChildren: true,
+      ratings: [], ppuPrices: [{ country: 'US', price: 1.99 }], artists: [], genres: [], countries: [], purchaseModels: [], segments: [], episodes: [],
+    } }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    const rowText = wrapper.get('[role="rowgroup"] [role="row"]').text();
+    expect(rowText).toContain('Sample');
+    expect(rowText).toContain('Edited version');
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    const text = wrapper.get('[role="dialog"]').text();
+    // The library's own price (library content) wins over the catalog's for its country.
+    for (const part of ['Price per borrow$2.49', 'Parental ratingPG', 'Sample', 'Edited version', "Children's", 'Holds queue position4']) expect(text).toContain(part);
+    expect(text).not.toContain('Explicit language');
+  });
+
+  it('a Flex title has no price per borrow; without the library\'s own price, the catalog\'s for its country shows', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const record = { id: 9, title: 'Salt Roads', ratings: [], ppuPrices: [{ country: 'CA', price: 3.5 }, { country: 'US', price: 1.99 }], artists: [], genres: [], countries: [], purchaseModels: [], segments: [], episodes: [] };
+    desk.collectionBrowse.mockResolvedValue(ok({ total: 1, rows: [{ contentId: 9, title: 'Salt Roads', purchaseModel: 'INSTANT', active: true }] }));
+    desk.collectionTitle.mockResolvedValueOnce(ok({ contentId: 9, purchaseModel: 'FLEX', active: true, record }));
+    await openView(wrapper, 'Collection');
+    await flushPromises();
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[role="dialog"]').text()).not.toContain('Price per borrow');
+    await buttonNamed(wrapper, 'Close').trigger('click');
+    desk.collectionTitle.mockResolvedValueOnce(ok({ contentId: 9, purchaseModel: 'INSTANT', active: true, record }));
+    await wrapper.get('[role="rowgroup"] button.link').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[role="dialog"]').text()).toContain('Price per borrow$1.99');
+  });
+
+  it('the content filter asks the mirror for a flag, or for titles without it', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    desk.collectionBrowse.mockImplementation(async () => ok({ total: 2, rows: [row(0), row(1)] }));
+    await openView(wrapper, 'Collection');
+    const content = document.getElementById('collection-content') as HTMLSelectElement;
+    content.value = 'sample';
+    content.dispatchEvent(new Event('change'));
+    await flushPromises();
+    expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ flags: ['sample'], offset: 0 }));
+    content.value = 'no-profanity';
+    content.dispatchEvent(new Event('change'));
+    await flushPromises();
+    expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ withoutFlags: ['profanity'], offset: 0 }));
+    expect(desk.collectionBrowse.mock.lastCall?.[0]).not.toHaveProperty('flags');
+  });
+});
+
+describe('sync page: where the service answered otherwise (issue #34)', () => {
+  it('says each mismatch in one sentence, newest first', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const at = Date.now();
+    desk.syncStatus.mockResolvedValue(ok(syncView({ mismatches: [
+      { at, mismatch: { kind: 'model', libraryId: 101, asked: 'INSTANT', found: 'FLEX', count: 61, by: 'catalog' } },
+      { at, mismatch: { kind: 'filter-ignored', libraryId: 101, count: 86 } },
+      { at, mismatch: { kind: 'content-info', libraryId: 202, unasked: 8, unanswered: 4, ids: ['12', '40'] } },
+    ] })));
+    await openView(wrapper, 'Sync');
+    await flushPromises();
+    const items = wrapper.get('.mismatches').findAll('li').map((li) => li.text());
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatch(/library 202: availability answers about titles not asked for: 8 \(not used\); titles asked for and never answered: 4 \(shown as not known\)\. Ids: 12, 40\.$/);
+    expect(items[1]).toMatch(/library 101: titles listed as both Instant and Flex .*: 86\./);
+    expect(items[2]).toMatch(/library 101: titles listed as Instant whose catalog record \(sold one way only\) says Flex: 61\. The desk holds them as Flex\.$/);
+  });
+});
+
 describe('sync page', () => {
   it('shows each source with when it last succeeded and failed, and a progress bar that follows events', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());

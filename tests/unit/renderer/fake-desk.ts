@@ -7,6 +7,7 @@ import type {
   AppInfo, EventName, EventPayloads, LendingDeskApi, MethodName, PatronView, ProfileView, Result, StaffSession, SyncStatusView,
 } from '../../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../../electron/shared/errors.ts';
+import { METHOD_NAMES } from '../../../electron/shared/contract.ts';
 import App from '../../../src/App.vue';
 import { createDeskI18n } from '../../../src/i18n/index.ts';
 
@@ -81,6 +82,8 @@ export function syncView(extra: Partial<SyncStatusView> = {}): SyncStatusView {
 
 type FakeDesk = { [M in MethodName]: Mock<LendingDeskApi[M]> } & {
   on: Mock<LendingDeskApi['on']>;
+  /** The call ids requests named themselves by, in order (the gateway's scopes: issue #34). */
+  callIds: { method: MethodName; callId: string }[];
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
 };
 
@@ -125,6 +128,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     libraryMirror: vi.fn(async () => ok(null)),
     setLibraryMirrorPassword: vi.fn(),
     titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
+    cancelCalls: vi.fn(async () => ok(null)),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);
@@ -135,7 +139,18 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
       for (const listener of listeners.get(event) ?? []) (listener as (p: unknown) => void)(payload);
     },
   } as unknown as FakeDesk;
-  window.lendingDesk = fake;
+  // The window's bridge: each method hands its argument to the mock (the assertions above read
+  // calls as the contract's arguments); the call options a request names itself by (issue #34:
+  // a call id main can cancel it by) are kept beside, in `callIds`.
+  const bridge: Record<string, unknown> = { on: fake.on };
+  for (const name of METHOD_NAMES) {
+    bridge[name] = (args?: unknown, call?: { callId?: string }) => {
+      if (call?.callId) fake.callIds.push({ method: name, callId: call.callId });
+      return (fake[name] as (args?: unknown) => unknown)(args);
+    };
+  }
+  fake.callIds = [];
+  window.lendingDesk = bridge as unknown as LendingDeskApi;
   return fake;
 }
 

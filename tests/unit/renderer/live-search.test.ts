@@ -1,5 +1,10 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { describe, expect, it, vi } from 'vitest';
+import type { Result } from '../../../electron/shared/contract.ts';
+import type { SearchPage } from '../../../electron/shared/model.ts';
+import { LIVE_SEARCH_PAUSE_MS } from '../../../src/stores/live-search.ts';
+import { usePatronStore } from '../../../src/stores/patron.ts';
 import { announced, fail, inputLabelled, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 import { button, click, dialog, expectNoJunk, hasButton, hit, scan, searchFor, text } from './patron-desk-helpers.ts';
 
@@ -150,5 +155,71 @@ describe('live search', () => {
     expect(useLiveSearchStore().page).toBeUndefined();
     expect(useLiveSearchStore().query).toBe('');
     expect(useCirculationStore().outcome).toBeUndefined();
+  });
+});
+
+describe('nothing wasted (issue #34)', () => {
+  /** Types `text` into the search box a letter at a time, as staff do. */
+  function type(text: string): void {
+    const input = inputLabelled('Search the catalog') as HTMLInputElement;
+    for (const letter of text) {
+      input.value += letter;
+      input.dispatchEvent(new Event('input'));
+    }
+  }
+
+  it('sends a live search once typing pauses, not a letter at a time', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    try {
+      const { desk } = await mountApp(sandboxInfo());
+      desk.liveSearch.mockResolvedValue(ok({ found: 0, hits: [] }));
+      type('riv');
+      await vi.advanceTimersByTimeAsync(LIVE_SEARCH_PAUSE_MS - 1);
+      type('er');
+      await vi.advanceTimersByTimeAsync(LIVE_SEARCH_PAUSE_MS - 1);
+      expect(desk.liveSearch).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(desk.liveSearch).toHaveBeenCalledTimes(1);
+      expect(desk.liveSearch).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'river', offset: 0 }));
+      expect(LIVE_SEARCH_PAUSE_MS).toBeGreaterThanOrEqual(300);
+      expect(LIVE_SEARCH_PAUSE_MS).toBeLessThanOrEqual(500);
+      // Enter sends at once, and the pause that follows sends nothing more (the same search).
+      type(' road');
+      (inputLabelled('Search the catalog') as HTMLInputElement).closest('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(desk.liveSearch).toHaveBeenCalledTimes(2);
+      expect(desk.liveSearch).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'river road' }));
+      await vi.advanceTimersByTimeAsync(LIVE_SEARCH_PAUSE_MS * 2);
+      expect(desk.liveSearch).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('cancels a search still under way that a newer one supersedes', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    let answerFirst: (result: Result<SearchPage>) => void = () => {};
+    desk.liveSearch.mockImplementationOnce(() => new Promise((resolve) => { answerFirst = resolve; }));
+    desk.liveSearch.mockResolvedValue(ok({ found: 0, hits: [] }));
+    await searchFor('river');
+    const first = desk.callIds.find((c) => c.method === 'liveSearch')!;
+    expect(desk.cancelCalls).not.toHaveBeenCalled();
+    await searchFor('harbour');
+    expect(desk.cancelCalls).toHaveBeenCalledWith({ callIds: [first.callId] });
+    answerFirst(ok({ found: 1, hits: [hit({ titleId: 5, title: 'Too late' })] }));
+    await flushPromises();
+    expect(text()).not.toContain('Too late');
+  });
+
+  it('cancels a lookup still under way when another card is looked up', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.lookupPatron.mockImplementationOnce(() => new Promise(() => {}));
+    const patron = usePatronStore();
+    void patron.lookup(101, '2110100001');
+    await flushPromises();
+    const first = desk.callIds.find((c) => c.method === 'lookupPatron')!;
+    await patron.lookup(101, '2110100002');
+    expect(desk.cancelCalls).toHaveBeenCalledWith({ callIds: [first.callId] });
+    expect(patron.viewCard).toBe('2110100002');
   });
 });

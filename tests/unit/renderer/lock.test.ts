@@ -40,7 +40,7 @@ function expectNoPatronTrace(): void {
   const search = useLiveSearchStore();
   expect([search.query, search.format, search.purchaseModel, search.kidsMode, search.page]).toEqual(['', '', '', false, undefined]);
   const collection = useCollectionStore();
-  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false });
+  expect(collection.filters).toEqual({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false, content: '' });
   expect(collection.pages.size).toBe(0);
   expect(dialog()).toBeNull();
   for (const trace of ['The River Road', 'Night Garden', '••••', 'Book of the search', 'Borrowed', 'Today at this desk']) expect(text()).not.toContain(trace);
@@ -62,6 +62,7 @@ async function busyDesk() {
   await flushPromises();
   useCollectionStore().filters.text = 'what the patron asked for';
   useCollectionStore().filters.kids = true;
+  useCollectionStore().filters.content = 'no-profanity';
   expect(useCirculationStore().outcome?.state).toBe('done');
   await click(button('Action log'));
   expect(dialog()).not.toBeNull();

@@ -42,23 +42,25 @@ export class CollectionArea {
     return (await this.#parts.connections.forLibrary(libraryId)).mirror;
   }
 
-  async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>): ReturnType<DeskHandlers['collectionBrowse']> {
-    return (await this.#mirrorOf(args.libraryId)).browse(args);
+  // `signal`: the renderer no longer wants the answer (a newer query): the owner drops it before it runs, the service is not asked.
+
+  async collectionBrowse(args: ParsedArgsOf<'collectionBrowse'>, signal?: AbortSignal): ReturnType<DeskHandlers['collectionBrowse']> {
+    return (await this.#mirrorOf(args.libraryId)).browse(args, signal);
   }
 
-  async collectionTitle(args: ParsedArgsOf<'collectionTitle'>): ReturnType<DeskHandlers['collectionTitle']> {
-    const detail = await (await this.#mirrorOf(args.libraryId)).detail(args.libraryId, args.contentId);
+  async collectionTitle(args: ParsedArgsOf<'collectionTitle'>, signal?: AbortSignal): ReturnType<DeskHandlers['collectionTitle']> {
+    const detail = await (await this.#mirrorOf(args.libraryId)).detail(args.libraryId, args.contentId, signal);
     this.#parts.titlePages.note([detail?.record?.url]);
     return detail;
   }
 
-  async collectionLiveAvailability(args: ParsedArgsOf<'collectionLiveAvailability'>): ReturnType<DeskHandlers['collectionLiveAvailability']> {
-    return (await this.#mirrorOf(args.libraryId)).refreshAvailability(args.libraryId, args.contentIds);
+  async collectionLiveAvailability(args: ParsedArgsOf<'collectionLiveAvailability'>, signal?: AbortSignal): ReturnType<DeskHandlers['collectionLiveAvailability']> {
+    return (await this.#mirrorOf(args.libraryId)).refreshAvailability(args.libraryId, args.contentIds, signal);
   }
 
   /** A search hit resolves through the mirror to the contents it stands for (title-contents.ts); the desk never borrows by a titleId. */
-  async titleContents(args: ParsedArgsOf<'titleContents'>): ReturnType<DeskHandlers['titleContents']> {
-    return (await this.#mirrorOf(args.libraryId)).titleContents(args.libraryId, args.titleIds);
+  async titleContents(args: ParsedArgsOf<'titleContents'>, signal?: AbortSignal): ReturnType<DeskHandlers['titleContents']> {
+    return (await this.#mirrorOf(args.libraryId)).titleContents(args.libraryId, args.titleIds, signal);
   }
 
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {

@@ -36,26 +36,28 @@ export class PatronDeskArea {
     this.#parts = parts;
   }
 
-  async lookupPatron(args: ParsedArgsOf<'lookupPatron'>): Promise<PatronView> {
+  // `signal`: the renderer no longer wants the answer (a newer lookup or search): what was not sent yet is not.
+
+  async lookupPatron(args: ParsedArgsOf<'lookupPatron'>, signal?: AbortSignal): Promise<PatronView> {
     this.#parts.cards?.refuseBroken(args.libraryId, args.card);
     const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    const view = await patronView(desk, args.libraryId, args.card);
+    const view = await patronView(desk, args.libraryId, args.card, signal);
     this.#parts.titlePages.note([...view.loans, ...view.holds].map((item) => item.url));
     return view;
   }
 
   /** A card this library does not know, tried at the profile's other libraries at once: staff switch to one that knows it. */
-  async findCardElsewhere(args: ParsedArgsOf<'findCardElsewhere'>): Promise<CardElsewhere[]> {
+  async findCardElsewhere(args: ParsedArgsOf<'findCardElsewhere'>, signal?: AbortSignal): Promise<CardElsewhere[]> {
     const { desk, libraries } = await this.#parts.connections.forLibrary(args.libraryId);
     const others = libraries.map((l) => l.libraryId).filter((libraryId) => libraryId !== args.libraryId);
     return Promise.all(others.map(async (libraryId): Promise<CardElsewhere> => {
       // Not a card of a library whose rules it breaks: that library is not asked.
       if (this.#parts.cards && !this.#parts.cards.accepts(libraryId, args.card)) return { libraryId, known: false };
       try {
-        await desk.patronStatus(libraryId, args.card);
+        await desk.patronStatus(libraryId, args.card, signal);
         return { libraryId, known: true };
       } catch (error) {
-        if (!isDeskError(error)) throw error;
+        if (!isDeskError(error) || signal?.aborted) throw error;
         return error.code === 'invalid-patron' ? { libraryId, known: false } : { libraryId, known: false, error: error.toInfo() };
       }
     }));
@@ -77,17 +79,17 @@ export class PatronDeskArea {
     return withoutValue(this.#act('remove-hold', args, (desk) => desk.removeHold(args.libraryId, args.card, args.contentId)));
   }
 
-  async liveSearch(args: ParsedArgsOf<'liveSearch'>): ReturnType<DeskHandlers['liveSearch']> {
+  async liveSearch(args: ParsedArgsOf<'liveSearch'>, signal?: AbortSignal): ReturnType<DeskHandlers['liveSearch']> {
     const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
     const { libraryId, ...query } = args;
-    const page = await desk.search(libraryId, query);
+    const page = await desk.search(libraryId, query, signal);
     this.#parts.titlePages.note(page.hits.map((hit) => hit.url));
     return page;
   }
 
-  async liveAvailability(args: ParsedArgsOf<'liveAvailability'>): ReturnType<DeskHandlers['liveAvailability']> {
+  async liveAvailability(args: ParsedArgsOf<'liveAvailability'>, signal?: AbortSignal): ReturnType<DeskHandlers['liveAvailability']> {
     const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    return desk.contentInfo(args.libraryId, args.contentIds);
+    return desk.contentInfo(args.libraryId, args.contentIds, signal);
   }
 
   /** A due-date slip or a card, for the patron's email; the lock clears it if it is still there. */

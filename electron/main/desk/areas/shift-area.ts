@@ -28,6 +28,8 @@ export interface ShiftAreaParts extends DeskPinParts {
   maxShiftHours?: number | undefined;
   /** IT's policy on roles (issue #35): a desk-PIN shift's role (`desk` unless IT says), and the names staff may choose with it. */
   roles?: { deskPin?: StaffRole | undefined; deskPinNames?: readonly string[] | undefined };
+  /** Told when the shift ends, before the renderer hears of the lock (the desk drops what it was asked and kept). */
+  onEnd?: () => Promise<void>;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 }
@@ -196,6 +198,7 @@ export class ShiftArea {
     const staff = this.#session?.staffName;
     this.#session = undefined;
     this.#osUser = '';
+    await this.#parts.onEnd?.().catch(() => undefined);
     const clipboardCleared = await this.#parts.clipboard.clearIfOurs().catch(() => false);
     if (staff !== undefined || clipboardCleared) this.#parts.logger.info('session.lock', { staff: staff ?? '', reason, clipboardCleared });
   }

@@ -27,8 +27,10 @@ export const entitlements: Handler = async (context) => {
   const limit = parseLimit(query, 100);
   const startToken = parseNonNegative(query, 'startToken', 0);
   const since = parseStartTime(query);
-  const status = parseStatus(query.get('status'));
-  const model = parsePurchaseModel(query);
+  // The spec names no filters here: a service that ignores them lists every entitlement, whatever was asked (issue #34).
+  const ignored = state.options.entitlementFilters === 'ignored';
+  const status = ignored ? 'all' : parseStatus(query.get('status'));
+  const model = ignored ? 'ALL' : parsePurchaseModel(query);
   const store = state.entitlements;
   const statusMatches = (active: boolean): boolean => status === 'all' || (status === 'active') === active;
   const matches = (entitlement: Entitlement | undefined): boolean =>
@@ -55,7 +57,8 @@ export const entitlements: Handler = async (context) => {
     const entitlement = store.get(library.libraryId, id);
     return state.contents.contentsOf(id).map((key): WireEntitlement => {
       const contentId = state.contents.wire(key);
-      return entitlement === undefined ? { contentId, active: false, removed: true } : { contentId, active: entitlement.active };
+      if (entitlement === undefined) return { contentId, active: false, removed: true };
+      return { contentId, active: entitlement.active, ...(state.shapes.entitlementModel ? { purchaseModel: entitlement.purchaseModel } : {}) };
     });
   });
   const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: state.shapes.entitlementWarnings };

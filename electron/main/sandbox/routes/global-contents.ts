@@ -46,7 +46,7 @@ export const globalContents: Handler = async ({ state, query }) => {
   }
   const contents: WireGlobalContentRecord[] = await flatMapInSlices(page.ids, (id) => {
     const title = catalog.title(id);
-    return title === undefined ? removedRecords(id, state.contents) : globalRecords(title, state.contents);
+    return title === undefined ? removedRecords(id, state.contents) : globalRecords(title, state.contents, state.options.covers);
   });
   const metadata = { totalCount, nextStartToken: page.next === undefined ? undefined : String(page.next), warnings: [] };
   return ok(state.shapes.globalContents === 'contents' ? { metadata, contents } : { metadata, data: { contents } });

@@ -51,7 +51,7 @@ export const libraryContent: Handler = async (context) => {
     const entitlement = entitlements.get(library.libraryId, id);
     const title = catalog.title(id);
     if (entitlement === undefined || title === undefined) return removedRecords(id, state.contents).map((record) => ({ ...record, active: false }));
-    return libraryRecords(title, entitlement, library, schema, state.contents);
+    return libraryRecords(title, entitlement, library, schema, state.contents, state.options.covers);
   });
   return ok({ nextStartToken: page.next, titles });
 };

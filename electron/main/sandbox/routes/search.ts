@@ -47,7 +47,7 @@ export const search: Handler = (context) => {
     if (title === undefined || (kidsMode && !title.isForChildren)) continue;
     const text = searchableText(title);
     if (!words.every((word) => text.includes(word))) continue;
-    if (found >= offset && titles.length < limit) titles.push(searchTitle(title, entitlement, library, state.contents));
+    if (found >= offset && titles.length < limit) titles.push(searchTitle(title, entitlement, library, state.contents, state.options.covers));
     found += 1;
   }
   return ok({ found, titles });

@@ -29,7 +29,7 @@ export function issueToken(state: SandboxState, method: string, headers: Incomin
   const lifetime = state.options.tokenLifetimeSeconds;
   const body: WireToken = {
     access_token: state.tokens.issue(state.options.now(), lifetime),
-    token_type: 'bearer',
+    token_type: state.shapes.tokenType,
     expires_in: lifetime,
   };
   return ok(body);

@@ -22,6 +22,11 @@ describe('window security', () => {
     expect(directives['object-src']).toEqual(["'none'"]);
   });
 
+  it('lets the renderer show covers from exactly the partner\'s cover host and the sandbox\'s, over https (issue #34: the partner\'s were blocked)', () => {
+    const directives = Object.fromEntries(contentSecurityPolicy().split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    expect(directives['img-src']).toEqual(["'self'", 'data:', 'https://sandbox.lending-desk.invalid', 'https://cover.hoopladigital.com']);
+  });
+
   it('opens only allow-listed https title and cover pages outside the app', () => {
     expect(isAllowedExternalUrl('https://sandbox.lending-desk.invalid/titles/5')).toBe(true);
     expect(isAllowedExternalUrl('http://sandbox.lending-desk.invalid/titles/5')).toBe(false);

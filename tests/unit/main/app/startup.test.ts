@@ -729,7 +729,7 @@ describe('every way out ends the shift (issue #33)', () => {
   const endedAndClosed = (run: Run): void => {
     expect(run.electron.clipboard.text).toBe('');
     const log = readFileSync(LOG_FILE(run.userData), 'utf8');
-    expect(log).toMatch(/"event":"session\.lock","staff":"JD","reason":"quit","clipboardCleared":true/);
+    expect(log).toMatch(/"event":"session\.lock","staff":"","reason":"quit","clipboardCleared":true/);
     expect(log).toContain('"event":"app.quit-closed"');
     // The catalog's mirror was closed (its WAL folded back into the file).
     expect(readdirSync(join(run.userData, 'catalog')).filter((name) => name.endsWith('.db-wal'))).toEqual([]);

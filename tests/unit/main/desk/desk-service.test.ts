@@ -238,6 +238,7 @@ describe('secrets', () => {
     await drive('libraryMirror');
     await drive('setLibraryMirrorPassword', { password: partner.password });
     await drive('removeProfile', { profileId: 'main-branch-2' });
+    await drive('cancelCalls', { callIds: ['s1-1'] });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
 
     const tokens = [...new Set(authHeaders.filter((h) => h.startsWith('Bearer ')).map((h) => h.slice(7)))];

@@ -1,7 +1,6 @@
 // A card not known at this library, tried at the profile's other libraries through the
 // contract (dispatch, as main's registry calls it), against the built-in sandbox: which
 // library knows it, which does not, which could not be asked; and what the contract refuses.
-import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import { createKeytarVault } from '../../../../electron/main/credentials/index.t
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
-import { createNodeDesk } from '../../../support/node-desk.ts';
+import { sandboxDeskOnShift } from '../../../support/node-desk.ts';
 
 let dir: string;
 let desk: DeskService;
@@ -22,16 +21,12 @@ let closeLog: () => void;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'find-card-'));
-  const created = createNodeDesk({
+  ({ desk, closeLog } = await sandboxDeskOnShift({
     dir,
     vault: createKeytarVault({ service: `Lending Desk unit ${randomUUID()}` }),
     sandbox: async () => inProcessSandbox((sandbox = createSandboxService({ catalogSize: 800 }))),
     clientOptions: { sleep: async () => {}, timeoutMs: 3000 },
-  });
-  desk = created.desk;
-  closeLog = () => created.logger.close();
-  await dispatch(desk, 'useSandbox', undefined);
-  await dispatch(desk, 'startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
+  }));
 });
 
 afterEach(async () => {

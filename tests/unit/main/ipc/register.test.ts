@@ -74,6 +74,7 @@ describe('registerContract', () => {
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
       libraryMirror: [{ x: 1 }], setLibraryMirrorPassword: [{}, { password: '' }, { password: 'x'.repeat(1001) }, { password: 'x', user: 'desk' }],
       titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
+      cancelCalls: [{}, { callIds: [] }, { callIds: ['a b'] }, { callIds: ['x'.repeat(65)] }, { callIds: Array.from({ length: 101 }, (_, i) => `c${i}`) }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
     for (const [name, argsList] of Object.entries(bad)) {

@@ -164,7 +164,8 @@ describe('Flex copies and the holds queue', () => {
 
     expect((await api.call('POST', path('fresh', `/${id}`))).body.due).toBe(nowSeconds() + 21 * DAY);
     expect((await api.call('POST', path('leading-zeros', `/${id}`))).status).toBe(200);
-    expect(await info(id)).toEqual({ status: 'HOLD', available: false, purchaseModel: 'FLEX', holdsQueueSize: 0, availableCopies: 0, totalCopies: 2 });
+    // holdsQueuePosition: where a hold placed now would stand (the first hold below gets it).
+    expect(await info(id)).toEqual({ status: 'HOLD', available: false, purchaseModel: 'FLEX', holdsQueueSize: 0, holdsQueuePosition: 1, availableCopies: 0, totalCopies: 2 });
     const noCopy = await api.call('POST', path('letters', `/${id}`));
     expect(noCopy.status).toBe(422);
     expect(noCopy.body).toMatchObject({ message: expect.stringMatching(/^No copy is free/), detail: 'holdsQueueSize=0' });

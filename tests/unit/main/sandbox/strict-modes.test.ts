@@ -5,7 +5,7 @@
 //   and a series' episodes are contents of their own with string ids, sharing the titleId.
 // - removals 'absent': deltas never mark a removal; only a full pull shows it, by absence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardFor, pageAll, startApi, type Api } from './helpers.ts';
+import { cardFor, pageAll, raw, startApi, type Api } from './helpers.ts';
 
 const LIB = 101;
 const globalItems = (body: any): any[] => body.data?.contents ?? body.contents;
@@ -118,5 +118,51 @@ describe("removals 'absent'", () => {
     expect(full).not.toContain(unentitled);
     expect(full).not.toContain(removed);
     expect(full).toContain(deactivated);
+  });
+});
+
+// Issue #34: what the spec leaves open, read the unkind way.
+describe("entitlementFilters 'ignored' and covers 'partner'", () => {
+  let api: Api;
+  beforeAll(async () => { api = await startApi({ catalogSize: 600 }); });
+  afterAll(async () => { await api.close(); });
+  const admin = (path: string, body: unknown) => raw(`${api.sandbox.url}/__sandbox/${path}`, {
+    method: 'POST', headers: { 'x-sandbox-admin': api.sandbox.adminToken, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const ids = async (query: string): Promise<number[]> => (await pageAll(api, `/api/v1/libraries/${LIB}/entitlements?limit=500${query}`, entitlementItems, metadataNext))
+    .all.map((e: any) => e.contentId);
+
+  it('lists every entitlement whatever purchaseModel and status ask, once switched on over the admin route', async () => {
+    const all = await ids('');
+    const instant = await ids('&purchaseModel=Instant');
+    const active = await ids('&status=active');
+    expect(instant.length).toBeLessThan(all.length);
+    expect(active.length).toBeLessThan(all.length);
+    expect((await admin('modes', { entitlementFilters: 'ignored' })).status).toBe(204);
+    try {
+      expect(await ids('&purchaseModel=Instant')).toEqual(all);
+      expect(await ids('&purchaseModel=Flex&status=inactive')).toEqual(all);
+    } finally {
+      await admin('modes', { entitlementFilters: 'honoured' });
+    }
+    expect(await ids('&purchaseModel=Instant')).toEqual(instant);
+    expect((await admin('modes', { entitlementFilters: 'sometimes' })).status).toBe(400);
+    expect((await admin('modes', { weather: 'fine' })).status).toBe(400);
+  });
+
+  it("serves real-looking covers on the partner's host, and keeps title pages on its own", async () => {
+    expect((await admin('modes', { covers: 'partner' })).status).toBe(204);
+    try {
+      const page = (await api.get('/api/v1/global-contents?limit=20')).body;
+      for (const record of globalItems(page)) {
+        expect(record.coverImageUrl).toMatch(/^https:\/\/cover\.hoopladigital\.com\/[a-z]{3}_\d{13}_270\.jpeg$/);
+        expect(record.url).toMatch(/^https:\/\/sandbox\.lending-desk\.invalid\/titles\//);
+        for (const cover of record.coverImageUrls) expect(cover.coverImageUrl).toMatch(/^https:\/\/cover\.hoopladigital\.com\/[a-z]{3}_\d{13}_[a-z]{2}_270\.jpeg$/);
+      }
+    } finally {
+      await admin('modes', { covers: 'sandbox' });
+    }
+    const again = globalItems((await api.get('/api/v1/global-contents?limit=1')).body)[0];
+    expect(again.coverImageUrl).toMatch(/^https:\/\/sandbox\.lending-desk\.invalid\/covers\//);
   });
 });

@@ -35,7 +35,7 @@ describe('retries of reads', () => {
     h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 2, retryAfterSeconds: 2 });
     await expect(client.patronStatus(libraryId, card)).resolves.toHaveProperty('borrowsRemaining');
     expect(count('status')).toBe(3);
-    expect(h.sleeps).toEqual([2000, 2000]);
+    expect(h.sleeps).toEqual([2000, 4000]); // twice as long after the second 429 in a row (issue #34)
   });
 
   it('retries 5xx with growing backoff, and gives up after four attempts with server', async () => {
@@ -50,10 +50,14 @@ describe('retries of reads', () => {
     expect(h.sleeps).toHaveLength(3);
   });
 
-  it('gives up on a lasting 429 with rate-limited, never waiting longer than the cap', async () => {
+  it('gives up on a lasting 429 with rate-limited: a staff call at once with the time to wait, background work after waiting it out in full', async () => {
     h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', retryAfterSeconds: 3600 });
-    await expect(client.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'rate-limited', status: 429 });
-    expect(h.sleeps).toEqual([60_000, 60_000, 60_000]);
+    // Clients of their own: the hour's pause would hold back the other tests' client.
+    const staff = h.client();
+    await expect(staff.patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'rate-limited', status: 429, detail: { reason: 'service.wait', params: { seconds: 3600 } } });
+    expect(h.sleeps).toEqual([]);
+    await expect(h.client().withPriority('background').patronStatus(libraryId, card)).rejects.toMatchObject({ code: 'rate-limited', status: 429 });
+    expect(h.sleeps).toEqual([3_600_000, 3_600_000, 3_600_000]); // never cut short; doubling stops at the service's own hour
   });
 
   it('retries a reset connection, and reports network when it lasts', async () => {

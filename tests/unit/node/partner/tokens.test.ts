@@ -11,13 +11,16 @@ afterAll(async () => { await h.sandbox.close(); });
 const card = (): string => library(h).cards[0] as string;
 
 describe('tokens', () => {
-  it('asks for exactly one token for 20 concurrent calls', async () => {
+  it('asks for exactly one token for 20 and more concurrent calls', async () => {
     h.sandbox.control.resetRequestCounts();
     const client = h.client();
-    const results = await Promise.all(Array.from({ length: 20 }, () => client.patronStatus(library(h).libraryId, card())));
-    expect(results).toHaveLength(20);
+    const { libraryId, cards } = library(h);
+    // Reads that differ (identical ones in flight share one request: shared-reads.ts).
+    const reads = cards.flatMap((c) => [client.patronStatus(libraryId, c), client.currentLoans(libraryId, c), client.currentHolds(libraryId, c)]);
+    expect(reads.length).toBeGreaterThanOrEqual(20);
+    await Promise.allSettled(reads);
     expect(h.sandbox.control.requestCounts().token).toBe(1);
-    expect(h.sandbox.control.requestCounts().status).toBe(20);
+    expect(h.sandbox.control.requestCounts().status).toBe(cards.length);
   });
 
   it('renews the token shortly before it expires, so no request is refused', async () => {
