@@ -11,9 +11,11 @@ import type { FetchFn } from '../electron/node/partner/transport.ts';
 import type { LoadedConfig } from './config.ts';
 import { openSession } from '../electron/node/library-mirror/database.ts';
 import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts';
-import { runSchedule } from './partner-sync.ts';
+import { runSchedule } from './schedule.ts';
 import { grantDeskRole, migrate } from '../electron/node/library-mirror/schema.ts';
-import { LibraryMirrorStore } from './store.ts';
+import { LeaderWrites } from './leader-writes.ts';
+import { LibraryPageStore } from './page-store.ts';
+import { ServiceState } from './service-state.ts';
 import { YieldingShare } from './yielding-share.ts';
 
 export interface ServiceDependencies {
@@ -51,8 +53,9 @@ export function startLibraryMirrorService({ config, credentials, database }: Loa
     const versions = await migrate(session);
     if (versions.from !== versions.to) log.info('schema-migrated', versions);
     await grantDeskRole(session, config.database.deskRole);
-    const store = new LibraryMirrorStore(session);
-    await store.setServiceState('leader', { instance: config.instanceName, host: hostname(), pid: process.pid, since: new Date(now()).toISOString() });
+    const writes = new LeaderWrites(session);
+    const store = new LibraryPageStore(writes);
+    await new ServiceState(writes).set('leader', { instance: config.instanceName, host: hostname(), pid: process.pid, since: new Date(now()).toISOString() });
     await runSchedule({ client, store, now, signal, log, pageSize: config.pageSize }, {
       libraries: config.libraries,
       catalogEveryMs: config.catalogEveryHours * 3_600_000,

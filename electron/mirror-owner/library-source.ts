@@ -20,7 +20,8 @@ import { clientConfig } from '../node/library-mirror/database.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import type { Availability, CatalogChange, ContentId, Country, Entitlement, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { LIBRARY_SOURCE, type LibraryFillRequest, type LibraryFillResult, type LibraryMirrorTarget, type RunFailure } from '../node/mirror-interface.ts';
+import { LIBRARY_SOURCE, type LibraryFillRequest, type LibraryFillResult, type LibraryMirrorTarget } from '../node/mirror-interface.ts';
+import type { RunFailure } from '../node/sync/page-store.ts';
 import type { PageStoreOnFile } from './page-store.ts';
 import { recordOf } from './title-row.ts';
 

@@ -16,12 +16,13 @@ import { decodeRecord } from './title-record.ts';
 import { recordOf, titleRow, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
+import { mergeEpisodes } from '../node/sync/page-reading.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
 import { isErrorCode, type ErrorParams } from '../shared/errors.ts';
 import { isReason } from '../shared/reasons.ts';
-import type { RunEnd, RunFailure } from '../node/mirror-interface.ts';
+import type { RunEnd, RunFailure } from '../node/sync/page-store.ts';
 
 
 interface StateRow {
@@ -470,10 +471,4 @@ export class MirrorDatabase {
         avail = excluded.avail`)
       .run(libraryId, contentId, model, active ? 1 : 0, run);
   }
-}
-
-/** Library content sends one record per TV episode under the series' id: keep them as episodes of one title. */
-function mergeEpisodes(first: CatalogRecord, next: CatalogRecord): CatalogRecord {
-  const episodes = [...first.episodes, ...next.episodes.filter((e) => !first.episodes.some((f) => f.titleId === e.titleId))];
-  return { ...first, episodes };
 }

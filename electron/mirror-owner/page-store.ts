@@ -9,8 +9,8 @@ import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
 import type { Availability } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { sourceName, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/mirror-interface.ts';
-import { readPage } from '../node/sync/page-reading.ts';
+import { sourceName, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/sync/page-store.ts';
+import { catalogChanges, readPage } from '../node/sync/page-reading.ts';
 import type { MirrorUpgrade } from './mirror-upgrade.ts';
 
 const MIB = 2 ** 20;
@@ -98,7 +98,7 @@ export class PageStoreOnFile {
         this.checkDiskSpace();
         const { name, runStartedAt, source } = opening;
         const next = read.head.next;
-        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, read.changes, next);
+        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, catalogChanges(read.changes), next);
         else if (read.kind === 'library-content') this.db.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
         else this.db.applyEntitlementPage(name, runStartedAt, libraryOf(source), source.kind === 'entitlements' ? source.model : 'FLEX', read.items, next);
       } catch (error) {

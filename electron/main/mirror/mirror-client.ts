@@ -6,7 +6,8 @@
 import { Worker } from 'node:worker_threads';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage } from '../../node/mirror-interface.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions } from '../../node/mirror-interface.ts';
+import type { PageHead, PageStored, StoringPage } from '../../node/sync/page-store.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
 export const DEFAULT_OWNER_URL = new URL('../../mirror-owner/mirror-worker.ts', import.meta.url);

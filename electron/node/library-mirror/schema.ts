@@ -97,6 +97,13 @@ const MIGRATIONS: Migration[] = [
          SELECT source, in_progress, last_success_at, last_attempt_at, last_error_code, items FROM ${SCHEMA}.sync_cursors`,
     ],
   },
+  {
+    description: 'sync cursors keep what the desk\'s mirror keeps of a failure (its reason and parameters) and of the last full run',
+    statements: [
+      `ALTER TABLE ${SCHEMA}.sync_cursors ADD COLUMN last_error_reason text, ADD COLUMN last_error_params jsonb,
+         ADD COLUMN full_success_at timestamptz, ADD COLUMN full_removed bigint`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

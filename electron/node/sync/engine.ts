@@ -1,9 +1,11 @@
 // The sync engine: pulls the global catalog, each library's entitlements (Instant and Flex)
-// or its library content, and availability, into a page store (mirror-interface.ts: the desk's
-// mirror, or a library system's shared one). It runs where the partner client is — main, on
-// the connection's background client (one token, one request budget, one Retry-After gate) —
-// and only fetches: each page's bytes go to the store as they came, and the store reads them
-// once and answers with the page's next token (its head), then once the page is stored.
+// or its library content, and availability, into a page store (page-store.ts): the desk's mirror
+// (its owner thread, through main's mirror client) or the library mirror in PostgreSQL (the
+// library server). It runs where the partner client is — the desk's main, on the connection's
+// background client (one token, one request budget, one Retry-After gate), or the library
+// server's leader — and only fetches: each page's bytes go to the store as they came, and the
+// store reads them once and answers with the page's next token (its head), then once the page
+// is stored.
 //
 // Every source resumes from its stored page token; a full run removes what it did not see, a
 // delta applies exactly what changed (the service's own removals and deactivations included).
@@ -11,12 +13,13 @@
 // (its signal aborted: the connection closed) records nothing, whatever it was doing: the
 // request on the wire is aborted, and the run stays under way to resume from its last stored
 // page. Which of the two it was is decided in one place (`settle`), from the signal alone.
+import type { Logger } from '../logging/logger.ts';
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from '../mirror-interface.ts';
+import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from './page-store.ts';
 
 export type { SyncProgress };
 
@@ -50,6 +53,15 @@ export interface SyncContext {
   signal: AbortSignal;
   /** What the service said beside a page (`metadata.warnings`, read with the page's head): for the Sync view and the log. */
   onWarnings?: (source: string, warnings: string[]) => void;
+  /**
+   * Each page fetched only once the one before it is stored, and none asked for ahead: the
+   * library server's way, whose share of the credential spaces its requests a second or more
+   * apart (fetching ahead gains nothing), and whose leader, killed mid-sync, leaves its successor
+   * at most the one page it was storing to fetch again. The desk overlaps fetching and storing.
+   */
+  onePageAtATime?: boolean;
+  /** Each run's start, pages, end or failure (the library server's JSON-lines log; the desk's Sync view has them from the store). */
+  log?: Logger;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -138,10 +150,18 @@ async function syncSource(
   let done = run.itemsBefore;
   let total: number | undefined;
   let page = 0;
+  const pagesAhead = ctx.onePageAtATime ? 1 : PAGES_AHEAD_OF_THE_STORE;
+  // A run resumed after its last page was stored (its cursor ended, the end not yet done) only has its end left.
+  const onlyEndLeft = run.itemsBefore > 0 && run.startToken === undefined;
+  ctx.log?.info(run.itemsBefore > 0 ? 'run-resumed' : 'run-started', {
+    source: name, full: run.since === undefined, ...(run.since === undefined ? {} : { since: new Date(run.since).toISOString() }),
+    ...(run.itemsBefore > 0 ? { itemsBefore: run.itemsBefore } : {}),
+  });
   const storing: Promise<PageStored>[] = [];
   /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
-  const report = (stored: PageStored): void => {
+  const report = (stored: PageStored, number: number, last: boolean): void => {
     done += stored.items;
+    ctx.log?.info('page-stored', { source: name, page: number, count: stored.items, last });
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
     ctx.onProgress?.({
@@ -159,26 +179,38 @@ async function syncSource(
     }
   };
   const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
-    while (storing.length >= PAGES_AHEAD_OF_THE_STORE) await oldestStored();
-    const handed = store.storePage(run.run, page + 1, bytes);
+    while (storing.length >= pagesAhead) await oldestStored();
+    const number = page + 1;
+    const handed = store.storePage(run.run, number, bytes);
+    let last = false;
     const stored = handed.stored.then((answer) => {
-      report(answer);
+      report(answer, number, last);
       return answer;
     });
     stored.catch(() => {}); // awaited in order; not an unhandled rejection meanwhile
     const head = await handed.head; // a garbled page is refused here: the pull asks for it again, as the same page
     page++;
+    last = head.next === undefined;
     storing.push(stored);
+    if (ctx.onePageAtATime) await oldestStored();
     total ??= head.totalCount;
-    if (head.warnings) ctx.onWarnings?.(name, head.warnings);
+    if (head.warnings) {
+      ctx.onWarnings?.(name, head.warnings);
+      for (const warning of head.warnings) ctx.log?.warn('page-warning', { source: name, page, warning });
+    }
     onHead?.(head);
     return head;
   };
   try {
-    for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal)) { /* each page is handed on in `take` */ }
+    if (!onlyEndLeft) {
+      for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal, { ahead: !ctx.onePageAtATime })) { /* each page is handed on in `take` */ }
+    }
     while (storing.length > 0) await oldestStored();
     if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
-    return await store.finishRun(run.run);
+    const end = await store.finishRun(run.run);
+    // (Named so: the log drops any field called `titles`, lest a title's name reach it.)
+    ctx.log?.info('run-finished', { source: name, pages: page, removedTitles: end.removed.titles, removedEntitlements: end.removed.entitlements });
+    return end;
   } catch (error) {
     // A page the store refused to keep stops the run before any page after it (which the store
     // refuses for that reason): that refusal is what went wrong.
@@ -186,6 +218,7 @@ async function syncSource(
     if (earlier) storeRefusals.add(earlier.reason as object);
     const cause: unknown = earlier ? earlier.reason : error;
     await settle(ctx, run.run, cause);
+    ctx.log?.warn('run-failed', { source: name, page, message: cause instanceof Error ? cause.message : String(cause) });
     throw cause;
   }
 }

@@ -126,7 +126,7 @@ describe('the service', () => {
 
     const fetchedBefore = sandbox.control.requestLogNext();
     const second = start(config, 'second');
-    await second.waitFor(event('run-resumed', { source: 'global', page: cursor.pages + 1 }), 'the run resumed after the last stored page');
+    await second.waitFor(event('run-resumed', { source: 'global', itemsBefore: Number(cursor.items) }), 'the run resumed after the last stored page');
     await second.waitFor(event('run-finished', { source: 'global' }), 'the global run finished');
     await second.waitFor(event('availability-refreshed', { libraryId: 202 }), 'the whole first sync');
     const fetchedAfter = sandbox.control.requestLogNext();
