@@ -9,7 +9,7 @@ import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { LeaderWrites } from '../server/leader-writes.ts';
 import { LibraryPageStore } from '../server/page-store.ts';
 import { PartnerClient } from '../electron/node/partner/client.ts';
-import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, leadingSession } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { quantile } from './figures.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
@@ -20,7 +20,7 @@ const PAGE = 500;
 const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 try {
-  const db = await createMirrorDatabase(cluster);
+  const db = await createLibraryMirrorDatabase(cluster);
   const lead = await leadingSession(db);
   const store = new LibraryPageStore(new LeaderWrites(lead));
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });

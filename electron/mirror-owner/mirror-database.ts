@@ -179,7 +179,7 @@ export class MirrorDatabase {
     }
   }
 
-  // ---- a desk in a library (library-source.ts) ----
+  // ---- a desk in a library (library-fill.ts) ----
 
   /** The change sequence of the library mirror stored so far (0: never filled from it). */
   librarySeq(): number {
@@ -312,7 +312,7 @@ export class MirrorDatabase {
   /**
    * A page of the global catalog, its records as the client normalises them. Each record is
    * made a row and written before the next is taken (a library fill's are parsed only then:
-   * library-source.ts), so a page's records and rows never all live at once: held for the
+   * library-fill.ts), so a page's records and rows never all live at once: held for the
    * whole page, they outlived the young generation and the collector copied and then swept
    * them, a fifth of a first fill's time.
    */

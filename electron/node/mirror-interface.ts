@@ -12,7 +12,7 @@
 //   browse, a title's details, rows, what a search hit's title id stands for, the mirror's status.
 // - LibraryFill (issue #25): where IT's policy names the library system's mirror in PostgreSQL,
 //   the owner itself reads what changed there since the change sequence it last stored, and
-//   writes it with the same writes a partner page's records take (library-source.ts). Main only
+//   writes it with the same writes a partner page's records take (library-fill.ts). Main only
 //   hands over the settings and the password; the reading happens on the owner's thread.
 //
 // Titles and availability are named by content id (shared/content-id.ts: a whole number, or a
@@ -125,7 +125,7 @@ export interface LibraryFillResult {
   bytesRead: number;
 }
 
-export { LIBRARY_SOURCE } from '../shared/collection.ts';
+export { LIBRARY_FILL_SOURCE } from '../shared/collection.ts';
 
 export interface LibraryFillCalls {
   fillFromLibrary: Call<[request: LibraryFillRequest], LibraryFillResult>;

@@ -34,7 +34,7 @@ export interface SourceState {
 /** The step a sync reports besides its sources: building the search index. */
 export const SEARCH_INDEX_STEP = 'search-index';
 /** A desk in a library (issue #25): the source that fills its Collection from the library mirror; its last success is how old the Collection is. */
-export const LIBRARY_SOURCE = 'library-mirror';
+export const LIBRARY_FILL_SOURCE = 'library-mirror';
 /** The mirror's own step, shown in the Sync view: a mirror an earlier version wrote, brought up to this one. */
 export const MIRROR_UPGRADE_STEP = 'mirror-upgrade';
 

@@ -26,7 +26,7 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { DeskSettings, Settings } from '../settings/index.ts';
 import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
-import { libraryMirrorOptions } from './library-desk.ts';
+import { libraryMirrorOptions } from './library-fill-settings.ts';
 import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';

@@ -6,7 +6,7 @@ import type { PartnerClient } from '../../node/partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { BrowseRow, CatalogPage, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
 import type { ContentId } from '../../shared/model.ts';
-import { LibraryFiller, type LibraryFillOptions } from './library-fill.ts';
+import { LibraryFillClient, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
 import type { BrowseQuery, LibraryFillResult, MirrorCounts } from '../../node/mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from '../../node/sync/engine.ts';
@@ -18,7 +18,7 @@ export interface SyncStatus {
   running?: SyncProgress;
   /** What the service said beside each source's pages (`metadata.warnings`) in its last run, this session. */
   warnings: { source: string; warnings: string[] }[];
-  /** A desk in a library: where its Collection comes from (the source LIBRARY_SOURCE says when and why not). */
+  /** A desk in a library: where its Collection comes from (the source LIBRARY_FILL_SOURCE says when and why not). */
   libraryMirror?: { server: string };
 }
 
@@ -56,7 +56,7 @@ export class DeskMirror {
   private readonly cancel = new AbortController();
   /** Each source's warnings in its last run. */
   private readonly warnings = new Map<string, string[]>();
-  private readonly library: LibraryFiller | undefined;
+  private readonly library: LibraryFillClient | undefined;
   private lastFill: LibraryFillResult | undefined;
 
   constructor(options: DeskMirrorOptions) {
@@ -66,7 +66,7 @@ export class DeskMirror {
       databasePath: options.databasePath,
       ...(options.diskSpaceKeptFree === undefined ? {} : { diskSpaceKeptFree: options.diskSpaceKeptFree }),
     }, options.workerUrl);
-    this.library = options.library ? new LibraryFiller(options.library, this.mirror, this.now) : undefined;
+    this.library = options.library ? new LibraryFillClient(options.library, this.mirror, this.now) : undefined;
   }
 
   /** Filled from the library mirror (a desk in a library), not from the partner. */

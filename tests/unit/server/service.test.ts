@@ -8,7 +8,7 @@ import { LOCK, LOCK_CLASS, SCHEMA } from '../../../electron/node/library-mirror/
 import { BATCH_LIMIT, PartnerClient } from '../../../electron/node/partner/client.ts';
 import type { Country, PurchaseModel } from '../../../electron/shared/model.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
-import { createMirrorDatabase, type MirrorDatabase } from '../../support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, type LibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.ts';
 import { event, removeServiceConfigs, startServiceProcess, stopService, writeServiceConfig, type LogLine, type ServiceProcess } from './service-process.ts';
 
@@ -31,8 +31,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-async function fresh(options: Parameters<typeof startSandbox>[0]): Promise<{ db: MirrorDatabase; sandbox: SandboxHandle; admin: pg.Client }> {
-  const db = await createMirrorDatabase(cluster, `mirror_${++databases}`);
+async function fresh(options: Parameters<typeof startSandbox>[0]): Promise<{ db: LibraryMirrorDatabase; sandbox: SandboxHandle; admin: pg.Client }> {
+  const db = await createLibraryMirrorDatabase(cluster, `mirror_${++databases}`);
   const sandbox = await startSandbox(options);
   sandboxes.push(sandbox);
   const admin = await db.admin();

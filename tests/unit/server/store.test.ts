@@ -12,7 +12,7 @@ import { LeaderWrites, NotLeaderError } from '../../../server/leader-writes.ts';
 import type { PartnerClient } from '../../../electron/node/partner/client.ts';
 import { readGlobalContentPage } from '../../../electron/node/partner/normalize.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
-import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
+import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { startHarness, type Harness } from '../node/partner/helpers.ts';
 import { entitlementsPull, globalPull, libraryContentPull, ofTable, readAllChanges, stateOf, storeRun } from './helpers.ts';
 import type { ContentId } from '../../../electron/shared/model.ts';
@@ -21,7 +21,7 @@ import type { ContentId } from '../../../electron/shared/model.ts';
 const byId = (a: ContentId, b: ContentId): number => String(a).localeCompare(String(b), 'en', { numeric: true });
 
 const SIZE = 1200;
-const db = useMirrorDatabase();
+const db = useLibraryMirrorDatabase();
 let h: Harness;
 let client: PartnerClient;
 let lead: pg.Client;

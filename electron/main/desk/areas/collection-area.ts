@@ -11,7 +11,7 @@ import type { DeskKeychain } from '../../credentials/desk-keychain.ts';
 import type { Logger } from '../../../node/logging/logger.ts';
 import type { Policy } from '../../policy/index.ts';
 import { fullPassDue, fullPassView, type FullPassRule } from '../full-pass.ts';
-import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-desk.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-fill-settings.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
 import { emptySyncStatus, syncRequest } from '../sync-request.ts';
 import type { TitlePages } from '../title-pages.ts';

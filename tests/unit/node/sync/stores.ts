@@ -17,7 +17,7 @@ import type { SourceState } from '../../../../electron/shared/collection.ts';
 import { contentIdOf } from '../../../../electron/shared/content-id.ts';
 import { LeaderWrites } from '../../../../server/leader-writes.ts';
 import { LibraryPageStore } from '../../../../server/page-store.ts';
-import { createMirrorDatabase, leadingSession, type MirrorDatabase } from '../../../support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, leadingSession, type LibraryMirrorDatabase } from '../../../support/library-mirror-database.ts';
 import { startPostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import { integrityOf, mirrorFingerprint, mirrorTitleKeys, openFile, searchIndexMatchesWords, serviceFingerprint, tempDir } from '../../mirror-owner/helpers.ts';
 
@@ -89,7 +89,7 @@ function deskStores(): StoreKind {
 /** The library mirror: a database per name on one cluster for the test file, the store on a leading session of the server's role. */
 function libraryStores(): StoreKind {
   let cluster: PostgresCluster | undefined;
-  const databases = new Map<string, MirrorDatabase>();
+  const databases = new Map<string, LibraryMirrorDatabase>();
   beforeAll(async () => { cluster = await startPostgresCluster(); }, 60_000);
   afterAll(async () => { await cluster?.stop(); });
   return {
@@ -99,7 +99,7 @@ function libraryStores(): StoreKind {
       if (!cluster) throw new Error('The test cluster is not running (beforeAll failed).');
       const dbName = `store_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
       let db = databases.get(dbName);
-      if (!db) databases.set(dbName, db = await createMirrorDatabase(cluster, dbName));
+      if (!db) databases.set(dbName, db = await createLibraryMirrorDatabase(cluster, dbName));
       const session: pg.Client = await leadingSession(db, `engine test ${name}`);
       const store = new LibraryPageStore(new LeaderWrites(session));
       return {

@@ -1,4 +1,4 @@
-// `node bench/library-desk-fill.ts [titles]` (npm run bench:library-desk): a desk in a library
+// `node bench/library-fill.ts [titles]` (npm run bench:library-fill): a desk in a library
 // filling its Collection from the library mirror for the first time (issue #25: "the first fill
 // of a 1M-title library in ≤ 60 s on this machine"), while 10 other desks read the same rows from
 // the same database at the same moment (desks are separate PCs: their own inserts do not share
@@ -25,7 +25,7 @@ import { LibraryPageStore } from '../server/page-store.ts';
 import { DeskMirror } from '../electron/main/mirror/desk-mirror.ts';
 import { PartnerClient } from '../electron/node/partner/client.ts';
 import { COUNTRIES } from '../electron/shared/model.ts';
-import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, leadingSession } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -57,7 +57,7 @@ const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 const dir = mkdtempSync(join(tmpdir(), 'library-desk-fill-'));
 try {
-  const db = await createMirrorDatabase(cluster);
+  const db = await createLibraryMirrorDatabase(cluster);
   const lead = await leadingSession(db);
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
   const loadStarted = performance.now();

@@ -1,6 +1,6 @@
 // The library mirror's database on a test cluster, made by the very script IT runs
 // (server/deploy/create-database.sql): its two roles with passwords made for this run,
-// the database, the schema the service owns. One cluster per test file (useMirrorDatabase), as
+// the database, the schema the service owns. One cluster per test file (useLibraryMirrorDatabase), as
 // starting one takes a second or two.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.t
 
 export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'server', 'deploy', 'create-database.sql');
 
-export interface MirrorDatabase {
+export interface LibraryMirrorDatabase {
   cluster: PostgresCluster;
   name: string;
   /** The service's role over TLS, verified against the cluster's CA. */
@@ -31,7 +31,7 @@ export interface MirrorDatabase {
 const url = (cluster: PostgresCluster, role: string, password: string, database: string): string =>
   `postgres://${role}:${encodeURIComponent(password)}@${cluster.host}:${cluster.port}/${database}`;
 
-export async function createMirrorDatabase(cluster: PostgresCluster, name = 'library_mirror'): Promise<MirrorDatabase> {
+export async function createLibraryMirrorDatabase(cluster: PostgresCluster, name = 'library_mirror'): Promise<LibraryMirrorDatabase> {
   const serviceRole = `${name}_service`;
   const deskRole = `${name}_desk`;
   const servicePassword = randomBytes(12).toString('base64url');
@@ -49,7 +49,7 @@ export async function createMirrorDatabase(cluster: PostgresCluster, name = 'lib
 }
 
 /** A session of the service's role set up as the service sets up its own: the schema migrated, the desks' role granted, the lead taken. */
-export async function leadingSession(db: MirrorDatabase, applicationName?: string): Promise<pg.Client> {
+export async function leadingSession(db: LibraryMirrorDatabase, applicationName?: string): Promise<pg.Client> {
   const session = await db.session(db.service, applicationName);
   await migrate(session);
   await grantDeskRole(session, db.deskRole);
@@ -58,12 +58,12 @@ export async function leadingSession(db: MirrorDatabase, applicationName?: strin
 }
 
 /** A cluster with one mirror database for this test file, stopped (and its folder removed) after the file, failed or not. */
-export function useMirrorDatabase(): () => MirrorDatabase {
+export function useLibraryMirrorDatabase(): () => LibraryMirrorDatabase {
   let cluster: PostgresCluster | undefined;
-  let db: MirrorDatabase | undefined;
+  let db: LibraryMirrorDatabase | undefined;
   beforeAll(async () => {
     cluster = await startPostgresCluster();
-    db = await createMirrorDatabase(cluster);
+    db = await createLibraryMirrorDatabase(cluster);
   }, 60_000);
   afterAll(async () => {
     await cluster?.stop();
