@@ -21,7 +21,7 @@ import { DeskError } from '../electron/shared/desk-error.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { mergeEpisodes, readPage } from '../electron/node/sync/page-reading.ts';
 import {
-  sourceName, type PageHead, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource,
+  sourceName, type PageHead, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type UnreadAvailability,
 } from '../electron/node/sync/page-store.ts';
 import { copyRows, type CopyValue } from './copy.ts';
 import type { LeaderWrites } from './leader-writes.ts';
@@ -93,7 +93,7 @@ interface Opening {
   broken: boolean;
 }
 
-export class LibraryPageStore implements PageStore {
+export class LibraryPageStore implements PageStore, UnreadAvailability {
   private readonly writes: LeaderWrites;
   private readonly session: pg.ClientBase;
   private readonly openings = new Map<number, Opening>();
@@ -229,6 +229,14 @@ export class LibraryPageStore implements PageStore {
       [libraryId, latest.map((a) => String(a.contentId)), latest.map((a) => a.status ?? null), latest.map((a) => a.availableCopies ?? null),
         latest.map((a) => a.totalCopies ?? null), latest.map((a) => a.holdsQueueSize ?? null), new Date(readAt)]);
     });
+  }
+
+  async unreadAvailability(libraryId: number, after: string | undefined, limit: number): Promise<ContentId[]> {
+    const { rows } = await this.session.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
+      WHERE e.library_id = $1 AND e.model = 'FLEX' AND e.active AND NOT e.removed AND e.content_id > $2
+        AND NOT EXISTS (SELECT 1 FROM ${T.availability} a WHERE a.library_id = e.library_id AND a.content_id = e.content_id)
+      ORDER BY e.content_id LIMIT $3`, [libraryId, after ?? '', limit]);
+    return rows.map((r) => contentIdOf(r.content_id) as ContentId);
   }
 
   private opening(run: number): Opening {

@@ -178,6 +178,15 @@ export interface LibraryMirrorView {
   passwordSaved: boolean;
 }
 
+/** A desk in a library (issue #31): the library server IT's policy names, and whether this desk is enrolled there. */
+export interface LibraryServerView {
+  /** The instances' host:port, as staff and IT read them. */
+  server: string;
+  enrolled: boolean;
+  /** The workstation's id at the server, once enrolled (IT's list-desks names it). */
+  workstationId?: string;
+}
+
 export interface Preferences { idleLockMinutes: number; language: Language }
 
 /** How staff unlock this desk, for the lock and shift-start screens. */
@@ -322,6 +331,10 @@ export const METHODS = {
   libraryMirror: method<LibraryMirrorView | null>()(none),
   /** Keeps the library mirror role's password in the keychain, where IT's policy lets it be typed in Settings (`passwordEntry: 'settings'`). */
   setLibraryMirrorPassword: method<LibraryMirrorView>()(z.strictObject({ password: z.string().min(1).max(1000) })),
+  /** A desk in a library (issue #31): the library server IT's policy names and whether this desk is enrolled there; null on a desk on its own. */
+  libraryServer: method<LibraryServerView | null>()(none),
+  /** Trades IT's one-time enrolment code for this desk's workstation credentials, kept in the keychain. */
+  enrolDesk: method<LibraryServerView>()(z.strictObject({ code: z.string().trim().min(4).max(64) })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
@@ -367,9 +380,11 @@ export type { CatalogPage };
 export interface EventPayloads {
   sessionLocked: { reason: 'idle' | 'staff' | 'system' };
   syncProgress: SyncProgress;
+  /** The library server expects a staff call to wait this long for its turn (the credential's limit is reached). */
+  serviceWait: { seconds: number };
 }
 export type EventName = keyof EventPayloads;
-export const EVENT_NAMES: EventName[] = ['sessionLocked', 'syncProgress'];
+export const EVENT_NAMES: EventName[] = ['sessionLocked', 'syncProgress', 'serviceWait'];
 
 export const channelOf = (name: MethodName | EventName): string => `lending-desk:${name}`;
 

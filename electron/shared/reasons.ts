@@ -181,6 +181,15 @@ export const REASONS = {
   'library-mirror.ca-unreadable': 'The certificate authority file named by your library’s IT ({file}) could not be read ({code}), so the desk did not connect to the library mirror.',
   'library-mirror.no-password': 'No password for the library mirror is kept in this computer’s keychain, so the desk did not connect. Your library’s IT sets it.',
   'library-mirror.password-entry-off': 'The library mirror’s password is set by your library’s IT tools on this computer, not in Settings.',
+  // ---- the library server (issue #31): every partner call of a desk in a library goes through it ----
+  'library-server.unreachable': 'The library server ({server}) could not be reached, so nothing was sent to the lending service. Try again in a moment; if it keeps happening, tell your library’s IT.',
+  'library-server.certificate': 'The library server ({server}) did not show the certificate your library’s IT named, so the desk did not connect. A proxy or a program on this computer may be in the way. Tell your library’s IT.',
+  'library-server.not-enrolled': 'This desk is not enrolled with the library server ({server}), so it cannot reach the lending service. Your library’s IT enrols it.',
+  'library-server.revoked': 'Your library’s IT has withdrawn this desk from the library server ({server}), so it cannot reach the lending service. Tell your library’s IT.',
+  'library-server.enrolment-code': 'That enrolment code was not accepted: it was used already, it expired, or it was mistyped. Ask your library’s IT for a new one.',
+  'library-server.refused': 'The library server ({server}) refused the request (status {status}). Tell your library’s IT.',
+  'library-server.enrolled-already': 'This desk is already enrolled with the library server.',
+  'library-server.none': 'This desk has no library server: your library’s IT names one in its policy.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -34,6 +34,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   titleContents: [],
   // A desk in a library: the keychain and the policy only.
   libraryMirror: [], setLibraryMirrorPassword: [],
+  // A desk in a library's server (issue #31): a desk on its own has none, and sends nothing.
+  libraryServer: [], enrolDesk: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -219,6 +221,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionLiveAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
     titleContents: { libraryId, titleIds: contentIds },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'not-used-here' },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
   };
 }
 

@@ -20,6 +20,12 @@ export const DESK_RECORDS = {
    * password itself. Read by main for each fill and handed to the mirror's owner; never logged.
    */
   libraryMirrorPassword: 'lending-desk:library-mirror',
+  /**
+   * This desk's workstation id and secret at the library server (issue #31), as JSON
+   * `{"workstationId": …, "secret": …}`: what the desk proves itself with there, written at its
+   * enrolment (or by IT's tooling). Never logged; never sent anywhere but the server's token request.
+   */
+  workstation: 'lending-desk:workstation',
 } as const;
 export type DeskRecord = (typeof DESK_RECORDS)[keyof typeof DESK_RECORDS];
 

@@ -27,6 +27,7 @@ import type { DeskSettings, Settings } from '../settings/index.ts';
 import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
 import { libraryMirrorOptions } from './library-fill-settings.ts';
+import { LibraryServerSettings } from './library-server-settings.ts';
 import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
@@ -126,18 +127,22 @@ export class DeskService {
     const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, now, logger, osUserName, cost });
     const clipboard = new DeskClipboard(deps.clipboard);
     const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, keychain);
+    // A desk in a library (issue #31): every partner call goes to the library server IT's policy names.
+    const libraryServer = policy?.libraryServer ? new LibraryServerSettings(policy.libraryServer, keychain) : undefined;
     const connections = this.#connections = new Connections({
       fetch: deps.fetch, vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now, logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
       ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
-      // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
+      // A desk in a library (issue #25, library-fill-settings.ts): IT's policy names the library mirror.
       ...(libraryMirror ? { libraryMirror } : {}),
+      ...(libraryServer ? { libraryServer: libraryServer.options((seconds) => deps.emit('serviceWait', { seconds })) } : {}),
     });
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
     });
     const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
+      ...(libraryServer ? { libraryServer } : {}),
     });
     const actionLog = this.#actionLog = new ActionLogArea({ log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now });
     const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger });
@@ -152,7 +157,7 @@ export class DeskService {
         return connectionsArea.appInfo();
       },
       ...methodsOf(connectionsArea, 'appInfo', 'listProfiles', 'useSandbox', 'testPartnerConnection', 'savePartnerProfile',
-        'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
+        'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile', 'libraryServer', 'enrolDesk'),
       ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
         'liveSearch', 'liveAvailability', 'copyText'),
       ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow',

@@ -6,6 +6,7 @@
 // A top-level setting this version does not know is not a refusal (Chrome's rule: a newer
 // template must not lock out an older desk): it is set aside and listed in Settings and the log.
 import { caFileRule } from './library-mirror-policy.ts';
+import { serverCaFileRule } from './library-server-policy.ts';
 import { readLinuxPolicy, type LinuxSourceOptions } from './linux-source.ts';
 import { readMacPolicy, type MacSourceOptions } from './macos-source.ts';
 import type { PolicyProblems } from './problem.ts';
@@ -67,6 +68,8 @@ export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpd
   if (!parsed.success) return { problems: { ignored: policyIssue(parsed.error, read.source) }, source: read.source };
   const caRule = caFileRule(parsed.data.libraryMirror, build.platform);
   if (caRule) return { problems: { ignored: policyProblem('policy.invalid-value', { source: read.source, setting: 'libraryMirror.caFile', rule: caRule }) }, source: read.source };
+  const serverCaRule = serverCaFileRule(parsed.data.libraryServer, build.platform);
+  if (serverCaRule) return { problems: { ignored: policyProblem('policy.invalid-value', { source: read.source, setting: 'libraryServer.caFile', rule: serverCaRule }) }, source: read.source };
   const updatesRefused = autoUpdatesRefusal(parsed.data, build);
   const problems = { ...(updatesRefused ? { updatesRefused } : {}), ...(unknown.length > 0 ? { unknownSettings: unknown } : {}) };
   return { policy: parsed.data, problems, source: read.source };

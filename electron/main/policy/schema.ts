@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { pinHashProblem } from './pin-hash-format.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
 import { libraryMirrorPolicySchema } from './library-mirror-policy.ts';
+import { libraryServerPolicySchema } from './library-server-policy.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
 
 export const POLICY_VERSION = 1;
@@ -113,6 +114,8 @@ export const policySchema = z
     entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
     /** The library system's shared mirror (issue #25): the desk fills its Collection from it, not from the partner. */
     libraryMirror: libraryMirrorPolicySchema.optional(),
+    /** The library's server (issue #31): every partner call of this desk goes through it; the desk holds no partner credential. */
+    libraryServer: libraryServerPolicySchema.optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);

@@ -15,6 +15,7 @@
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //   Lending Desk\libraryMirror  host, database, user, caFile, passwordEntry  REG_SZ
+//   Lending Desk\libraryServer  url, fallbackUrl, caFile  REG_SZ
 //                           port             REG_DWORD     1–65535
 //
 // Inside a subkey an empty REG_SZ is a field not set: the ADMX's optional text boxes (caFile,

@@ -104,6 +104,36 @@ const MIGRATIONS: Migration[] = [
          ADD COLUMN full_success_at timestamptz, ADD COLUMN full_removed bigint`,
     ],
   },
+  {
+    description: 'the library server: enrolled workstations and their one-time enrolment codes; the partner requests of the last minutes (the credential\'s shared budget)',
+    statements: [
+      // A desk PC the server carries partner calls for. Its secret is 32 random bytes the desk
+      // keeps in its keychain; only a SHA-256 of it is kept here (a secret that long needs no slow hash).
+      `CREATE TABLE ${SCHEMA}.workstations (
+         id text PRIMARY KEY,
+         name text NOT NULL,
+         secret_sha256 bytea NOT NULL,
+         enrolled_at timestamptz NOT NULL DEFAULT now(),
+         revoked_at timestamptz,
+         last_seen_at timestamptz
+       )`,
+      // Made by IT (the server's enrol-desk command) and traded once, before it expires, for a
+      // workstation's secret. Kept as a SHA-256 too: a code read off this table enrols nothing.
+      `CREATE TABLE ${SCHEMA}.enrolment_codes (
+         code_sha256 bytea PRIMARY KEY,
+         name text NOT NULL,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         expires_at timestamptz NOT NULL,
+         used_at timestamptz,
+         workstation_id text REFERENCES ${SCHEMA}.workstations (id)
+       )`,
+      // When the leader sent each partner request: an instance that takes the lead over counts
+      // the last window's requests of the one before it, so the credential's limit holds across a
+      // failover. Old rows are pruned by the leader.
+      `CREATE TABLE ${SCHEMA}.partner_requests (at timestamptz NOT NULL, instance text NOT NULL)`,
+      `CREATE INDEX partner_requests_by_time ON ${SCHEMA}.partner_requests (at)`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -91,6 +91,22 @@ function isAmbiguous(error: unknown): error is DeskError {
   return error instanceof DeskError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
 }
 
+/** A request the library server carries for a desk: the partner's own path, query and headers. */
+export interface RelayRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/** The service's answer to a relayed request: a 2xx with its body as sent, or another status with the service's words. */
+export interface RelayAnswer {
+  status: number;
+  body?: ArrayBuffer;
+  message?: string;
+  retryAfterMs?: number;
+}
+
 /** One bulk pull: which list, and its options (a delta's base, the page size, a stored token to resume from). */
 export type BulkPull =
   | ({ kind: 'global' } & GlobalContentOptions)
@@ -328,6 +344,36 @@ export class PartnerClient {
           continue;
         }
         throw error instanceof HttpStatusError ? errorForStatus(op, error) : error;
+      }
+    }
+  }
+
+  /**
+   * One request as another client asked for it (the library server carrying a desk's call): sent
+   * once with this client's token (renewed once if the service refuses it), through this client's
+   * budget and Retry-After, and answered as the service answered — a 2xx with its bytes, any other
+   * status with the service's words and wait — for the asking client to read as its own. Only a
+   * failure to reach the service at all (network, timeout) throws.
+   */
+  async relay(request: RelayRequest, signal?: AbortSignal): Promise<RelayAnswer> {
+    for (let renewed = false; ; renewed = true) {
+      const token = await this.core.tokens.get(this.priority);
+      try {
+        const answer = await this.core.transport.request({
+          method: request.method, path: request.path, query: request.query, headers: request.headers,
+          authorization: `Bearer ${token}`, retry: false, bytes: true, priority: this.priority, ...(signal ? { signal } : {}),
+        });
+        return { status: answer.status, body: answer.body instanceof ArrayBuffer ? answer.body : new ArrayBuffer(0) };
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw error;
+        if (error.status === 401 && !renewed) {
+          this.core.tokens.invalidate(token);
+          continue;
+        }
+        return {
+          status: error.status, ...(error.serverMessage === undefined ? {} : { message: error.serverMessage }),
+          ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        };
       }
     }
   }

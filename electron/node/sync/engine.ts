@@ -19,7 +19,7 @@ import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource } from './page-store.ts';
+import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource, type UnreadAvailability } from './page-store.ts';
 
 export type { SyncProgress };
 
@@ -117,6 +117,29 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   await readAvailability(ctx, libraryId, [...changed]);
   return changed.size;
 }
+
+/**
+ * Availability for every active Flex title of the library never read yet (the library server's,
+ * after a full sync), 50 ids a call. Resumable: a title read is not unread any more, so a pass
+ * cut short goes on where it stopped. A title the service leaves out of its answer stays unread
+ * and is not asked again in this pass. Answers how many titles were asked about.
+ */
+export async function readUnreadAvailability(ctx: SyncContext & { store: PageStore & UnreadAvailability }, libraryId: number): Promise<number> {
+  let asked = 0;
+  let after: string | undefined;
+  for (;;) {
+    ctx.signal.throwIfAborted();
+    const ids = await ctx.store.unreadAvailability(libraryId, after, UNREAD_PAGE);
+    if (ids.length === 0) return asked;
+    await readAvailability(ctx, libraryId, ids);
+    asked += ids.length;
+    after = String(ids.at(-1));
+    if (ids.length < UNREAD_PAGE) return asked;
+  }
+}
+
+/** Unread titles asked for at a time: ten content-info calls' worth. */
+const UNREAD_PAGE = CONTENT_INFO_BATCH * 10;
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {

@@ -117,6 +117,16 @@ export interface PageStoreCalls {
   storeAvailability: Call<[libraryId: number, items: Availability[], readAt: number], void>;
 }
 
+/**
+ * A store that can say which of a library's titles have never had their availability read: the
+ * library server's, which reads every entitled Flex title's once after a full sync (then the
+ * 10-minute changes), so a library desk's Collection shows availability for every title.
+ */
+export interface UnreadAvailability {
+  /** Up to `limit` of the library's active Flex titles with no availability read, in content id order, after `after` (keyset paging). */
+  unreadAvailability(libraryId: number, after: string | undefined, limit: number): Promise<ContentId[]>;
+}
+
 /** The page store as the engine holds it. */
 export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;

@@ -61,6 +61,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionLiveAvailability: { libraryId, contentIds: [1] },
     syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'a-password' },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
   };
 }
 
@@ -93,7 +94,8 @@ describe('the lock gate', () => {
 
   it('names the open methods, and refuses every patron, catalog, log, export, profile and credential method', () => {
     const open = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'open').sort();
-    expect(open).toEqual(['appInfo', 'lockSession', 'reportActivity', 'setDeskPin', 'startShift']);
+    // enrolDesk proves itself with IT's one-time code; libraryServer names a server and whether this desk is enrolled.
+    expect(open).toEqual(['appInfo', 'enrolDesk', 'libraryServer', 'lockSession', 'reportActivity', 'setDeskPin', 'startShift']);
     const firstRun = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'before-any-connection').sort();
     expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
     expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);
