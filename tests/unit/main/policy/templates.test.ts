@@ -38,13 +38,23 @@ const CA_FILE = {
   linux: '/etc/lending-desk/library-mirror-ca.pem',
 };
 const LIBRARY_MIRROR = { host: 'db.library.example.org', port: 5432, database: 'library_mirror', user: 'library_mirror_desk', caFile: CA_FILE.windows, passwordEntry: 'keychain' } as const;
+/** And the library server's CA, beside it. */
+const SERVER_CA_FILE = {
+  windows: 'C:\\Program Files\\Lending Desk CA\\library-server-ca.pem',
+  macos: '/Library/Application Support/Lending Desk/library-server-ca.pem',
+  linux: '/etc/lending-desk/library-server-ca.pem',
+};
+const LIBRARY_SERVER = {
+  url: 'https://lending-server-1.library.example.org:8443', fallbackUrl: 'https://lending-server-2.library.example.org:8443', caFile: SERVER_CA_FILE.windows,
+} as const;
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
   staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
   libraryMirror: LIBRARY_MIRROR,
+  libraryServer: LIBRARY_SERVER,
 };
-const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
+const withCaFile = (caFile: string, serverCaFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile }, libraryServer: { ...LIBRARY_SERVER, caFile: serverCaFile } });
 
 /** Every field the policy's schema defines, as paths (`updates.url`, `staffPins[].name`); a profile's fields are the settings schema's, and a list of profiles is one field here. */
 function schemaPaths(schema: z.core.$ZodType, prefix = ''): string[] {
@@ -101,6 +111,7 @@ const ENTERED: Entered = {
     LibraryMirrorHost: LIBRARY_MIRROR.host, LibraryMirrorPort: LIBRARY_MIRROR.port, LibraryMirrorDatabase: LIBRARY_MIRROR.database,
     LibraryMirrorUser: LIBRARY_MIRROR.user, LibraryMirrorCaFile: CA_FILE.windows, LibraryMirrorPasswordEntry: LIBRARY_MIRROR.passwordEntry,
   },
+  LibraryServer: { LibraryServerUrl: LIBRARY_SERVER.url, LibraryServerFallbackUrl: LIBRARY_SERVER.fallbackUrl, LibraryServerCaFile: SERVER_CA_FILE.windows },
 };
 
 describe('the ADMX template', () => {
@@ -111,7 +122,7 @@ describe('the ADMX template', () => {
     const written = new Set<string>();
     for (const policy of policies) {
       const key = attr(policy, 'key');
-      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`, `${WINDOWS_POLICY_KEY}\\libraryMirror`]).toContain(key);
+      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`, `${WINDOWS_POLICY_KEY}\\libraryMirror`, `${WINDOWS_POLICY_KEY}\\libraryServer`]).toContain(key);
       expect(attr(policy, 'class')).toBe('Machine');
       const prefix = key === WINDOWS_POLICY_KEY ? '' : `${key.slice(WINDOWS_POLICY_KEY.length + 1)}.`;
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
@@ -119,6 +130,7 @@ describe('the ADMX template', () => {
     expect([...written].sort()).toEqual([
       'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
       'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
+      'libraryServer.caFile', 'libraryServer.fallbackUrl', 'libraryServer.url',
       'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
     ]);
   });
@@ -276,7 +288,7 @@ describe('the sample configuration profile', () => {
     chmodSync(path, 0o644);
     // plutil's part: the payload's keys, Payload bookkeeping included, as JSON.
     const toJson = () => ({ ok: true as const, json: Buffer.from(JSON.stringify(payloads[0])) });
-    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: withCaFile(CA_FILE.macos), problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: withCaFile(CA_FILE.macos, SERVER_CA_FILE.macos), problems: {}, source: path });
     expect(missingFrom(readMacPolicy({ path, trustRoot: root, toJson }))).toEqual([]);
   });
 });
@@ -291,7 +303,7 @@ describe('the sample Linux file', () => {
     const path = join(root, 'policy.json');
     copyFileSync(join(DIR, 'linux', 'policy.json'), path);
     chmodSync(path, 0o644);
-    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...withCaFile(CA_FILE.linux), updates: { mode: 'it-managed' } }, problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...withCaFile(CA_FILE.linux, SERVER_CA_FILE.linux), updates: { mode: 'it-managed' } }, problems: {}, source: path });
     expect(missingFrom(readLinuxPolicy({ path, trustRoot: root }))).toEqual(['updates.url']);
   });
 });
