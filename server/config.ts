@@ -9,6 +9,7 @@ import { COUNTRIES } from '../electron/shared/model.ts';
 import { readCredentialsFile, type ServiceCredentials } from './credentials-file.ts';
 import type { DatabaseTarget } from '../electron/node/library-mirror/database.ts';
 import { LEADER_RETRY_SECONDS } from './leadership.ts';
+import { DEFAULT_SESSION_HOURS } from './staff.ts';
 
 /** The credential's published limit: the library server spends it for everyone (staff first, the sync with what is left). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 100;
@@ -36,6 +37,14 @@ const ConfigJson = z.object({
   leaderRetrySeconds: z.number().int().min(1).max(30).default(LEADER_RETRY_SECONDS),
   /** How this instance names itself in the log and in pg_stat_activity; the host name by default. */
   instanceName: z.string().min(1).max(60).optional(),
+  /** Staff who sign in at desks against the server (issue #32): how long a shift lasts at most. */
+  staff: z.object({
+    sessionHours: z.number().min(1).max(24).default(DEFAULT_SESSION_HOURS),
+  }).strict().default({ sessionHours: DEFAULT_SESSION_HOURS }),
+  /** The audit trail: how many days the library keeps it (the maintenance role's purge removes what is older). */
+  audit: z.object({
+    retentionDays: z.number().int().min(1).max(3650).default(365),
+  }).strict().default({ retentionDays: 365 }),
   /**
    * The HTTPS endpoint desks send every partner call to (absent: the server only fills the
    * library mirror, and desks call the partner themselves). Its certificate and key are PEM files;

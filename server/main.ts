@@ -7,6 +7,8 @@
 //   revoke-desk <workstation id>                                 the desk is refused within a minute
 //   list-desks                                                   every enrolled desk, revoked ones marked
 //   sync-now                                                     the leader syncs the catalog at once
+//   staff-add, staff-reset-pin, staff-disable, staff-enable, staff-list, purge-audit
+//                                                                staff accounts and the audit trail (staff-commands.ts)
 // The configuration file's path is the first argument or LIBRARY_MIRROR_CONFIG. A configuration
 // it refuses is said on standard error, and the exit code is 2.
 import { parseArgs } from 'node:util';
@@ -18,8 +20,11 @@ import { loadConfig, type LoadedConfig } from './config.ts';
 import { startLibraryServer, type RunningService } from './service.ts';
 import { requestSync } from './service-state.ts';
 import { WorkstationAdmin } from './workstations.ts';
+import { runStaffCommand, STAFF_COMMANDS } from './staff-commands.ts';
 
-const USAGE = `Usage: node server/main.ts <config.json> [enrol-desk --name "<desk>" [--hours <h>] [--print-secret] | revoke-desk <id> | list-desks | sync-now]
+const USAGE = `Usage: node server/main.ts <config.json> [enrol-desk --name "<desk>" [--hours <h>] [--print-secret] | revoke-desk <id> | list-desks | sync-now
+   | staff-add --name "<name>" [--role desk-staff|manager] | staff-reset-pin --name "<name>" | staff-disable --name "<name>" | staff-enable --name "<name>"
+   | staff-list | purge-audit --credentials <file> [--keep-days <n>]]
    (or LIBRARY_MIRROR_CONFIG=<config.json> node server/main.ts [command])`;
 
 const args = process.argv.slice(2);
@@ -27,7 +32,7 @@ if (args[0] === '--help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const COMMANDS = ['enrol-desk', 'revoke-desk', 'list-desks', 'sync-now'];
+const COMMANDS: string[] = ['enrol-desk', 'revoke-desk', 'list-desks', 'sync-now', ...STAFF_COMMANDS];
 const path = args[0] !== undefined && !COMMANDS.includes(args[0]) ? args.shift() : process.env.LIBRARY_MIRROR_CONFIG;
 if (!path) {
   process.stderr.write(`${USAGE}\n`);
@@ -88,6 +93,10 @@ async function runCommand(name: string, options: string[], config: LoadedConfig)
   try {
     // A command may come before the server's first start: the tables it needs are made the same way.
     await migrate(db);
+    if ((STAFF_COMMANDS as readonly string[]).includes(name)) {
+      await runStaffCommand(name as (typeof STAFF_COMMANDS)[number], options, db, config, { say, fail });
+      return;
+    }
     const admin = new WorkstationAdmin(db);
     switch (name) {
       case 'enrol-desk': {

@@ -24,6 +24,8 @@ import { ServiceState, SYNC_NOW_CHANNEL } from './service-state.ts';
 import { SessionHolder } from './session-holder.ts';
 import { StaffQueue } from './staff-queue.ts';
 import { WorkstationAdmin, WorkstationRegistry } from './workstations.ts';
+import { AuditTrail } from './audit-trail.ts';
+import { StaffSignIn } from './staff.ts';
 import { YieldingShare } from './yielding-share.ts';
 
 export interface ServiceDependencies {
@@ -125,6 +127,8 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
         tokens.catch(() => { tokens = undefined; });
         return tokens;
       },
+      staff: new StaffSignIn({ db: () => api.get(), now, sessionHours: config.staff.sessionHours }),
+      audit: new AuditTrail(() => api.get()),
       lead: () => serving,
       leaderUrl: async () => {
         if (now() - leader.readAt < LEADER_URL_MS) return leader.url;

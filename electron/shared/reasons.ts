@@ -190,6 +190,12 @@ export const REASONS = {
   'library-server.refused': 'The library server ({server}) refused the request (status {status}). Tell your library’s IT.',
   'library-server.enrolled-already': 'This desk is already enrolled with the library server.',
   'library-server.none': 'This desk has no library server: your library’s IT names one in its policy.',
+  'library-server.staff-wrong': 'That name and PIN do not match at the library server. {triesLeft} more tries before the desk waits.',
+  'library-server.staff-wait': 'Too many wrong PINs for this name or at this desk: the library server waits {seconds} seconds before the next try.',
+  'library-server.staff-disabled': 'This member of staff cannot sign in: IT has disabled the account at the library server.',
+  'library-server.manager-only': 'Only a manager reads the audit trail; the library server recorded the attempt.',
+  'library-server.session-ended': 'Your shift at the library server ({server}) has ended (it reached its length, or IT ended it): sign in again.',
+  'library-server.audit-unavailable': 'The library server ({server}) could not write this action to its audit trail, so it did not send it. Nothing was done; tell your library’s IT.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -18,7 +18,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   main: [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
+    ['electron/node/logging', 'electron/node/pin', 'electron/node/library-server-protocol.ts', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
     ['electron/node/sync'],
     ['electron/node/mirror-interface.ts'],
     ['electron/main/policy'],
@@ -52,7 +52,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   server: [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/node/library-mirror'],
+    ['electron/node/logging', 'electron/node/library-mirror', 'electron/node/pin', 'electron/node/library-server-protocol.ts'],
     ['electron/node/sync'],
     ['server'],
   ],

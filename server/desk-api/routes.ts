@@ -14,6 +14,9 @@ export type DeskCall =
   | { kind: 'token' }
   | { kind: 'enrol' }
   | { kind: 'hello' }
+  | { kind: 'sign-in' }
+  | { kind: 'sign-out' }
+  | { kind: 'audit' }
   | { kind: 'staff'; operation: StaffOperation; libraryId: number; card?: string; contentId?: string; relay: RelayRequest };
 
 export type Refusal = { kind: 'refused'; status: number; message: string };
@@ -33,6 +36,9 @@ export function deskCallOf(method: string, url: URL, served: ReadonlySet<number>
   if (path === `${API}/get-token`) return method === 'POST' ? { kind: 'token' } : refused(405, 'Ask for a token with POST.');
   if (path === '/desk/v1/enrol') return method === 'POST' ? { kind: 'enrol' } : refused(405, 'Enrol with POST.');
   if (path === '/desk/v1/hello') return method === 'GET' ? { kind: 'hello' } : refused(405, 'Say hello with GET.');
+  if (path === '/desk/v1/sign-in') return method === 'POST' ? { kind: 'sign-in' } : refused(405, 'Sign in with POST.');
+  if (path === '/desk/v1/sign-out') return method === 'POST' ? { kind: 'sign-out' } : refused(405, 'Sign out with POST.');
+  if (path === '/desk/v1/audit') return method === 'GET' ? { kind: 'audit' } : refused(405, 'Read the audit trail with GET.');
   const parts = path.split('/');
   // '', 'api', 'v1', 'libraries', {id}, …
   if (parts.length < 6 || `/${parts[1]}/${parts[2]}` !== API || parts[3] !== 'libraries') return refused(404, 'The library server carries no such call.');

@@ -17,18 +17,17 @@ import type { DeskTokens } from '../desk-tokens.ts';
 import type { StaffQueue } from '../staff-queue.ts';
 import { WaitTooLong } from '../staff-queue.ts';
 import type { WorkstationAdmin, WorkstationRefusal, WorkstationRegistry, Workstation } from '../workstations.ts';
+import type { AuditAction, AuditFilter, AuditOutcome, AuditTrail } from '../audit-trail.ts';
+import type { StaffSession, StaffSignIn } from '../staff.ts';
+import { maskCard } from '../../electron/shared/card-mask.ts';
 import { deskCallOf, type DeskCall } from './routes.ts';
+import { SESSION_HEADER, WAIT_HEADER, type ServerReason } from '../../electron/node/library-server-protocol.ts';
 
-/** The informational answer's header: the seconds a call is expected to wait for its turn. */
-export const WAIT_HEADER = 'x-lending-desk-wait-seconds';
 /**
  * The informational answer carrying a wait. Node writes a 103 only with a `link` header; a
  * preconnect to the server itself says nothing a browser or the desk acts on.
  */
 const waitHints = (seconds: string): Record<string, string> => ({ link: '</api/v1>; rel=preconnect', [WAIT_HEADER]: seconds });
-
-/** Why the server itself refused (beside the partner's own refusals, which carry none). */
-export type ServerReason = 'workstation-unknown' | 'workstation-revoked' | 'enrolment-code' | 'not-leading' | 'busy' | 'unreachable';
 
 const MAX_BODY_BYTES = 4096;
 
@@ -38,7 +37,7 @@ export interface LeadServing {
   queue: StaffQueue;
 }
 
-/** What a staff call did, for the log (and, with issue #32, the audit trail). */
+/** What a staff call did, for the log and the benches. */
 export interface StaffCallRecord { call: Extract<DeskCall, { kind: 'staff' }>; workstation: Workstation; status: number; waitedMs: number }
 
 export interface DeskApiOptions {
@@ -58,9 +57,20 @@ export interface DeskApiOptions {
   /** The leader's desk address, as it advertised it. */
   leaderUrl: () => Promise<string | undefined>;
   log: Logger;
+  /** Staff sign in here (issue #32); every staff call needs a live session. */
+  staff: StaffSignIn;
+  /** Every lookup and action written where no desk can rewrite it; a call whose entry cannot be written is not carried. */
+  audit: AuditTrail;
   onStaffCall?: (record: StaffCallRecord) => void;
   now?: () => number;
 }
+
+/** The staff operations the audit trail records, by the action name it gives them; the others (loans, holds, search, content info) are part of a lookup or name no patron. */
+const AUDITED: Partial<Record<Extract<DeskCall, { kind: 'staff' }>['operation'], AuditAction>> = {
+  'patron-status': 'lookup', borrow: 'borrow', return: 'return', 'place-hold': 'place-hold', 'remove-hold': 'remove-hold',
+};
+const MUTATIONS = new Set<AuditAction>(['borrow', 'return', 'place-hold', 'remove-hold']);
+const outcomeOf = (status: number): 'done' | 'refused' | 'unknown' => (status >= 200 && status < 300 ? 'done' : status >= 500 || status === 0 ? 'unknown' : 'refused');
 
 export interface DeskApi {
   url: string;
@@ -121,59 +131,153 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
       const { token, expiresIn } = (await options.tokens()).issue(checked.workstation.id);
       return send(res, 200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
     }
+    // The desk's own calls (sign-in, sign-out, the audit trail) may come with the workstation's
+    // credentials; the partner's calls come with the token the desk's client asked for.
+    const given = call.kind === 'staff' ? undefined : basic(req.headers.authorization);
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? (await options.tokens()).read(bearer) : undefined;
     // An expired or unknown token is the partner's 401: the desk's client asks for a new one, once.
-    if (!token) return refuse(res, 401, 'The desk\'s token is not valid here; ask for a new one.');
-    const standing = await options.registry.standing(token.workstationId);
+    if (!token && !given) return refuse(res, 401, 'The desk\'s token is not valid here; ask for a new one.');
+    const standing = given ? await options.registry.check(given.id, given.secret) : await options.registry.standing(token!.workstationId);
     if (!standing.ok) {
-      log.warn('desk-refused', { why: standing.why, workstation: token.workstationId });
+      log.warn('desk-refused', { why: standing.why, workstation: token?.workstationId ?? given?.id ?? null });
       return refuse(res, 401, REFUSED_WORKSTATION[standing.why].message, REFUSED_WORKSTATION[standing.why].reason);
     }
     if (call.kind === 'hello') {
       return send(res, 200, { instance: options.instance, workstation: { id: standing.workstation.id, name: standing.workstation.name }, libraries: options.libraries });
     }
+    if (call.kind === 'sign-in') return signIn(req, res, standing.workstation);
+    // Everything else is a signed-in member of staff's, at this workstation.
+    const sessionToken = req.headers[SESSION_HEADER];
+    const session = typeof sessionToken === 'string' ? await options.staff.session(sessionToken) : undefined;
+    if (!session || session.workstationId !== standing.workstation.id) {
+      return refuse(res, 401, 'No member of staff is signed in at this desk: sign in again.', 'session-ended');
+    }
+    if (call.kind === 'sign-out') {
+      await options.staff.signOut(sessionToken as string);
+      await options.audit.record({ action: 'sign-out', outcome: 'done', staff: session.staff, workstation: standing.workstation }).catch(() => {});
+      return send(res, 200, {});
+    }
+    if (call.kind === 'audit') return readAudit(res, url, session, standing.workstation);
     const lead = options.lead();
     if (!lead) return passOn(req, res);
-    await carry(req, res, call, standing.workstation, lead);
+    await carry(req, res, call, standing.workstation, lead, session);
+  };
+
+  /** A member of staff signs in at this workstation: the server checks the PIN and counts the wrong tries. */
+  const signIn = async (req: IncomingMessage, res: ServerResponse, workstation: Workstation): Promise<void> => {
+    let given: { name?: unknown; pin?: unknown };
+    try {
+      given = JSON.parse(await bodyOf(req)) as typeof given;
+    } catch {
+      return refuse(res, 400, 'A sign-in is a JSON object with the name and the PIN.');
+    }
+    const name = typeof given.name === 'string' ? given.name : '';
+    const pin = typeof given.pin === 'string' ? given.pin : '';
+    if (name.trim() === '' || pin === '') return refuse(res, 400, 'A sign-in needs the name and the PIN.');
+    const answer = await options.staff.signIn(workstation.id, name, pin);
+    if (answer.ok) {
+      await options.audit.record({ action: 'sign-in', outcome: 'done', staff: answer.session.staff, workstation });
+      return send(res, 200, { session: answer.token, staff: { name: answer.session.staff.name, role: answer.session.staff.role }, expiresAt: answer.session.expiresAt });
+    }
+    await options.audit.record({ action: 'sign-in-refused', outcome: 'refused', workstation, detail: { name: name.trim().slice(0, 60), why: answer.why } }).catch(() => {});
+    log.warn('sign-in-refused', { workstation: workstation.id, why: answer.why });
+    if (answer.why === 'wait') return refuse(res, 429, `Too many wrong PINs: wait ${answer.seconds} seconds.`, 'staff-wait', { 'retry-after': String(answer.seconds) });
+    if (answer.why === 'disabled') return refuse(res, 403, 'This member of staff cannot sign in: IT has disabled the account.', 'staff-disabled');
+    return send(res, 401, { message: 'That name and PIN do not match.', reason: 'staff-wrong', triesLeft: answer.triesLeft });
+  };
+
+  /** A manager reads (or exports) the audit trail; the read itself is an entry. */
+  const readAudit = async (res: ServerResponse, url: URL, session: StaffSession, workstation: Workstation): Promise<void> => {
+    if (session.staff.role !== 'manager') {
+      await options.audit.record({ action: 'audit-read', outcome: 'refused', staff: session.staff, workstation, detail: { why: 'not a manager' } }).catch(() => {});
+      return refuse(res, 403, 'Only a manager reads the audit trail.', 'manager-only');
+    }
+    const q = url.searchParams;
+    const number = (name: string): number | undefined => (q.has(name) && Number.isFinite(Number(q.get(name))) ? Number(q.get(name)) : undefined);
+    const exporting = q.get('export') === '1';
+    const libraryId = number('libraryId');
+    const card = q.get('card') ?? undefined;
+    const filter: AuditFilter = {
+      ...(number('from') === undefined ? {} : { from: number('from') as number }), ...(number('to') === undefined ? {} : { to: number('to') as number }),
+      ...(card && libraryId !== undefined ? { card: { libraryId, card } } : {}),
+      ...(q.get('staff') ? { staff: q.get('staff') as string } : {}), ...(q.get('action') ? { action: q.get('action') as AuditAction } : {}),
+      offset: number('offset') ?? 0, limit: exporting ? 10_000 : Math.min(number('limit') ?? 100, 500),
+    };
+    // Who read what: the filter, the card masked as everywhere else.
+    const asked = { ...filter, ...(filter.card ? { card: { libraryId: filter.card.libraryId, card: maskCard(filter.card.card) } } : {}) };
+    await options.audit.record({ action: exporting ? 'audit-export' : 'audit-read', outcome: 'done', staff: session.staff, workstation, detail: { filter: asked } });
+    return send(res, 200, await options.audit.read(filter));
   };
 
   /** A staff call, in its desk's turn, to the partner and back. */
-  const carry = async (req: IncomingMessage, res: ServerResponse, call: Extract<DeskCall, { kind: 'staff' }>, workstation: Workstation, lead: LeadServing): Promise<void> => {
+  const carry = async (req: IncomingMessage, res: ServerResponse, call: Extract<DeskCall, { kind: 'staff' }>, workstation: Workstation, lead: LeadServing, session: StaffSession): Promise<void> => {
     const started = now();
     const gone = new AbortController();
     res.on('close', () => { if (!res.writableFinished) gone.abort(new Error('The desk stopped waiting.')); });
-    let status = 0;
+    const action = AUDITED[call.operation];
+    const entry = action === undefined ? undefined : {
+      action, staff: session.staff, workstation, libraryId: call.libraryId,
+      ...(call.card === undefined ? {} : { card: call.card }), ...(call.contentId === undefined ? {} : { contentId: call.contentId }),
+      ...(call.contentId === undefined ? {} : { title: await options.audit.titleOf(call.contentId).catch(() => undefined) }),
+    };
+    let sent = false;
+    /** The call's answer to the desk, once its outcome is written. */
+    let reply: () => void;
+    let status: number;
+    let outcome: AuditOutcome;
     try {
-      const answer = await lead.queue.run(workstation.id, () => lead.client.relay(call.relay, gone.signal), (waitMs) => {
+      const answer = await lead.queue.run(workstation.id, async () => {
+        // An action is written when it is sent: a server that dies before the answer still leaves it.
+        if (entry && MUTATIONS.has(entry.action)) await options.audit.record({ ...entry, outcome: 'sent' });
+        sent = true;
+        return lead.client.relay(call.relay, gone.signal);
+      }, (waitMs) => {
         if (!res.headersSent) res.writeEarlyHints(waitHints(String(Math.ceil(waitMs / 1000))));
       }, gone.signal);
       status = answer.status;
-      if (answer.body !== undefined && answer.status >= 200 && answer.status < 300) {
-        if (res.headersSent || res.destroyed) return;
-        const body = Buffer.from(answer.body);
-        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(body.length) });
-        res.end(body);
-      } else {
-        const retryAfter: Record<string, string> = answer.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000))) };
-        send(res, answer.status, answer.message === undefined ? {} : { message: answer.message }, retryAfter);
-      }
+      outcome = outcomeOf(status);
+      reply = () => {
+        if (answer.body !== undefined && answer.status >= 200 && answer.status < 300) {
+          if (res.headersSent || res.destroyed) return;
+          const body = Buffer.from(answer.body);
+          res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+          res.end(body);
+        } else {
+          const retryAfter: Record<string, string> = answer.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000))) };
+          send(res, answer.status, answer.message === undefined ? {} : { message: answer.message }, retryAfter);
+        }
+      };
     } catch (error) {
       if (error instanceof WaitTooLong) {
         status = 429;
+        outcome = 'not-done';
         const seconds = Math.max(1, Math.ceil(error.waitMs / 1000));
         log.info('staff-call-refused-busy', { workstation: workstation.id, operation: call.operation, waitSeconds: seconds });
-        return refuse(res, 429, error.message, 'busy', { 'retry-after': String(seconds) });
+        reply = () => refuse(res, 429, error.message, 'busy', { 'retry-after': String(seconds) });
+      } else if (!sent) {
+        // Not sent: the desk left the line, or its action could not be written to the trail.
+        status = 0;
+        outcome = 'not-done';
+        const message = error instanceof Error ? error.message : String(error);
+        if (!gone.signal.aborted) log.error('audit-unavailable', { message });
+        reply = () => refuse(res, 503, 'The library server could not write this action to its audit trail, so it did not send it.', 'audit-unavailable');
+      } else {
+        // The partner could not be reached (network, timeout): it may have happened; the desk's client settles a borrow's outcome by re-reading.
+        status = 502;
+        outcome = 'unknown';
+        const message = error instanceof Error ? error.message : String(error);
+        log.warn('staff-call-failed', { workstation: workstation.id, operation: call.operation, message });
+        reply = () => refuse(res, 502, message, 'unreachable');
       }
-      if (gone.signal.aborted) return;
-      // The partner could not be reached (network, timeout): the desk's client settles a borrow's outcome by re-reading.
-      status = 502;
-      const message = error instanceof Error ? error.message : String(error);
-      log.warn('staff-call-failed', { workstation: workstation.id, operation: call.operation, message });
-      refuse(res, 502, message, 'unreachable');
-    } finally {
-      options.onStaffCall?.({ call, workstation, status, waitedMs: now() - started });
     }
+    options.onStaffCall?.({ call, workstation, status, waitedMs: now() - started });
+    if (entry) {
+      await options.audit.record({ ...entry, outcome, ...(status === 0 ? {} : { status }) }).catch((error: unknown) => {
+        log.error('audit-unavailable', { message: error instanceof Error ? error.message : String(error), action: entry.action });
+      });
+    }
+    if (!gone.signal.aborted) reply();
   };
 
   /** A follower passes the call on to the leader as it came, and the answer back as it comes. */
@@ -181,7 +285,7 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
     const leader = await options.leaderUrl().catch(() => undefined);
     if (!leader) return refuse(res, 503, 'The library server is choosing which instance leads; try again in a moment.', 'not-leading', { 'retry-after': '1' });
     const target = new URL(req.url ?? '/', leader);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => ['authorization', 'content-type', 'content-length', 'accept', 'kids-mode', 'ws-api'].includes(name)));
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => ['authorization', 'content-type', 'content-length', 'accept', 'kids-mode', 'ws-api', SESSION_HEADER].includes(name)));
     await new Promise<void>((resolve) => {
       const onward = httpsRequest(target, { method: req.method, headers: headers as Record<string, string>, ...(options.ca ? { ca: options.ca } : {}) }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, Object.fromEntries(Object.entries(answer.headers).filter(([name]) => ['content-type', 'content-length', 'retry-after'].includes(name))) as Record<string, string>);

@@ -172,6 +172,12 @@ export const frCA: Messages = {
     'library-server.refused': 'Le serveur de la bibliothèque ({server}) a refusé la demande (code {status}). Avisez le service informatique de votre bibliothèque.',
     'library-server.enrolled-already': 'Ce poste est déjà inscrit auprès du serveur de la bibliothèque.',
     'library-server.none': 'Ce poste n’a pas de serveur de bibliothèque : le service informatique de votre bibliothèque en désigne un dans sa stratégie.',
+    'library-server.staff-wrong': 'Ce nom et ce NIP ne correspondent pas au serveur de la bibliothèque. Encore {triesLeft} essais avant que le poste doive attendre.',
+    'library-server.staff-wait': 'Trop de NIP erronés pour ce nom ou à ce poste : le serveur de la bibliothèque attend {seconds} secondes avant le prochain essai.',
+    'library-server.staff-disabled': 'Ce membre du personnel ne peut pas ouvrir de session : le service informatique a désactivé son compte au serveur de la bibliothèque.',
+    'library-server.manager-only': 'Seul un gestionnaire consulte le journal d’audit ; le serveur de la bibliothèque a consigné la tentative.',
+    'library-server.session-ended': 'Votre quart auprès du serveur de la bibliothèque ({server}) a pris fin (il a atteint sa durée maximale, ou le service informatique y a mis fin) : ouvrez une session de nouveau.',
+    'library-server.audit-unavailable': 'Le serveur de la bibliothèque ({server}) n’a pas pu inscrire cette opération à son journal d’audit ; il ne l’a donc pas envoyée. Rien n’a été fait ; avisez le service informatique de votre bibliothèque.',
   },
   start: {
     failedTitle: 'Lending Desk n’a pas pu démarrer',

@@ -12,6 +12,8 @@ import { grantDeskRole, migrate } from '../../electron/node/library-mirror/schem
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
 
 export const CREATE_DATABASE_SQL = join(import.meta.dirname, '..', '..', 'server', 'deploy', 'create-database.sql');
+/** And the audit trail's schema, roles and purge (issue #32), as IT runs it after. */
+export const CREATE_AUDIT_TRAIL_SQL = join(import.meta.dirname, '..', '..', 'server', 'deploy', 'create-audit-trail.sql');
 
 export interface LibraryMirrorDatabase {
   cluster: PostgresCluster;
@@ -22,6 +24,9 @@ export interface LibraryMirrorDatabase {
   desk: DatabaseTarget;
   serviceRole: string;
   deskRole: string;
+  /** The audit trail's maintenance role (it may only purge), over TLS. */
+  maintenance: DatabaseTarget;
+  maintenanceRole: string;
   /** A session of `target`'s role; ended by the caller. */
   session(target: DatabaseTarget, applicationName?: string): Promise<pg.Client>;
   /** The superuser on the mirror's database (over the socket). */
@@ -39,10 +44,16 @@ export async function createLibraryMirrorDatabase(cluster: PostgresCluster, name
   await cluster.psqlFile(CREATE_DATABASE_SQL, {
     database: name, service_role: serviceRole, desk_role: deskRole, service_password: servicePassword, desk_password: deskPassword,
   });
+  const maintenanceRole = `${name}_maintenance`;
+  const maintenancePassword = randomBytes(12).toString('base64url');
+  await cluster.psqlFile(CREATE_AUDIT_TRAIL_SQL, {
+    service_role: serviceRole, audit_owner: `${name}_audit_owner`, maintenance_role: maintenanceRole, maintenance_password: maintenancePassword,
+  }, name);
   const service: DatabaseTarget = { url: url(cluster, serviceRole, servicePassword, name), ca: cluster.ca.cert };
   const desk: DatabaseTarget = { url: url(cluster, deskRole, deskPassword, name), ca: cluster.ca.cert };
+  const maintenance: DatabaseTarget = { url: url(cluster, maintenanceRole, maintenancePassword, name), ca: cluster.ca.cert };
   return {
-    cluster, name, service, desk, serviceRole, deskRole,
+    cluster, name, service, desk, serviceRole, deskRole, maintenance, maintenanceRole,
     session: (target, applicationName) => openSession(target, applicationName ? { applicationName } : {}),
     admin: () => cluster.admin(name),
   };

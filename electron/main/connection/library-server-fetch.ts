@@ -19,8 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
 
-/** The server's informational header: seconds a call is expected to wait for its turn (server/desk-api/server.ts). */
-export const WAIT_HEADER = 'x-lending-desk-wait-seconds';
+import { SESSION_HEADER, WAIT_HEADER } from '../../node/library-server-protocol.ts';
 /** A connection not made in this long: the instance is taken as down and the other is asked. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
@@ -45,6 +44,12 @@ interface Attempt {
   error?: Error;
 }
 
+/** This desk's workstation id (username) and secret (password) at the server. */
+export interface WorkstationCredentials { username: string; password: string }
+
+/** A member of staff's shift at the server: the token every staff call carries, who, until when. */
+export interface ServerSession { token: string; staff: { name: string; role: 'desk-staff' | 'manager' }; expiresAt: number }
+
 export class LibraryServerLink {
   readonly target: LibraryServerTarget;
   private readonly agents: Agent[];
@@ -62,12 +67,17 @@ export class LibraryServerLink {
     return this.target.urls[0] as string;
   }
 
-  /** The fetch a connection's partner client uses: every call to the server goes through here. */
-  fetchWith(onWait: (seconds: number) => void = () => {}): FetchFn {
+  /**
+   * The fetch a connection's partner client uses: every call to the server goes through here,
+   * with the signed-in member of staff's session (held in main's memory only) when there is one.
+   */
+  fetchWith(onWait: (seconds: number) => void = () => {}, session: () => string | undefined = () => undefined): FetchFn {
     return async (input, init) => {
       const path = this.pathOf(input);
       const method = (init.method ?? 'GET').toUpperCase();
       const headers = Object.fromEntries(new Headers(init.headers).entries());
+      const token = session();
+      if (token !== undefined) headers[SESSION_HEADER] = token;
       const answer = await this.send(method, path, headers, undefined, init.signal ?? undefined, onWait);
       return answer;
     };
@@ -85,6 +95,48 @@ export class LibraryServerLink {
       throw new DeskError('bad-response', 'The library server answered the enrolment without a workstation.');
     }
     return { workstationId: parsed.workstationId, secret: parsed.secret, name: typeof parsed.name === 'string' ? parsed.name : parsed.workstationId };
+  }
+
+  /**
+   * A member of staff signs in at the server with this desk's workstation credentials: the
+   * session (held in main's memory only), who signed in and until when; or why not, in the staff's
+   * words (a wrong PIN and the tries left, the wait after too many, a disabled account).
+   */
+  async signIn(workstation: WorkstationCredentials, name: string, pin: string): Promise<ServerSession> {
+    const answer = await this.send('POST', '/desk/v1/sign-in', this.deskHeaders(workstation), JSON.stringify({ name, pin }), undefined, () => {});
+    const body = JSON.parse((await answer.text()) || '{}') as { session?: unknown; staff?: { name?: unknown; role?: unknown }; expiresAt?: unknown; reason?: unknown; triesLeft?: unknown };
+    if (answer.ok && typeof body.session === 'string' && typeof body.staff?.name === 'string') {
+      return { token: body.session, staff: { name: body.staff.name, role: body.staff.role === 'manager' ? 'manager' : 'desk-staff' }, expiresAt: Number(body.expiresAt) };
+    }
+    if (body.reason === 'staff-wait') {
+      const seconds = Number(answer.headers.get('retry-after') ?? 30);
+      throw DeskError.because('invalid-input', 'library-server.staff-wait', { seconds });
+    }
+    if (body.reason === 'staff-disabled') throw DeskError.because('unauthorized', 'library-server.staff-disabled');
+    if (body.reason === 'staff-wrong') throw DeskError.because('unauthorized', 'library-server.staff-wrong', { triesLeft: Number(body.triesLeft ?? 0) });
+    throw DeskError.because('server', 'library-server.refused', { server: serverLabel(this.target), status: answer.status });
+  }
+
+  /** The shift ends at the server too (the desk locked or quit). */
+  async signOut(workstation: WorkstationCredentials, session: string): Promise<void> {
+    await this.send('POST', '/desk/v1/sign-out', { ...this.deskHeaders(workstation), [SESSION_HEADER]: session }, '{}', undefined, () => {});
+  }
+
+  /** A manager's read of the audit trail (`export`: the whole filter, for a file); the server checks the role and records the read. */
+  async readAudit(workstation: WorkstationCredentials, session: string, query: Record<string, string | number | undefined>): Promise<unknown> {
+    const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string | number] => e[1] !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+    const answer = await this.send('GET', `/desk/v1/audit?${params}`, { ...this.deskHeaders(workstation), [SESSION_HEADER]: session }, undefined, undefined, () => {});
+    const body = JSON.parse((await answer.text()) || '{}') as { reason?: unknown };
+    if (answer.status === 403 && body.reason === 'manager-only') throw DeskError.because('unauthorized', 'library-server.manager-only');
+    if (!answer.ok) throw DeskError.because('server', 'library-server.refused', { server: serverLabel(this.target), status: answer.status });
+    return body;
+  }
+
+  private deskHeaders(workstation: WorkstationCredentials): Record<string, string> {
+    return {
+      'content-type': 'application/json', accept: 'application/json',
+      authorization: `Basic ${Buffer.from(`${workstation.username}:${workstation.password}`).toString('base64')}`,
+    };
   }
 
   close(): void {
@@ -180,6 +232,8 @@ function toResponse(response: IncomingMessage, body: Buffer, target: LibraryServ
   const reason = status >= 400 ? reasonOf(body) : undefined;
   if (reason === 'workstation-unknown') throw DeskError.because('unauthorized', 'library-server.not-enrolled', { server: serverLabel(target) });
   if (reason === 'workstation-revoked') throw DeskError.because('unauthorized', 'library-server.revoked', { server: serverLabel(target) });
+  if (reason === 'session-ended') throw DeskError.because('session-locked', 'library-server.session-ended', { server: serverLabel(target) });
+  if (reason === 'audit-unavailable') throw DeskError.because('server', 'library-server.audit-unavailable', { server: serverLabel(target) });
   const headers = new Headers();
   for (const name of ['content-type', 'retry-after']) {
     const value = response.headers[name];

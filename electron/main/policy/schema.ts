@@ -7,7 +7,7 @@
 // profile is checked by the same rules as a profile saved in the app, so a policy cannot preset
 // what staff could not type.
 import { z } from 'zod';
-import { pinHashProblem } from './pin-hash-format.ts';
+import { pinHashProblem } from '../../node/pin/pin-hash-format.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
 import { libraryMirrorPolicySchema } from './library-mirror-policy.ts';
 import { libraryServerPolicySchema } from './library-server-policy.ts';

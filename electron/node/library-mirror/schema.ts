@@ -134,6 +134,41 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX partner_requests_by_time ON ${SCHEMA}.partner_requests (at)`,
     ],
   },
+  {
+    description: 'staff who sign in at desks against the server: their accounts, wrong tries (per account and per workstation) and sessions',
+    statements: [
+      // A member of staff, created, reset and disabled by IT or a manager with the server's
+      // commands. The PIN is kept only as its scrypt hash (electron/node/pin/pin-hash.ts).
+      `CREATE TABLE ${SCHEMA}.staff (
+         id text PRIMARY KEY,
+         name text NOT NULL,
+         name_key text NOT NULL UNIQUE,     -- the name as staff type it: case, accents and spaces folded
+         role text NOT NULL CHECK (role IN ('desk-staff', 'manager')),
+         pin_hash text NOT NULL,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         pin_set_at timestamptz NOT NULL DEFAULT now(),
+         disabled_at timestamptz
+       )`,
+      // Wrong tries in a row, counted on the server so nothing at a desk resets them: one row per
+      // account ('staff:<id>') and per workstation ('workstation:<id>').
+      `CREATE TABLE ${SCHEMA}.sign_in_failures (
+         key text PRIMARY KEY,
+         failures integer NOT NULL,
+         last_failure_at timestamptz NOT NULL
+       )`,
+      // A signed-in shift: bound to the member of staff and the workstation; the desk holds its
+      // token in memory only (a SHA-256 of it is kept here) and ends it at its lock.
+      `CREATE TABLE ${SCHEMA}.staff_sessions (
+         token_sha256 bytea PRIMARY KEY,
+         staff_id text NOT NULL REFERENCES ${SCHEMA}.staff (id),
+         workstation_id text NOT NULL REFERENCES ${SCHEMA}.workstations (id),
+         started_at timestamptz NOT NULL DEFAULT now(),
+         expires_at timestamptz NOT NULL,
+         ended_at timestamptz,
+         ended_why text
+       )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,7 @@ import { SCHEMA } from '../../../electron/node/library-mirror/schema.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { startLibraryServer, type RunningService } from '../../../server/service.ts';
 import { WorkstationAdmin } from '../../../server/workstations.ts';
+import { StaffAdmin } from '../../../server/staff.ts';
 import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { makeCertificateAuthority, type CertificateAuthority } from '../../support/postgres-cluster.ts';
 import { makeServerCertificate } from '../../support/server-certificate.ts';
@@ -77,16 +78,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A desk as main builds it for a library server: the partner client, the server's link, the workstation's credentials. */
+/** The member of staff the desks sign in as (issue #32: every staff call needs a live session). */
+const STAFF = { name: 'Ana Lopez', pin: '482913' };
+let staffAdded: Promise<unknown> | undefined;
+
+/** A desk as main builds it for a library server: the partner client, the server's link, the workstation's credentials, a signed-in member of staff. */
 async function enrolledDesk(name: string, options: { ca?: string } = {}): Promise<{ client: PartnerClient; link: LibraryServerLink; waits: number[]; workstationId: string }> {
   const url = (await server.deskApi()) as string;
   const link = new LibraryServerLink({ urls: [url], ca: options.ca ?? ca.cert });
   const code = (await new WorkstationAdmin(admin).createCode(name)).code;
   const enrolled = await link.enrol(code.toLowerCase()); // as typed: case and dashes do not matter
+  staffAdded ??= new StaffAdmin(admin).add(STAFF.name, 'desk-staff', STAFF.pin);
+  await staffAdded;
+  const credentials = { username: enrolled.workstationId, password: enrolled.secret };
+  const session = await link.signIn(credentials, STAFF.name, STAFF.pin);
   const waits: number[] = [];
   const client = new PartnerClient({
-    baseUrl: link.baseUrl, fetch: link.fetchWith((s) => waits.push(s)), now: clock.now,
-    credentials: { username: enrolled.workstationId, password: enrolled.secret },
+    baseUrl: link.baseUrl, fetch: link.fetchWith((s) => waits.push(s), () => session.token), now: clock.now, credentials,
   });
   return { client, link, waits, workstationId: enrolled.workstationId };
 }
@@ -120,7 +128,7 @@ describe('a desk through the library server', () => {
     expect(await new WorkstationAdmin(admin).revoke(workstationId)).toBe(true);
     clock.advance(31_000); // past the server's read of the workstations, well within a minute
     await expect(client.patronStatus(101, card())).rejects.toMatchObject({ code: 'unauthorized', detail: { reason: 'library-server.revoked' } });
-    const stranger = new PartnerClient({ baseUrl: link.baseUrl, fetch: link.fetchWith(), now: clock.now, credentials: { username: workstationId, password: 'a-copied-but-wrong-secret' } });
+    const stranger = new PartnerClient({ baseUrl: link.baseUrl, fetch: link.fetchWith(() => {}, () => 'a-made-up-session'), now: clock.now, credentials: { username: workstationId, password: 'a-copied-but-wrong-secret' } });
     await expect(stranger.patronStatus(101, card())).rejects.toMatchObject({ code: 'unauthorized', detail: { reason: 'library-server.not-enrolled' } });
     const listed = (await admin.query(`SELECT revoked_at FROM ${SCHEMA}.workstations WHERE id = $1`, [workstationId])).rows[0];
     expect(listed.revoked_at).not.toBeNull();
