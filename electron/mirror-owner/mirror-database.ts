@@ -345,7 +345,8 @@ export class MirrorDatabase {
   }
 
   /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
-  applyLibraryContentPage(source: string, run: number, libraryId: number, changes: readonly LibraryContentChange[], nextToken: string | undefined): void {
+  /** `source` undefined: a page read on demand, outside any run (no cursor moves; `run` is when it was read). */
+  applyLibraryContentPage(source: string | undefined, run: number, libraryId: number, changes: readonly LibraryContentChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
@@ -361,7 +362,7 @@ export class MirrorDatabase {
         this.upsertTitle(key, titleRow(merged, this.vocabulary), run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, key, purchaseModel, active !== false, run);
       }
-      this.advance(source, nextToken, changes.length);
+      if (source !== undefined) this.advance(source, nextToken, changes.length);
     }, true);
   }
 

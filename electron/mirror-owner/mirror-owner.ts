@@ -78,6 +78,7 @@ export class MirrorOwner {
       case 'title': return detail(this.db, ...request.args);
       case 'rows': return rowsOf(this.db, ...request.args);
       case 'titleContents': return titleContents(this.db, ...request.args);
+      case 'fileLibraryContent': return this.store.fileLibraryContent(...request.args);
       case 'status': return this.status();
     }
   }

@@ -135,6 +135,15 @@ export class PageStoreOnFile {
     this.db.failRun(opening.name, failure, at);
   }
 
+  /** A library content page read on demand, filed outside any run (mirror-interface.ts, fileLibraryContent). */
+  fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): number {
+    const read = readPage({ kind: 'library-content', libraryId }, bytes);
+    if (read.kind !== 'library-content') throw new Error('A library content page read as another kind.');
+    this.checkDiskSpace();
+    this.db.applyLibraryContentPage(undefined, readAt, libraryId, read.changes, undefined);
+    return read.head.items;
+  }
+
   storeAvailability(libraryId: number, items: Availability[], readAt: number): void {
     this.db.storeAvailability(libraryId, items, readAt);
   }

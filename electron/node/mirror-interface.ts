@@ -86,6 +86,13 @@ export interface CollectionCalls {
    * titles has succeeded yet; the title is not in the mirror). A title id is never a content id.
    */
   titleContents: Call<[libraryId: number, titleIds: number[]], TitleContents[]>;
+  /**
+   * A page of the library's content read on demand (a search hit the mirror cannot resolve yet:
+   * partner/client.ts libraryContentAround), filed as a sync's page files it, outside any run: no
+   * source's cursor or state moves, and a later full run keeps or removes its titles as it sees
+   * them. `readAt` dates the rows. Answers how many records the page carried.
+   */
+  fileLibraryContent: Call<[libraryId: number, bytes: ArrayBuffer, readAt: number], number>;
   status: Call<[], MirrorStatus>;
 }
 
@@ -169,7 +176,7 @@ export type MirrorReply =
   | { id: number; kind: 'refused'; error: ErrorInfo };
 
 export const MIRROR_CALLS: readonly MirrorCall[] = [
-  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'status', 'fillFromLibrary', 'close',
+  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'fileLibraryContent', 'status', 'fillFromLibrary', 'close',
 ];
 
 export const isMirrorCall = (value: unknown): value is MirrorCall => (MIRROR_CALLS as readonly unknown[]).includes(value);

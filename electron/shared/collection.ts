@@ -94,7 +94,17 @@ export interface TitleContent {
  */
 export type TitleContents =
   | { titleId: number; contents: TitleContent[] }
-  | { titleId: number; unresolved: 'no-mirror' | 'not-in-mirror' };
+  | { titleId: number; unresolved: TitleUnresolved };
+
+/**
+ * Why a hit is not resolved: no run of titles has succeeded yet; the title is not in the copy;
+ * or it was looked up on the service just now (lookUpTitles) and the library's list holds no
+ * title under that number — an episode of a series may still be found by its own ids.
+ */
+export type TitleUnresolved = 'no-mirror' | 'not-in-mirror' | 'not-found-by-id';
+
+/** Hits looked up on the service at once, at most: each costs one request of the credential's minute. */
+export const TITLE_LOOKUPS_AT_ONCE = 5;
 
 /** A page of the Collection browser. */
 export interface CatalogPage {

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { DIRECTIONS, SORT_KEYS, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { DIRECTIONS, SORT_KEYS, TITLE_LOOKUPS_AT_ONCE, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -338,6 +338,12 @@ export const METHODS = {
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
+  /**
+   * Hits the desk's copy cannot resolve yet, looked up on the service now (a fresh desk during its
+   * first sync; a title newer than the last sync): one small request each, then resolved as
+   * titleContents resolves them. A desk in a library asks its library mirror instead.
+   */
+  lookUpTitles: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(TITLE_LOOKUPS_AT_ONCE) })),
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -160,7 +160,7 @@ export class DeskService {
         'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile', 'libraryServer', 'enrolDesk'),
       ...methodsOf(patronDesk, 'lookupPatron', 'findCardElsewhere', 'borrow', 'returnTitle', 'placeHold', 'removeHold',
         'liveSearch', 'liveAvailability', 'copyText'),
-      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'syncStatus', 'syncNow',
+      ...methodsOf(collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents', 'lookUpTitles', 'syncStatus', 'syncNow',
         'libraryMirror', 'setLibraryMirrorPassword'),
       ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
     };

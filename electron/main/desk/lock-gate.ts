@@ -58,6 +58,7 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   syncStatus: 'refused',
   syncNow: 'refused',
   titleContents: 'refused',
+  lookUpTitles: 'refused',
 };
 
 /** What the gate asks of the desk. */

@@ -141,6 +141,33 @@ export class DeskMirror {
     return this.mirror.titleContents(libraryId, titleIds);
   }
 
+  /**
+   * Hits the mirror cannot resolve yet, looked up now (contract: lookUpTitles): on the partner,
+   * each title's page of the library's content (one small request, on the desk's client: staff
+   * are waiting), filed into the mirror outside any run; a desk in a library fills from its
+   * library mirror instead. Then each is resolved as titleContents resolves it; one still not
+   * found after its page came is `not-found-by-id`.
+   */
+  async lookUpTitles(libraryId: number, titleIds: number[], signal?: AbortSignal): Promise<TitleContents[]> {
+    const unresolved = (await this.mirror.titleContents(libraryId, titleIds)).filter((t) => 'unresolved' in t).map((t) => t.titleId);
+    if (unresolved.length === 0) return this.mirror.titleContents(libraryId, titleIds);
+    const asked = new Set<number>();
+    if (this.library) {
+      await this.fillFromLibrary().catch(() => undefined); // the fill's failure is on its source, for the Sync view
+    } else {
+      const stop = signal ? AbortSignal.any([signal, this.cancel.signal]) : this.cancel.signal;
+      await this.track((async () => {
+        for (const titleId of unresolved) {
+          const page = await this.options.desk.libraryContentAround(libraryId, titleId, stop);
+          await this.mirror.fileLibraryContent(libraryId, page, this.now());
+          asked.add(titleId);
+        }
+      })());
+    }
+    const answers = await this.mirror.titleContents(libraryId, titleIds);
+    return answers.map((t) => ('unresolved' in t && asked.has(t.titleId) ? { titleId: t.titleId, unresolved: 'not-found-by-id' } : t));
+  }
+
   /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, bench/support/simulated-time.ts). */
   get ownerThread(): { busy: boolean; idle(): Promise<void> } {
     return this.mirror;

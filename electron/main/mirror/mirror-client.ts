@@ -55,6 +55,7 @@ export class MirrorClient implements MirrorInterface {
   title = (...args: ArgsOf<'title'>) => this.call('title', args);
   rows = (...args: ArgsOf<'rows'>) => this.call('rows', args);
   titleContents = (...args: ArgsOf<'titleContents'>) => this.call('titleContents', args);
+  fileLibraryContent = (...args: ArgsOf<'fileLibraryContent'>) => this.call('fileLibraryContent', args, [args[1]]);
   status = () => this.call('status', []);
   fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 

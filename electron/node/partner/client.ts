@@ -275,6 +275,22 @@ export class PartnerClient {
     return results.flat();
   }
 
+  /**
+   * The library's content record for one content id, read on demand (a search hit the desk's copy
+   * does not hold yet, a title newly entitled): a page of the library content list starting just
+   * before the id, as another integration of the service reads one title (startToken = id - 1).
+   * Two ids are asked for, so the record is there whether the service counts the token in or
+   * out. The page's bytes, for the mirror to read as it reads any library content page.
+   */
+  async libraryContentAround(libraryId: number, contentId: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    if (!Number.isInteger(contentId) || contentId < 1) throw new DeskError('invalid-input', 'A title is looked up by a whole-number id.');
+    const body = await this.authorized('bulk', {
+      method: 'GET', path: apiPath('libraries', checkLibraryId(libraryId), 'content'),
+      query: { startToken: contentId - 1, limit: 2, purchaseModel: 'ALL' }, retry: true, bytes: true, ...(signal ? { signal } : {}),
+    });
+    return body instanceof ArrayBuffer ? body : new ArrayBuffer(0);
+  }
+
   globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
     return this.parsedPages({ kind: 'global', ...options }, parseGlobalContentPage);
   }

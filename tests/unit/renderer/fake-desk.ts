@@ -114,6 +114,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     libraryMirror: vi.fn(async () => ok(null)),
     setLibraryMirrorPassword: vi.fn(),
     titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
+    lookUpTitles: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

@@ -61,6 +61,15 @@ export class CollectionArea {
     return (await this.#mirrorOf(args.libraryId)).titleContents(args.libraryId, args.titleIds);
   }
 
+  /** Hits the mirror cannot resolve yet, looked up on the service (or the library mirror) now: desk-mirror.ts lookUpTitles. */
+  async lookUpTitles(args: ParsedArgsOf<'lookUpTitles'>): ReturnType<DeskHandlers['lookUpTitles']> {
+    const answers = await (await this.#mirrorOf(args.libraryId)).lookUpTitles(args.libraryId, args.titleIds);
+    this.#parts.logger.info('catalog.title-lookup', {
+      libraryId: args.libraryId, asked: args.titleIds.length, resolved: answers.filter((a) => 'contents' in a).length,
+    });
+    return answers;
+  }
+
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.#parts.connections.activeIfAny();
     return connection ? this.#statusView(await connection.mirror.status()) : emptySyncStatus(this.#parts.fullPass);

@@ -230,6 +230,7 @@ describe('secrets', () => {
     await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
     await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
     await drive('titleContents', { libraryId, titleIds: contentIds.slice(0, 3) });
+    await drive('lookUpTitles', { libraryId, titleIds: contentIds.slice(0, 2) });
     await drive('collectionLiveAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');

@@ -59,7 +59,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionLiveAvailability: { libraryId, contentIds: [1] },
-    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
+    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] }, lookUpTitles: { libraryId, titleIds: [1] },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'a-password' },
     libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
   };
