@@ -21,7 +21,7 @@ import { DeskError } from '../electron/shared/desk-error.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { mergeEpisodes, readPage } from '../electron/node/sync/page-reading.ts';
 import {
-  sourceName, type PageHead, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type UnreadAvailability,
+  sourceName, type PageHead, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type TitleRecords, type UnreadAvailability,
 } from '../electron/node/sync/page-store.ts';
 import { copyRows, type CopyValue } from './copy.ts';
 import type { LeaderWrites } from './leader-writes.ts';
@@ -93,7 +93,7 @@ interface Opening {
   broken: boolean;
 }
 
-export class LibraryPageStore implements PageStore, UnreadAvailability {
+export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRecords {
   private readonly writes: LeaderWrites;
   private readonly session: pg.ClientBase;
   private readonly openings = new Map<number, Opening>();
@@ -160,7 +160,7 @@ export class LibraryPageStore implements PageStore, UnreadAvailability {
       if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
       await this.stage(db);
       await this.storeTitles(db, opening.runStartedAt, rows);
-      await this.storeEntitlements(db, opening, rows);
+      await this.storeEntitlements(db, opening.source, opening.runStartedAt, rows);
       await db.query(`UPDATE ${T.cursors} SET next_token = $2, pages = $3, items = items + $4 WHERE source = $1`,
         [opening.name, head.next ?? null, page, head.items]);
       return { items: head.items };
@@ -239,6 +239,28 @@ export class LibraryPageStore implements PageStore, UnreadAvailability {
     return rows.map((r) => contentIdOf(r.content_id) as ContentId);
   }
 
+  /** Of these titles of the library, those entitled with no record (a title newly entitled: page-store.ts, TitleRecords). */
+  async withoutRecord(libraryId: number, contentIds: ContentId[]): Promise<ContentId[]> {
+    if (contentIds.length === 0) return [];
+    const { rows } = await this.session.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
+      WHERE e.library_id = $1 AND e.content_id = ANY($2) AND NOT e.removed
+        AND NOT EXISTS (SELECT 1 FROM ${T.titles} t WHERE t.id = e.content_id AND NOT t.removed)`, [libraryId, contentIds.map(String)]);
+    return rows.map((r) => contentIdOf(r.content_id) as ContentId);
+  }
+
+  /** A page of the library's content read on demand, written as a run's page is, outside any run: no cursor moves. */
+  async fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): Promise<number> {
+    const source: SyncSource = { kind: 'library-content', libraryId };
+    const read = readPage(source, bytes);
+    const rows = libraryRowsOf(read, source);
+    await this.writes.run(async (db) => {
+      await this.stage(db);
+      await this.storeTitles(db, readAt, rows);
+      await this.storeEntitlements(db, source, readAt, rows);
+    });
+    return read.head.items;
+  }
+
   private opening(run: number): Opening {
     const opening = this.openings.get(run);
     if (!opening) throw new DeskError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
@@ -273,12 +295,11 @@ export class LibraryPageStore implements PageStore, UnreadAvailability {
     return [...merged.values()].map((r) => ({ id: r.id, titleId: r.titleId ?? null, countries: r.countries, record: JSON.stringify(r), wire: false }));
   }
 
-  private async storeEntitlements(db: pg.ClientBase, opening: Opening, rows: LibraryRows): Promise<void> {
-    const { source } = opening;
+  private async storeEntitlements(db: pg.ClientBase, source: SyncSource, run: number, rows: LibraryRows): Promise<void> {
     if (source.kind === 'global') return;
     if (rows.entitlements.length > 0) {
       await copyRows(db, 'stage_entitlements', ['content_id', 'model', 'active'], rows.entitlements.map((e) => [String(e.contentId), e.model, e.active]));
-      await db.query(MERGE_ENTITLEMENTS, [source.libraryId, opening.runStartedAt]);
+      await db.query(MERGE_ENTITLEMENTS, [source.libraryId, run]);
     }
     if (rows.removedEntitlements.length > 0) {
       await db.query(TOMBSTONE_ENTITLEMENTS('library_id = $1 AND content_id = ANY($2)'), [source.libraryId, rows.removedEntitlements.map(String)]);

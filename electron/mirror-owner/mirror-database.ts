@@ -411,6 +411,16 @@ export class MirrorDatabase {
   }
 
   /** The record of the title filed under `key`, as its details show it (converted, or still as an earlier mirror kept it), its id the content id. */
+  /** Of these titles of the library, those with an entitlement and no record (no title row under their key). */
+  withoutRecord(libraryId: number, contentIds: readonly ContentId[]): ContentId[] {
+    const bare = this.statement(`SELECT 1 FROM entitlements e WHERE e.library_id = ? AND e.content_id = ?
+      AND NOT EXISTS (SELECT 1 FROM titles t WHERE t.id = e.content_id)`);
+    return contentIds.filter((id) => {
+      const key = this.keys.keyOf(id);
+      return key !== undefined && bare.get(libraryId, key) !== undefined;
+    });
+  }
+
   record(key: number): CatalogRecord | undefined {
     const row = this.statement('SELECT record FROM titles WHERE id = ?').get(key) as { record: Uint8Array | null } | undefined;
     if (!row) return undefined;

@@ -79,6 +79,7 @@ export class MirrorOwner {
       case 'rows': return rowsOf(this.db, ...request.args);
       case 'titleContents': return titleContents(this.db, ...request.args);
       case 'fileLibraryContent': return this.store.fileLibraryContent(...request.args);
+      case 'withoutRecord': return this.db.withoutRecord(...request.args);
       case 'status': return this.status();
     }
   }

@@ -93,6 +93,8 @@ export interface CollectionCalls {
    * them. `readAt` dates the rows. Answers how many records the page carried.
    */
   fileLibraryContent: Call<[libraryId: number, bytes: ArrayBuffer, readAt: number], number>;
+  /** Of these titles of the library, those with an entitlement and no record (a title newly entitled: page-store.ts, TitleRecords). */
+  withoutRecord: Call<[libraryId: number, contentIds: ContentId[]], ContentId[]>;
   status: Call<[], MirrorStatus>;
 }
 
@@ -176,7 +178,7 @@ export type MirrorReply =
   | { id: number; kind: 'refused'; error: ErrorInfo };
 
 export const MIRROR_CALLS: readonly MirrorCall[] = [
-  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'fileLibraryContent', 'status', 'fillFromLibrary', 'close',
+  'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'fileLibraryContent', 'withoutRecord', 'status', 'fillFromLibrary', 'close',
 ];
 
 export const isMirrorCall = (value: unknown): value is MirrorCall => (MIRROR_CALLS as readonly unknown[]).includes(value);

@@ -374,6 +374,8 @@ export interface SyncStatusView {
    * listed, and when it is next due.
    */
   fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
+  /** The catalog refresh a desk on its own runs by itself (catalog-refresh.ts): its rule, the oldest source's last success, the next run. */
+  catalogRefresh: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number };
   /**
    * A desk in a library (issue #25): its Collection comes from the library mirror named by IT's
    * policy (`server`: host:port/database), never from the partner; the source `library-mirror`

@@ -138,7 +138,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   const stopScreenLockWatch = watchScreenLock(powerMonitor, { platform: process.platform, onLocked: () => void desk.lock('system') });
   endShiftBeforeQuit(app, () => desk.endShiftForQuit());
   const background: RepeatingTask[] = [
-    desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(),
+    desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(), desk.startCatalogRefresh(),
     desk.startLibraryFill(),
   ];
   // Updates only for an installed app, and only as the policy allows (off without one).

@@ -33,6 +33,7 @@ import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { adoptEarlierConnections, ConnectionRecords } from './connection-records.ts';
+import { catalogRefreshRule } from './catalog-refresh.ts';
 import { fullPassRule } from './full-pass.ts';
 import { gateWhileLocked } from './lock-gate.ts';
 import { MIN_COST_LOG2 } from '../../node/pin/pin-hash-format.ts';
@@ -147,7 +148,7 @@ export class DeskService {
     const actionLog = this.#actionLog = new ActionLogArea({ log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now });
     const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger });
     const collection = this.#collection = new CollectionArea({
-      connections: connectionsArea, fullPass: fullPassRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
+      connections: connectionsArea, fullPass: fullPassRule(policy), catalogRefresh: catalogRefreshRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
       library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
     });
     const handlers: DeskHandlers = {
@@ -212,6 +213,15 @@ export class DeskService {
 
   runDueFullPass(): Promise<boolean> {
     return this.#collection.runDueFullPass();
+  }
+
+  /** A desk on its own: its catalog's and holdings' deltas when due (catalog-refresh.ts), checked now and every `everyMs`. */
+  startCatalogRefresh(everyMs?: number): RepeatingTask {
+    return this.#collection.startCatalogRefresh(everyMs);
+  }
+
+  runDueCatalogRefresh(): Promise<boolean> {
+    return this.#collection.runDueCatalogRefresh();
   }
 
   startAvailabilityRefresh(everyMs?: number): RepeatingTask {

@@ -56,6 +56,7 @@ export class MirrorClient implements MirrorInterface {
   rows = (...args: ArgsOf<'rows'>) => this.call('rows', args);
   titleContents = (...args: ArgsOf<'titleContents'>) => this.call('titleContents', args);
   fileLibraryContent = (...args: ArgsOf<'fileLibraryContent'>) => this.call('fileLibraryContent', args, [args[1]]);
+  withoutRecord = (...args: ArgsOf<'withoutRecord'>) => this.call('withoutRecord', args);
   status = () => this.call('status', []);
   fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 

@@ -88,6 +88,9 @@ const staffPinSchema = z.strictObject({
 // ---- the catalog (issue #24): the full entitlement pass, which finds removals no delta marks ----
 export const MAX_FULL_PASS_DAYS = 90;
 const FULL_PASS_RULE = `entitlementFullPassDays must be a whole number of days from 1 to ${MAX_FULL_PASS_DAYS}.`;
+// ---- the catalog refresh (issue #34): the catalog's and holdings' deltas on the desk's own schedule ----
+export const MAX_CATALOG_REFRESH_DAYS = 30;
+const CATALOG_REFRESH_RULE = `catalogRefreshDays must be a whole number of days from 1 to ${MAX_CATALOG_REFRESH_DAYS}.`;
 
 /** Names are matched as staff type them: case, accents composed either way and repeated spaces do not matter. */
 export function staffNameKey(name: string): string {
@@ -112,6 +115,7 @@ export const policySchema = z
     /** false: staff cannot add, re-address or remove connections (issue #21); credentials can still be replaced. */
     profileEditing: z.boolean({ error: 'profileEditing must be true or false.' }).optional(),
     entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
+    catalogRefreshDays: z.number({ error: CATALOG_REFRESH_RULE }).int({ error: CATALOG_REFRESH_RULE }).min(1, { error: CATALOG_REFRESH_RULE }).max(MAX_CATALOG_REFRESH_DAYS, { error: CATALOG_REFRESH_RULE }).optional(),
     /** The library system's shared mirror (issue #25): the desk fills its Collection from it, not from the partner. */
     libraryMirror: libraryMirrorPolicySchema.optional(),
     /** The library's server (issue #31): every partner call of this desk goes through it; the desk holds no partner credential. */

@@ -12,6 +12,7 @@
 //                           actionLogTitles  REG_DWORD     0 or 1
 //                           profileEditing   REG_DWORD     0 or 1
 //                           entitlementFullPassDays  REG_DWORD  1–90
+//                           catalogRefreshDays  REG_DWORD  1–30
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //   Lending Desk\libraryMirror  host, database, user, caFile, passwordEntry  REG_SZ

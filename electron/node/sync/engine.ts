@@ -19,7 +19,7 @@ import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import { sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource, type UnreadAvailability } from './page-store.ts';
+import { filesTitleRecords, sourceName, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource, type UnreadAvailability } from './page-store.ts';
 
 export type { SyncProgress };
 
@@ -115,7 +115,28 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
     (startToken, since) => ({ kind: 'entitlements', libraryId, purchaseModel: 'FLEX', limit: BATCH_LIMIT, startToken, since }),
     (head) => { for (const id of head.changedContentIds ?? []) changed.add(id); });
   await readAvailability(ctx, libraryId, [...changed]);
+  await readMissingRecords(ctx, libraryId, [...changed]);
   return changed.size;
+}
+
+/** Records read per refresh at most, one request each; the rest come with the next catalog delta. */
+export const RECORDS_READ_PER_REFRESH = 50;
+
+/**
+ * The records of titles newly entitled that the store holds no record for (page-store.ts,
+ * TitleRecords), each read as one page of the library's content starting just before its id.
+ * A store that does not file records one at a time is left as it is.
+ */
+async function readMissingRecords(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
+  const { store } = ctx;
+  if (contentIds.length === 0 || !filesTitleRecords(store)) return;
+  const missing = (await store.withoutRecord(libraryId, contentIds)).filter((id): id is number => typeof id === 'number');
+  for (const contentId of missing.slice(0, RECORDS_READ_PER_REFRESH)) {
+    ctx.signal.throwIfAborted();
+    const page = await ctx.client.libraryContentAround(libraryId, contentId, ctx.signal);
+    await store.fileLibraryContent(libraryId, page, ctx.now());
+  }
+  if (missing.length > 0) ctx.log?.info('records-read', { libraryId, missing: missing.length, read: Math.min(missing.length, RECORDS_READ_PER_REFRESH) });
 }
 
 /**

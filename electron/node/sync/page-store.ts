@@ -127,6 +127,22 @@ export interface UnreadAvailability {
   unreadAvailability(libraryId: number, after: string | undefined, limit: number): Promise<ContentId[]>;
 }
 
+/**
+ * A store that files a title's record read on its own: the desk's mirror. A Flex title newly
+ * entitled comes to the 10-minute refresh as a bare entitlement (an id, no title, cover or link);
+ * its record is read there and then (a page of the library's content starting just before it),
+ * so the Collection never shows it bare until the next catalog delta. The library server's
+ * titles come with its own catalog deltas.
+ */
+export interface TitleRecords {
+  /** Of these titles of the library, those the store holds an entitlement for but no record. */
+  withoutRecord(libraryId: number, contentIds: ContentId[]): Promise<ContentId[]>;
+  /** A page of the library's content read on demand, filed outside any run; answers its records. */
+  fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): Promise<number>;
+}
+
+export const filesTitleRecords = (store: object): store is TitleRecords => 'withoutRecord' in store && 'fileLibraryContent' in store;
+
 /** The page store as the engine holds it. */
 export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;

@@ -68,7 +68,7 @@ export const PATRON: PatronView = {
 
 /** A sync page's status: nothing synced unless a test says otherwise. */
 export function syncView(extra: Partial<SyncStatusView> = {}): SyncStatusView {
-  return { available: true, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { everyDays: 7, setBy: 'default' }, ...extra };
+  return { available: true, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { everyDays: 7, setBy: 'default' }, catalogRefresh: { everyDays: 2, setBy: 'default' }, ...extra };
 }
 
 type FakeDesk = { [M in MethodName]: Mock<LendingDeskApi[M]> } & {

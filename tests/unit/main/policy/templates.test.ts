@@ -50,7 +50,7 @@ const LIBRARY_SERVER = {
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
-  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
+  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3, catalogRefreshDays: 1,
   libraryMirror: LIBRARY_MIRROR,
   libraryServer: LIBRARY_SERVER,
 };
@@ -105,6 +105,7 @@ const ENTERED: Entered = {
   StaffPins: { StaffPinsJson: JSON.stringify(STAFF_PINS, null, 2).split('\n') },
   ActionLogRetentionDays: { ActionLogRetentionDaysValue: 14 },
   EntitlementFullPassDays: { EntitlementFullPassDaysValue: 3 },
+  CatalogRefreshDays: { CatalogRefreshDaysValue: 1 },
   IdleLockMinutes: { IdleLockMinutesValue: 3 },
   Updates: { UpdatesMode: 'auto', UpdatesUrl: 'https://updates.library.example.org/lending-desk/' },
   LibraryMirror: {
@@ -128,7 +129,7 @@ describe('the ADMX template', () => {
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTitles', 'entitlementFullPassDays', 'idleLockMinutes',
+      'actionLogRetentionDays', 'actionLogTitles', 'catalogRefreshDays', 'entitlementFullPassDays', 'idleLockMinutes',
       'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user',
       'libraryServer.caFile', 'libraryServer.fallbackUrl', 'libraryServer.url',
       'profileEditing', 'profiles', 'sandboxOffered', 'staffPins', 'updates.mode', 'updates.url',
@@ -141,6 +142,14 @@ describe('the ADMX template', () => {
     const found = (entitlementFullPassDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { entitlementFullPassDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
     expect([found(1), found(90)]).toEqual([{}, {}]);
     expect([found(0).ignored?.reason, found(91).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
+  });
+
+  it('offers the catalog refresh range the app accepts (1 to 30 days)', () => {
+    const days = admx.querySelector('decimal[valueName="catalogRefreshDays"]') as Element;
+    expect([attr(days, 'minValue'), attr(days, 'maxValue')]).toEqual(['1', '30']);
+    const found = (catalogRefreshDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { catalogRefreshDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found(1), found(30)]).toEqual([{}, {}]);
+    expect([found(0).ignored?.reason, found(31).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {

@@ -196,6 +196,28 @@ describe.each(STORES.map((kind) => [kind.name, kind] as const))('the sync engine
     await open.close();
   });
 
+  it('a title newly entitled comes to the refresh with its record, one page of library content each, never as a bare row', async () => {
+    const open = await kind.open('new-titles');
+    await runSync(contextFor(kind, open), request());
+    const { libraryId } = sandbox.libraries[0]!;
+    const before = await open.holdings();
+    clock.advance(600_000);
+    const { added } = sandbox.control.applyCatalogChanges({ add: 2 });
+    sandbox.control.applyCatalogChanges({ entitle: { libraryId, contentIds: added, purchaseModel: 'FLEX' } });
+    sandbox.control.resetRequestCounts();
+    expect(await refreshChangedAvailability(contextFor(kind, open), libraryId)).toBe(2);
+    expect(sandbox.control.requestCounts().libraryContent).toBe(2);
+    const after = await open.holdings();
+    expect(after.titles).toBe(before.titles + 2);
+    expect(after.entitlements).toBe(before.entitlements + 2);
+    // A second refresh finds nothing bare: nothing is read again.
+    clock.advance(600_000);
+    sandbox.control.resetRequestCounts();
+    await refreshChangedAvailability(contextFor(kind, open), libraryId);
+    expect(sandbox.control.requestCounts().libraryContent ?? 0).toBe(0);
+    await open.close();
+  });
+
   it("fills from a library's content endpoint instead, in both schema generations: each library's titles, models and activity", async () => {
     const open = await kind.open('library-content');
     const libraries = [101, 303]; // 101 answers in the later schema, 303 in the earlier one
