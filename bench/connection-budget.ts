@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
-import { sourceName } from '../electron/node/mirror-interface.ts';
+import { sourceName } from '../electron/node/sync/page-store.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../electron/node/partner/limits.ts';
 import { sandboxAdmin, type SandboxProcess } from './sandbox-process.ts';
 import { simulatedConnection, staffCalls } from './support/simulated-connection.ts';

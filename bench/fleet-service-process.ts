@@ -6,7 +6,7 @@
 // argv: <config.json> <rate window ms>
 import { loadConfig } from '../server/config.ts';
 import { jsonLinesLog } from '../server/json-lines-log.ts';
-import { startLibraryMirrorService } from '../server/service.ts';
+import { startLibraryServer } from '../server/service.ts';
 import type { FetchFn } from '../electron/node/partner/transport.ts';
 
 const [path, windowMs] = process.argv.slice(2) as [string, string];
@@ -21,7 +21,7 @@ const fetchSaid: FetchFn = async (input, init) => {
   if (BULK.test(url.pathname)) process.stdout.write(`${JSON.stringify({ event: 'fetched', url: url.pathname + url.search, status: answer.status })}\n`);
   return answer;
 };
-const service = startLibraryMirrorService(loaded, { log, rateWindowMs: Number(windowMs), fetch: fetchSaid });
+const service = startLibraryServer(loaded, { log, rateWindowMs: Number(windowMs), fetch: fetchSaid });
 process.on('SIGTERM', () => {
   log.info('share-at-stop', service.share());
   void service.stop().then(() => process.exit(0));

@@ -13,14 +13,14 @@
 // refresh and full-pass intervals shrink with it. What staff wait for (a lookup's milliseconds,
 // a Retry-After's seconds) is real time. Only one desk per run fills its Collection (fifty first
 // fills of 1M titles would measure this 2-core machine's CPU, not the library); a desk's first fill
-// amid 10 readers is bench:library-desk's, run here in a process of its own.
+// amid 10 readers is bench:library-fill's, run here in a process of its own.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
-import { createMirrorDatabase } from '../tests/support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { atMostGoal, quantile } from './figures.ts';
 import type { FleetDesksJob, FleetDesksResult } from './fleet-desks-process.ts';
@@ -86,7 +86,7 @@ try {
   async function run(desks: number, failover: boolean, everyMs = 2 * MODELLED_MINUTE_MS): Promise<RunFigures> {
     // Patrons of this run's own, so no loan is left over from an earlier run.
     for (let i = 0; i < desks; i++) await sandboxAdmin(sandbox, 'POST', 'patrons', { libraryId: LIBRARY, card: `FLEET-${desks}-${i}`, borrowsAllowedPerMonth: 100_000 });
-    const db = await createMirrorDatabase(cluster, `fleet_${desks}`);
+    const db = await createLibraryMirrorDatabase(cluster, `fleet_${desks}`);
     const caFile = join(dir, `ca-${desks}.pem`);
     writeFileSync(caFile, cluster.ca.cert);
     const serviceUrl = new URL(db.service.url);
@@ -235,7 +235,7 @@ try {
   const half = await run(FLEET / 2, false);
   report(`${FLEET / 2} desks at the same peak (${FLEET / 2 * 2} requests a minute), one service instance`, half);
 
-  // A desk's first fill amid 10 readers: bench:library-desk, in a process of its own.
+  // A desk's first fill amid 10 readers: bench:library-fill, in a process of its own.
   const fill = spawnSync(process.execPath, [join(import.meta.dirname, 'library-desk-fill.ts'), String(TITLES)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   process.stdout.write(fill.stdout);
   const fillJson = /LIBRARY-DESK-JSON (.*)/.exec(fill.stdout)?.[1];

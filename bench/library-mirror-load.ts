@@ -6,9 +6,10 @@
 import { changesSince } from '../electron/node/library-mirror/changes.ts';
 import { openSession } from '../electron/node/library-mirror/database.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
-import { LibraryMirrorStore } from '../server/store.ts';
+import { LeaderWrites } from '../server/leader-writes.ts';
+import { LibraryPageStore } from '../server/page-store.ts';
 import { PartnerClient } from '../electron/node/partner/client.ts';
-import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, leadingSession } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { quantile } from './figures.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
@@ -19,28 +20,29 @@ const PAGE = 500;
 const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 try {
-  const db = await createMirrorDatabase(cluster);
+  const db = await createLibraryMirrorDatabase(cluster);
   const lead = await leadingSession(db);
-  const store = new LibraryMirrorStore(lead);
+  const store = new LibraryPageStore(new LeaderWrites(lead));
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
 
   const started = performance.now();
-  const run = await store.beginRun('global', undefined, Date.now());
+  const { run } = await store.openRun({ source: { kind: 'global' }, startedAt: Date.now() });
   const storeMs: number[] = [];
   let page = 0;
   let records = 0;
-  // As the service's sync pulls (partner-sync.ts): each page's bytes to the store, whose answer names the next page.
+  // As the server's sync pulls (the engine, one page at a time): each page's bytes to the store, whose head names the next page.
   const take = async (bytes: ArrayBuffer) => {
     const t = performance.now();
-    const stored = await store.storePage('global', run, { kind: 'global' }, bytes, ++page);
+    const storing = store.storePage(run, ++page, bytes);
+    const head = await storing.head;
+    records += (await storing.stored).items;
     storeMs.push(performance.now() - t);
-    records += stored.count;
     if (page % 200 === 0) process.stdout.write(`  ${records} titles stored (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-    return stored;
+    return head;
   };
-  for await (const _stored of client.bulkPages({ kind: 'global', limit: PAGE }, take)) { /* stored in `take` */ }
+  for await (const _stored of client.bulkPages({ kind: 'global', limit: PAGE }, take, undefined, { ahead: false })) { /* stored in `take` */ }
   const finish = performance.now();
-  await store.finishRun('global', run, { full: true });
+  await store.finishRun(run);
   const finishMs = performance.now() - finish;
   const wallSeconds = (performance.now() - started) / 1000;
   const storeSeconds = storeMs.reduce((a, b) => a + b, 0) / 1000;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MirrorBenchFigures } from './catalog-mirror.ts';
 import { benchRefreshBudget } from './connection-budget.ts';
+import { benchFreshDeskBorrow } from './fresh-desk-borrow.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 import { benchClientOverhead, benchLibraryContentExtraction } from './partner-client.ts';
 import { benchMainStall } from './main-stall.ts';
@@ -23,12 +24,15 @@ console.log();
 const staffFirst = await benchStaffFirst();
 console.log();
 // On one 1,000,000-title sandbox: the 10-minute refresh through the connection's request budget,
-// then main's event loop and a patron lookup while the desk syncs the whole catalog.
+// then main's event loop and a patron lookup while the desk syncs the whole catalog, then a fresh
+// desk borrowing from search during its first sync.
 const sandbox = await startSandboxProcess(['--catalog-size', '1000000']);
-const { refresh, stall } = await (async () => {
+const { refresh, stall, fresh } = await (async () => {
   const refreshFigures = await benchRefreshBudget(sandbox);
   console.log();
-  return { refresh: refreshFigures, stall: await benchMainStall(sandbox) };
+  const stallFigures = await benchMainStall(sandbox);
+  console.log();
+  return { refresh: refreshFigures, stall: stallFigures, fresh: await benchFreshDeskBorrow(sandbox) };
 })().finally(() => sandbox.stop());
 console.log();
 // In a process of its own: its peak RSS is the mirror's, not this process's after the benchmarks above.
@@ -44,4 +48,5 @@ console.log(`BENCH-JSON ${JSON.stringify({
   refreshVsFloor: Number(refresh.refreshVsFloor.toFixed(3)), uiKeyToRowsP95Ms, mirrorBytesPerEntitledTitle,
   mainStallMaxMs: stall.mainStallMaxMs, lookupDuringSyncVsIdle: stall.lookupDuringSyncVsIdle,
   staffBehindBackgroundMaxMs: staffFirst.staffBehindBackgroundMaxMs, staffRoundTripMs: staffFirst.staffRoundTripMs,
+  freshDeskSearchBorrowSeconds: fresh.freshDeskSearchBorrowSeconds,
 })}`);

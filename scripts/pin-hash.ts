@@ -6,7 +6,7 @@
 // no repeat, run, repeated group or common PIN): the policy holds only the hash, and a desk can
 // only tell staff to ask IT again once the weak PIN is typed at its lock screen.
 import { createInterface } from 'node:readline';
-import { hashPin } from '../electron/main/desk/pin-hash.ts';
+import { hashPin } from '../electron/node/pin/pin-hash.ts';
 import { pinProblem } from '../electron/shared/pin-rules.ts';
 import { reasonText } from '../electron/shared/reasons.ts';
 

@@ -1,20 +1,13 @@
 #!/usr/bin/env bash
 # The test command (npm test): type check, a build, every Vitest suite (talking HTTP to the
-# sandbox), then the Playwright specs on both hosts. keytar needs a real Secret Service, so
-# on Linux we start a private D-Bus session with an unlocked gnome-keyring and run inside it.
+# sandbox), then the Playwright specs on both hosts.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if [ "$(uname)" = "Linux" ] && [ -z "${LENDING_DESK_KEYRING_READY:-}" ] && command -v dbus-run-session >/dev/null; then
-  export LENDING_DESK_KEYRING_READY=1
-  # A keyring of its own in a temporary folder: never the user's, and never one left locked
-  # by an earlier run with another password.
-  keyring_home="$(mktemp -d)"
-  trap 'rm -rf "$keyring_home"' EXIT
-  dbus-run-session -- bash -c '
-    echo -n "lending-desk-test" | XDG_DATA_HOME="$0" gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    exec bash scripts/run-tests.sh "$@"' "$keyring_home" "$@"
-  exit $?
+# keytar needs a Secret Service: on Linux a private D-Bus session with an unlocked keyring of its
+# own (scripts/with-keyring.sh), and this script again inside it.
+if [ "$(uname)" = "Linux" ] && [ -z "${LENDING_DESK_KEYRING_READY:-}" ]; then
+  exec bash scripts/with-keyring.sh bash scripts/run-tests.sh "$@"
 fi
 
 rm -rf test-results/unit.json test-results/e2e.json

@@ -9,9 +9,10 @@ import { COUNTRIES } from '../electron/shared/model.ts';
 import { readCredentialsFile, type ServiceCredentials } from './credentials-file.ts';
 import type { DatabaseTarget } from '../electron/node/library-mirror/database.ts';
 import { LEADER_RETRY_SECONDS } from './leadership.ts';
+import { DEFAULT_SESSION_HOURS } from './staff.ts';
 
-/** The service's share of the credential's budget (about 100 a minute): half, so desks' patron calls keep the rest. */
-export const DEFAULT_REQUESTS_PER_MINUTE = 50;
+/** The credential's published limit: the library server spends it for everyone (staff first, the sync with what is left). */
+export const DEFAULT_REQUESTS_PER_MINUTE = 100;
 
 const ConfigJson = z.object({
   partner: z.object({
@@ -36,15 +37,38 @@ const ConfigJson = z.object({
   leaderRetrySeconds: z.number().int().min(1).max(30).default(LEADER_RETRY_SECONDS),
   /** How this instance names itself in the log and in pg_stat_activity; the host name by default. */
   instanceName: z.string().min(1).max(60).optional(),
+  /** Staff who sign in at desks against the server (issue #32): how long a shift lasts at most. */
+  staff: z.object({
+    sessionHours: z.number().min(1).max(24).default(DEFAULT_SESSION_HOURS),
+  }).strict().default({ sessionHours: DEFAULT_SESSION_HOURS }),
+  /** The audit trail: how many days the library keeps it (the maintenance role's purge removes what is older). */
+  audit: z.object({
+    retentionDays: z.number().int().min(1).max(3650).default(365),
+  }).strict().default({ retentionDays: 365 }),
+  /**
+   * The HTTPS endpoint desks send every partner call to (absent: the server only fills the
+   * library mirror, and desks call the partner themselves). Its certificate and key are PEM files;
+   * `publicUrl` is how desks and the other instance reach this one (its certificate's name).
+   */
+  deskApi: z.object({
+    host: z.string().min(1).default('0.0.0.0'),
+    port: z.number().int().min(1).max(65_535).default(8443),
+    certFile: z.string().min(1),
+    keyFile: z.string().min(1),
+    /** The CA that issued the instances' certificates (a follower checks the leader's with it). */
+    caFile: z.string().min(1).optional(),
+    publicUrl: z.string().url().refine((u) => u.startsWith('https://'), { message: 'publicUrl must be an https:// address' }),
+  }).strict().optional(),
 }).strict();
 
 export type ServiceConfig = z.output<typeof ConfigJson> & { instanceName: string };
 
-/** The configuration with what it points at read: the credentials and the database's CA. */
+/** The configuration with what it points at read: the credentials, the database's CA, the desk endpoint's certificate. */
 export interface LoadedConfig {
   config: ServiceConfig;
   credentials: ServiceCredentials;
   database: DatabaseTarget;
+  deskApi?: { key: string; cert: string; ca?: string };
 }
 
 /** Settings the environment overrides (LIBRARY_MIRROR_…), for containers. */
@@ -81,8 +105,14 @@ export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env, s
   const config = parseConfig(json, env);
   const credentials = readCredentialsFile(config.credentialsFile, serviceUid);
   const ca = config.database.caFile === undefined ? undefined : readFileSync(config.database.caFile, 'utf8');
+  const desk = config.deskApi;
+  const deskApi = desk === undefined ? undefined : {
+    key: readFileSync(desk.keyFile, 'utf8'), cert: readFileSync(desk.certFile, 'utf8'),
+    ...(desk.caFile === undefined ? {} : { ca: readFileSync(desk.caFile, 'utf8') }),
+  };
   return {
     config, credentials,
     database: { url: config.database.url, ...(ca === undefined ? {} : { ca }), ...(credentials.databasePassword === undefined ? {} : { password: credentials.databasePassword }) },
+    ...(deskApi ? { deskApi } : {}),
   };
 }

@@ -1,5 +1,6 @@
-// Which of the service's instances syncs: the one whose session holds the leader lock (a
-// PostgreSQL advisory lock). The others retry every few seconds. The lock lives and dies with its
+// Which of the server's instances leads: the one whose session holds the leader lock (a
+// PostgreSQL advisory lock). The others wait in line for it on their own sessions, so one takes
+// over as soon as the leader's session ends. The lock lives and dies with its
 // session: when the leader's process dies, the server ends the session and the lock is free; the
 // leader also writes on that same session (store.ts checks the lock in every write), so a leader
 // whose session ended (pg_terminate_backend, a server restart) can no longer write, and stops.
@@ -90,15 +91,27 @@ export class Leadership {
     while (!stop.aborted) {
       try {
         session ??= await this.options.connect();
-        if (await tryLead(session)) {
-          following = false;
-          await this.lead(session);
-          session = undefined; // a lead always ends with its session; the next try comes after the pause, as a follower's would
-        } else {
+        if (!(await tryLead(session))) {
           if (!following) log.info('following', { retrySeconds: this.options.retrySeconds });
           following = true;
+          // Waits in the server's queue for the lock: the moment the leader's session ends (its
+          // process killed, its host gone once keepalives give up), this one leads. Stopping ends
+          // the session, which ends the wait.
+          const waiting = session;
+          const endWait = (): void => { void waiting.end().catch(() => {}); };
+          stop.addEventListener('abort', endWait, { once: true });
+          try {
+            await waitToLead(waiting);
+          } finally {
+            stop.removeEventListener('abort', endWait);
+          }
+          if (stop.aborted) break;
         }
+        following = false;
+        await this.lead(session);
+        session = undefined; // a lead always ends with its session; the next try comes after the pause, as a follower's would
       } catch (error) {
+        if (stop.aborted) break;
         log.warn('database-unreachable', { message: messageOf(error), retrySeconds: this.options.retrySeconds });
         await session?.end().catch(() => {});
         session = undefined;

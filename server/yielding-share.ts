@@ -54,10 +54,16 @@ export class YieldingShare {
     };
   }
 
-  /** The budget's gate, behind the backoff: an exchange waits until the backoff is over, then for the budget. */
+  /**
+   * The budget's gate, behind the backoff: the sync's exchanges wait until the backoff is over,
+   * then for the budget. Staff calls go straight to the budget (the transport's Retry-After pause
+   * holds them, and everything else, as long as the service asked).
+   */
   gate(inner: SendGate): SendGate {
     return async (priority, send, signal) => {
-      for (let wait = this.#quietUntil - this.#now(); wait > 0; wait = this.#quietUntil - this.#now()) await this.#sleep(wait);
+      if (priority === 'background') {
+        for (let wait = this.#quietUntil - this.#now(); wait > 0; wait = this.#quietUntil - this.#now()) await this.#sleep(wait);
+      }
       return inner(priority, send, signal);
     };
   }

@@ -16,12 +16,13 @@ import { decodeRecord } from './title-record.ts';
 import { MODEL_BITS, recordOf, titleRow, type TitleRow } from './title-row.ts';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, FLAGS_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
+import { mergeEpisodes } from '../node/sync/page-reading.ts';
 
 export type { SourceState } from '../shared/collection.ts';
 import type { SourceState } from '../shared/collection.ts';
 import { isErrorCode, type ErrorParams } from '../shared/errors.ts';
 import { isReason } from '../shared/reasons.ts';
-import type { AvailabilityStored, PageStored, RunEnd, RunFailure } from '../node/mirror-interface.ts';
+import type { AvailabilityStored, PageStored, RunEnd, RunFailure } from '../node/sync/page-store.ts';
 
 
 interface StateRow {
@@ -178,7 +179,7 @@ export class MirrorDatabase {
     }
   }
 
-  // ---- a desk in a library (library-source.ts) ----
+  // ---- a desk in a library (library-fill.ts) ----
 
   /** The change sequence of the library mirror stored so far (0: never filled from it). */
   librarySeq(): number {
@@ -312,7 +313,7 @@ export class MirrorDatabase {
   /**
    * A page of the global catalog, its records as the client normalises them. Each record is
    * made a row and written before the next is taken (a library fill's are parsed only then:
-   * library-source.ts), so a page's records and rows never all live at once: held for the
+   * library-fill.ts), so a page's records and rows never all live at once: held for the
    * whole page, they outlived the young generation and the collector copied and then swept
    * them, a fifth of a first fill's time.
    */
@@ -388,7 +389,8 @@ export class MirrorDatabase {
   }
 
   /** The library content endpoint carries both the record and the entitlement; TV comes as one record per episode. */
-  applyLibraryContentPage(source: string, run: number, libraryId: number, changes: readonly LibraryContentChange[], nextToken: string | undefined): void {
+  /** `source` undefined: a page read on demand, outside any run (no cursor moves; `run` is when it was read). */
+  applyLibraryContentPage(source: string | undefined, run: number, libraryId: number, changes: readonly LibraryContentChange[], nextToken: string | undefined): void {
     this.transaction(() => {
       const bulk = this.inBulk();
       for (const change of changes) {
@@ -404,7 +406,7 @@ export class MirrorDatabase {
         this.upsertTitle(key, titleRow(merged, this.vocabulary), run, bulk);
         if (purchaseModel) this.upsertEntitlement(libraryId, key, purchaseModel, active !== false, run);
       }
-      this.advance(source, nextToken, changes.length);
+      if (source !== undefined) this.advance(source, nextToken, changes.length);
     }, true);
   }
 
@@ -467,6 +469,16 @@ export class MirrorDatabase {
   }
 
   /** The record of the title filed under `key`, as its details show it (converted, or still as an earlier mirror kept it), its id the content id. */
+  /** Of these titles of the library, those with an entitlement and no record (no title row under their key). */
+  withoutRecord(libraryId: number, contentIds: readonly ContentId[]): ContentId[] {
+    const bare = this.statement(`SELECT 1 FROM entitlements e WHERE e.library_id = ? AND e.content_id = ?
+      AND NOT EXISTS (SELECT 1 FROM titles t WHERE t.id = e.content_id)`);
+    return contentIds.filter((id) => {
+      const key = this.keys.keyOf(id);
+      return key !== undefined && bare.get(libraryId, key) !== undefined;
+    });
+  }
+
   record(key: number): CatalogRecord | undefined {
     const row = this.statement('SELECT record FROM titles WHERE id = ?').get(key) as { record: Uint8Array | null } | undefined;
     if (!row) return undefined;
@@ -528,10 +540,4 @@ export class MirrorDatabase {
         avail = excluded.avail`)
       .run(libraryId, contentId, model, listedAs ?? null, active ? 1 : 0, run);
   }
-}
-
-/** Library content sends one record per TV episode under the series' id: keep them as episodes of one title. */
-function mergeEpisodes(first: CatalogRecord, next: CatalogRecord): CatalogRecord {
-  const episodes = [...first.episodes, ...next.episodes.filter((e) => !first.episodes.some((f) => f.titleId === e.titleId))];
-  return { ...first, episodes };
 }

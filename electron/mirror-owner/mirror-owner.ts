@@ -7,7 +7,7 @@
 import { MIRROR_UPGRADE_STEP, SEARCH_INDEX_STEP } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DeskError } from '../shared/desk-error.ts';
-import { LibrarySource } from './library-source.ts';
+import { LibraryFillOnFile } from './library-fill.ts';
 import { MirrorDatabase } from './mirror-database.ts';
 import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions } from '../node/mirror-interface.ts';
 import { MirrorUpgrade } from './mirror-upgrade.ts';
@@ -22,7 +22,7 @@ export class MirrorOwner {
   private readonly store: PageStoreOnFile;
   private readonly collections: CollectionCache;
   /** A desk in a library: its fills from the library mirror (rule 6). */
-  private readonly library: LibrarySource;
+  private readonly library: LibraryFillOnFile;
   private upgrading: Promise<void> | undefined;
   private closed = false;
 
@@ -35,7 +35,7 @@ export class MirrorOwner {
     this.upgrade = new MirrorUpgrade(this.db, () => spareOf(disk));
     this.store = new PageStoreOnFile(this.db, disk, this.upgrade);
     this.collections = new CollectionCache(this.db);
-    this.library = new LibrarySource(this.db, this.store);
+    this.library = new LibraryFillOnFile(this.db, this.store);
     this.continueUpgrade();
   }
 
@@ -78,6 +78,8 @@ export class MirrorOwner {
       case 'title': return detail(this.db, ...request.args);
       case 'rows': return rowsOf(this.db, ...request.args);
       case 'titleContents': return titleContents(this.db, ...request.args);
+      case 'fileLibraryContent': return this.store.fileLibraryContent(...request.args);
+      case 'withoutRecord': return this.db.withoutRecord(...request.args);
       case 'status': return this.status();
     }
   }

@@ -9,8 +9,8 @@ import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
 import type { Availability, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/mirror-interface.ts';
-import { readPage } from '../node/sync/page-reading.ts';
+import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/sync/page-store.ts';
+import { catalogChanges, readPage } from '../node/sync/page-reading.ts';
 import type { MirrorUpgrade } from './mirror-upgrade.ts';
 
 const MIB = 2 ** 20;
@@ -99,7 +99,7 @@ export class PageStoreOnFile {
         this.checkDiskSpace();
         const { name, runStartedAt, source } = opening;
         const next = read.head.next;
-        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, read.changes, next);
+        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, catalogChanges(read.changes), next);
         else if (read.kind === 'library-content') this.db.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
         else {
           const libraryId = libraryOf(source);
@@ -138,6 +138,15 @@ export class PageStoreOnFile {
     const opening = this.opening(run);
     this.openings.delete(run);
     this.db.failRun(opening.name, failure, at);
+  }
+
+  /** A library content page read on demand, filed outside any run (mirror-interface.ts, fileLibraryContent). */
+  fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): number {
+    const read = readPage({ kind: 'library-content', libraryId }, bytes);
+    if (read.kind !== 'library-content') throw new Error('A library content page read as another kind.');
+    this.checkDiskSpace();
+    this.db.applyLibraryContentPage(undefined, readAt, libraryId, read.changes, undefined);
+    return read.head.items;
   }
 
   storeAvailability(libraryId: number, items: Availability[], readAt: number): AvailabilityStored {

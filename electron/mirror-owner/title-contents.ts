@@ -9,7 +9,7 @@ import type { SourceState, TitleContent, TitleContents } from '../shared/collect
 import { durationSeconds } from '../shared/duration.ts';
 import type { PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { sourceName } from '../node/mirror-interface.ts';
+import { sourceName } from '../node/sync/page-store.ts';
 
 interface Row { key: number; model: PurchaseModel | null; active: number | null }
 

@@ -58,7 +58,7 @@ export type ServiceMismatch =
 /** The step a sync reports besides its sources: building the search index. */
 export const SEARCH_INDEX_STEP = 'search-index';
 /** A desk in a library (issue #25): the source that fills its Collection from the library mirror; its last success is how old the Collection is. */
-export const LIBRARY_SOURCE = 'library-mirror';
+export const LIBRARY_FILL_SOURCE = 'library-mirror';
 /** The mirror's own step, shown in the Sync view: a mirror an earlier version wrote, brought up to this one. */
 export const MIRROR_UPGRADE_STEP = 'mirror-upgrade';
 
@@ -122,7 +122,17 @@ export interface TitleContent {
  */
 export type TitleContents =
   | { titleId: number; contents: TitleContent[] }
-  | { titleId: number; unresolved: 'no-mirror' | 'not-in-mirror' };
+  | { titleId: number; unresolved: TitleUnresolved };
+
+/**
+ * Why a hit is not resolved: no run of titles has succeeded yet; the title is not in the copy;
+ * or it was looked up on the service just now (lookUpTitles) and the library's list holds no
+ * title under that number — an episode of a series may still be found by its own ids.
+ */
+export type TitleUnresolved = 'no-mirror' | 'not-in-mirror' | 'not-found-by-id';
+
+/** Hits looked up on the service at once, at most: each costs one request of the credential's minute. */
+export const TITLE_LOOKUPS_AT_ONCE = 5;
 
 /** A page of the Collection browser. */
 export interface CatalogPage {

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, type ServiceMismatch, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, TITLE_LOOKUPS_AT_ONCE, type ServiceMismatch, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -192,6 +192,15 @@ export interface LibraryMirrorView {
   passwordSaved: boolean;
 }
 
+/** A desk in a library (issue #31): the library server IT's policy names, and whether this desk is enrolled there. */
+export interface LibraryServerView {
+  /** The instances' host:port, as staff and IT read them. */
+  server: string;
+  enrolled: boolean;
+  /** The workstation's id at the server, once enrolled (IT's list-desks names it). */
+  workstationId?: string;
+}
+
 export interface Preferences { idleLockMinutes: number; language: Language }
 
 /** How staff unlock this desk, for the lock and shift-start screens. */
@@ -355,11 +364,21 @@ export const METHODS = {
   libraryMirror: method<LibraryMirrorView | null>()(none),
   /** Keeps the library mirror role's password in the keychain, where IT's policy lets it be typed in Settings (`passwordEntry: 'settings'`). */
   setLibraryMirrorPassword: method<LibraryMirrorView>()(z.strictObject({ password: z.string().min(1).max(1000) })),
+  /** A desk in a library (issue #31): the library server IT's policy names and whether this desk is enrolled there; null on a desk on its own. */
+  libraryServer: method<LibraryServerView | null>()(none),
+  /** Trades IT's one-time enrolment code for this desk's workstation credentials, kept in the keychain. */
+  enrolDesk: method<LibraryServerView>()(z.strictObject({ code: z.string().trim().min(4).max(64) })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
   /** Calls whose answers the renderer no longer wants (a superseded lookup or query, issue #34): named by the call ids it gave them. */
   cancelCalls: method<null>()(z.strictObject({ callIds: z.array(z.string().regex(CALL_ID)).min(1).max(100) })),
+  /**
+   * Hits the desk's copy cannot resolve yet, looked up on the service now (a fresh desk during its
+   * first sync; a title newer than the last sync): one small request each, then resolved as
+   * titleContents resolves them. A desk in a library asks its library mirror instead.
+   */
+  lookUpTitles: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(TITLE_LOOKUPS_AT_ONCE) })),
 } as const;
 
 
@@ -393,6 +412,8 @@ export interface SyncStatusView {
    * listed, and when it is next due.
    */
   fullPass: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number; removed?: number };
+  /** The catalog refresh a desk on its own runs by itself (catalog-refresh.ts): its rule, the oldest source's last success, the next run. */
+  catalogRefresh: { everyDays: number; setBy: 'policy' | 'default'; lastAt?: number; nextAt?: number };
   /**
    * A desk in a library (issue #25): its Collection comes from the library mirror named by IT's
    * policy (`server`: host:port/database), never from the partner; the source `library-mirror`
@@ -406,9 +427,11 @@ export interface EventPayloads {
   /** `shift-length`: the shift reached IT's longest (policy maxShiftHours, 12 hours without it). */
   sessionLocked: { reason: 'idle' | 'staff' | 'system' | 'shift-length' };
   syncProgress: SyncProgress;
+  /** The library server expects a staff call to wait this long for its turn (the credential's limit is reached). */
+  serviceWait: { seconds: number };
 }
 export type EventName = keyof EventPayloads;
-export const EVENT_NAMES: EventName[] = ['sessionLocked', 'syncProgress'];
+export const EVENT_NAMES: EventName[] = ['sessionLocked', 'syncProgress', 'serviceWait'];
 
 export const channelOf = (name: MethodName | EventName): string => `lending-desk:${name}`;
 

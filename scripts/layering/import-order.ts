@@ -18,8 +18,9 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   main: [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/node/mirror-interface.ts', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
+    ['electron/node/logging', 'electron/node/pin', 'electron/node/library-server-protocol.ts', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
     ['electron/node/sync'],
+    ['electron/node/mirror-interface.ts'],
     ['electron/main/policy'],
     ['electron/main/action-log'],
     ['electron/main/mirror'],
@@ -32,8 +33,9 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   'mirror-owner': [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/mirror-interface.ts', 'electron/node/library-mirror'],
+    ['electron/node/logging', 'electron/node/library-mirror'],
     ['electron/node/sync'],
+    ['electron/node/mirror-interface.ts'],
     ['electron/mirror-owner'],
   ],
   // The window: of electron/ only the shared layer (tsconfig.renderer.json refuses the rest).
@@ -50,7 +52,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   server: [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/node/mirror-interface.ts', 'electron/node/library-mirror'],
+    ['electron/node/logging', 'electron/node/library-mirror', 'electron/node/pin', 'electron/node/library-server-protocol.ts'],
     ['electron/node/sync'],
     ['server'],
   ],

@@ -2,14 +2,16 @@
 // and filters, the page of results, what each result borrows, and the live availability of
 // those contents (one liveAvailability call per page). A search result names a title
 // (`titleId`), not a content: the desk's copy of the catalog says which content ids it stands
-// for (one, or a series' episodes); where it cannot tell, the result says so, and a series'
-// episodes — which carry their own ids — can be looked up once on the service. Nothing is ever
+// for (one, or a series' episodes); where it cannot tell (a fresh desk's first sync, a title
+// newer than the last), the first few results are looked up on the service at once, one small
+// request each (lookUpTitles), the others when staff ask; a series' episodes — which carry their
+// own ids — can be looked up once on the service too. Nothing is ever
 // borrowed by a titleId. What was searched is what a patron asked for, so the lock and the end of
 // a shift clear it, as does a change of library or connection (one lifecycle subscription, below).
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ArgsOf, TitleContents } from '../../electron/shared/contract.ts';
-import type { TitleContent } from '../../electron/shared/collection.ts';
+import { TITLE_LOOKUPS_AT_ONCE, type TitleContent, type TitleUnresolved } from '../../electron/shared/collection.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { Availability, ContentId, Format, PurchaseModel, SearchHit, SearchPage } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -25,8 +27,13 @@ export const LIVE_SEARCH_PAUSE_MS = 400;
 /** What a result borrows: its contents from the desk's copy, or found on the service by its episodes' own ids; or why not known. */
 export type HitContents =
   | { state: 'checking' }
+  /** Being looked up on the service now (lookUpTitles). */
+  | { state: 'finding' }
   | { state: 'known'; contents: TitleContent[]; from: 'mirror' | 'service' }
-  | { state: 'unknown'; why: 'no-mirror' | 'not-in-mirror' | 'no-title-id' | 'not-found' };
+  | { state: 'unknown'; why: TitleUnresolved | 'no-title-id' | 'not-found' };
+
+/** The copy cannot tell yet, but the service may: such a hit is looked up on it. */
+export const worthLookingUp = (why: string | undefined): boolean => why === 'no-mirror' || why === 'not-in-mirror';
 
 export const useLiveSearchStore = defineStore('liveSearch', () => {
   // A new search supersedes the last one and its availability; a reset drops both.
@@ -47,6 +54,8 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   /** By titleId: episodes looked up on the service by their own ids, when the copy did not know the title. */
   const lookedUp = ref<Record<number, TitleContent[]>>({});
   const lookingUp = ref<number[]>([]);
+  /** By titleId: results being looked up on the service now (lookUpTitles). */
+  const findingOnService = ref<number[]>([]);
   const availabilityLoading = ref(false);
   const availabilityError = ref<ErrorInfo>();
   let lastRequest: ArgsOf<'liveSearch'> | undefined;
@@ -106,6 +115,8 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     availability.value = {};
     resolved.value = contents ?? {};
     lookedUp.value = {};
+    findingOnService.value = [];
+    void findOnService(); // its own request beside the availability read: the results show meanwhile
     await refreshAvailability();
     return true;
   }
@@ -136,7 +147,33 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     if (found) return found.length > 0 ? { state: 'known', contents: found, from: 'service' } : { state: 'unknown', why: 'not-found' };
     const known = resolved.value[hit.titleId];
     if (!known) return { state: 'checking' };
+    if (findingOnService.value.includes(hit.titleId) && 'unresolved' in known) return { state: 'finding' };
     return 'contents' in known ? { state: 'known', contents: known.contents, from: 'mirror' } : { state: 'unknown', why: known.unresolved };
+  }
+
+  /**
+   * Results the copy cannot resolve, looked up on the service: the first few of the page by
+   * default (each costs one request of the credential's minute), or the one staff ask for.
+   */
+  async function findOnService(titleIds?: number[]): Promise<void> {
+    const request = lastRequest;
+    if (!page.value || !shown.value) return;
+    const wanted = titleIds ?? page.value.hits.flatMap((h) => {
+      const known = h.titleId === undefined ? undefined : resolved.value[h.titleId];
+      return known && 'unresolved' in known && worthLookingUp(known.unresolved) ? [known.titleId] : [];
+    });
+    const asked = [...new Set(wanted)].filter((id) => !findingOnService.value.includes(id)).slice(0, TITLE_LOOKUPS_AT_ONCE);
+    if (asked.length === 0) return;
+    findingOnService.value = [...findingOnService.value, ...asked];
+    const result = await requests.alongside('lookUpTitles', { libraryId: shown.value.libraryId, titleIds: asked });
+    if (!result || lastRequest !== request) return; // another search went out meanwhile
+    findingOnService.value = findingOnService.value.filter((id) => !asked.includes(id));
+    if (!result.ok) {
+      availabilityError.value = result.error;
+      return;
+    }
+    resolved.value = { ...resolved.value, ...Object.fromEntries(result.value.map((r) => [r.titleId, r])) };
+    await refreshAvailability();
   }
 
   /** A series the copy does not know, by its episodes' own ids (a search result carries them): asked of the service once. */
@@ -201,6 +238,7 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     resolved.value = {};
     lookedUp.value = {};
     lookingUp.value = [];
+    findingOnService.value = [];
     availabilityLoading.value = false;
     availabilityError.value = undefined;
   }
@@ -209,6 +247,6 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
 
   return {
     query, kidsMode, format, purchaseModel, page, shown, loading, error, availability, availabilityLoading, availabilityError,
-    resolved, lookedUp, lookingUp, hasPrevious, hasNext, search, searchAsTyped, turn, retry, resolve, contentsOf, lookUp, availabilityOf, refreshAvailability, $reset,
+    resolved, lookedUp, lookingUp, findingOnService, hasPrevious, hasNext, search, searchAsTyped, turn, retry, resolve, contentsOf, lookUp, findOnService, availabilityOf, refreshAvailability, $reset,
   };
 });

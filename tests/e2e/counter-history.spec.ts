@@ -6,7 +6,7 @@
 // who did it. Both languages, screenshots at both sizes.
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { hashPin } from '../../electron/main/desk/pin-hash.ts';
+import { hashPin } from '../../electron/node/pin/pin-hash.ts';
 import { expect, test } from './hosts.ts';
 import { LANGUAGES, LIBRARY, STEERS_SANDBOX, addPatron, say, screenshots, titles, type Language } from './desk-steps.ts';
 import { overflowingLabels, policyFolder } from './counter-steps.ts';

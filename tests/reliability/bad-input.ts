@@ -32,10 +32,14 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
   // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
   titleContents: [],
+  // A hit not in the copy: one page of the library's content, starting just before its id.
+  lookUpTitles: ['token', 'libraryContent'],
   // A desk in a library: the keychain and the policy only.
   libraryMirror: [], setLibraryMirrorPassword: [],
   // Stops calls the renderer made; it asks the service nothing.
   cancelCalls: [],
+  // A desk in a library's server (issue #31): a desk on its own has none, and sends nothing.
+  libraryServer: [], enrolDesk: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -219,9 +223,10 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     collectionBrowse: { libraryId, text: 'the', formats: ['EBOOK'], model: 'FLEX', sort: 'title', direction: 'asc', offset: 0, limit: 5 },
     collectionTitle: { libraryId, contentId },
     collectionLiveAvailability: { libraryId, contentIds }, syncNow: { full: false }, liveAvailability: { libraryId, contentIds },
-    titleContents: { libraryId, titleIds: contentIds },
+    titleContents: { libraryId, titleIds: contentIds }, lookUpTitles: { libraryId, titleIds: contentIds.slice(0, 5) },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'not-used-here' },
     cancelCalls: { callIds: ['s1-1'] },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
   };
 }
 

@@ -162,7 +162,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   ways?.watchWindow(deskWindow);
   ways?.watchShutdown(powerMonitor);
   const background: RepeatingTask[] = [
-    desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(),
+    desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(), desk.startCatalogRefresh(),
     desk.startLibraryFill(),
   ];
   // Updates only for an installed app, and only as the policy allows (off without one).

@@ -14,6 +14,7 @@ import type { ServiceMismatch } from '../../shared/collection.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import { serverName, type LibraryFillOptions } from '../mirror/library-fill.ts';
 import { Connection, type ConnectionSpec, type MirrorPlace } from './connection.ts';
+import type { LibraryServerLink } from './library-server-fetch.ts';
 import { prepareMirror, removeMirrors } from './mirror-files.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
 
@@ -34,6 +35,18 @@ export interface ConnectionsOptions {
    * from it (its libraries and country), never from the partner. The sandbox stays on its own.
    */
   libraryMirror?: Omit<LibraryFillOptions, 'libraries' | 'countries'>;
+  /**
+   * IT's policy names the library server (issue #31): a partner profile's calls go to it, not to
+   * the partner, proven with this desk's workstation credentials; the desk keeps no partner
+   * password and never sees the partner's token. The sandbox stays on its own.
+   */
+  libraryServer?: {
+    link: LibraryServerLink;
+    /** The workstation id and secret from the keychain, read when a token is needed. */
+    workstation: () => Promise<Credentials>;
+    /** The server told a staff call to wait this many seconds for its turn. */
+    onWait: (seconds: number) => void;
+  };
 }
 
 /** The state of a profile's saved password, as Settings shows it. */
@@ -149,14 +162,19 @@ export class Connections {
         mirror: this.mirrorOf(profile.id, origin),
       });
     }
-    const baseUrl = normalizeBaseUrl(profile.baseUrl);
+    const server = options.libraryServer;
+    const baseUrl = server ? server.link.baseUrl : normalizeBaseUrl(profile.baseUrl);
     const origin = originOf(baseUrl);
     const library = options.libraryMirror;
-    options.logger.info('connection.open', { profileId: profile.id, origin, ...(library ? { libraryMirror: serverName(library.target) } : {}) });
+    options.logger.info('connection.open', {
+      profileId: profile.id, origin, ...(library ? { libraryMirror: serverName(library.target) } : {}), ...(server ? { libraryServer: true } : {}),
+    });
     const libraries = profile.libraries.map((l) => ({ libraryId: l.libraryId, country: profile.country }));
     return new Connection({
-      ...common, baseUrl, fetch: options.fetch,
-      credentials: () => this.savedCredentials(profile, origin),
+      ...common, baseUrl,
+      // Through the library server: its own fetch (its CA, both instances), the workstation's credentials.
+      fetch: server ? server.link.fetchWith(server.onWait) : options.fetch,
+      credentials: server ? server.workstation : () => this.savedCredentials(profile, origin),
       libraries,
       // A copy filled from the library mirror is its own file: one filled from the partner is never mixed into it.
       mirror: this.mirrorOf(profile.id, library ? `postgres://${serverName(library.target)}` : origin),

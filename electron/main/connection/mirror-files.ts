@@ -1,45 +1,53 @@
-// Where a connection's catalog mirror lives: one file per (profile, service origin), so a
-// profile re-added or edited to another address starts a fresh mirror instead of showing, or
-// syncing into, another service's collection.
+// Where a connection's mirror lives: one file per (profile, service origin), so a profile
+// re-added or edited to another address starts a fresh mirror instead of showing, or syncing
+// into, another service's Collection. Files are named `mirror-<profile>-<origin tag>.db`; those
+// an earlier version named `catalog-<profile>-<origin tag>.db`, or `catalog-<profile>.db` (from
+// before origins were in the name), are renamed once when their profile next opens.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SQLITE_SUFFIXES = ['', '-wal', '-shm'];
+/** This version's prefix, and the one earlier versions used. */
+const PREFIX = 'mirror-';
+const EARLIER_PREFIX = 'catalog-';
 
 function originTag(origin: string): string {
   return createHash('sha256').update(origin).digest('hex').slice(0, 12);
 }
 
+const fileName = (prefix: string, profileId: string, origin: string): string => `${prefix}${profileId}-${originTag(origin)}.db`;
+
 export function mirrorPath(dir: string, profileId: string, origin: string): string {
-  return join(dir, `catalog-${profileId}-${originTag(origin)}.db`);
+  return join(dir, fileName(PREFIX, profileId, origin));
 }
 
-/** Mirror files of this profile, by name (the database and its WAL and shared-memory files). */
+/** Mirror files of this profile, by name (the database and its WAL and shared-memory files), under this version's names or earlier ones. */
 function profileFiles(dir: string, profileId: string): string[] {
   if (!existsSync(dir)) return [];
-  const prefix = `catalog-${profileId}-`;
-  const legacy = `catalog-${profileId}.db`;
+  const beforeOrigins = `${EARLIER_PREFIX}${profileId}.db`;
   return readdirSync(dir).filter((name) => {
-    if (SQLITE_SUFFIXES.some((suffix) => name === legacy + suffix)) return true;
-    if (!name.startsWith(prefix)) return false;
-    // `catalog-main-<tag>.db`, not the files of a profile named `main-2`.
-    return /^[0-9a-f]{12}\.db(-wal|-shm)?$/.test(name.slice(prefix.length));
+    if (SQLITE_SUFFIXES.some((suffix) => name === beforeOrigins + suffix)) return true;
+    const prefix = [PREFIX, EARLIER_PREFIX].map((p) => `${p}${profileId}-`).find((p) => name.startsWith(p));
+    // `mirror-main-<tag>.db`, not the files of a profile named `main-2`.
+    return prefix !== undefined && /^[0-9a-f]{12}\.db(-wal|-shm)?$/.test(name.slice(prefix.length));
   });
 }
 
 /**
- * Before a connection opens its mirror: mirrors of the same profile for other origins belong to
- * a service it no longer points at, and go. A mirror from before origins were part of the name
- * (`catalog-<profile>.db`) is kept as this origin's: its profile's address at the upgrade.
+ * Before a connection opens its mirror: this origin's file under an earlier name is renamed (a
+ * mirror from before origins were part of the name is kept as this origin's: its profile's address
+ * at the upgrade); mirrors of the same profile for other origins belong to a service it no longer
+ * points at, and go.
  */
 export function prepareMirror(dir: string, profileId: string, origin: string): string {
   const path = mirrorPath(dir, profileId, origin);
-  const own = new Set(SQLITE_SUFFIXES.map((suffix) => `${path.slice(dir.length + 1)}${suffix}`));
-  const legacy = join(dir, `catalog-${profileId}.db`);
-  if (existsSync(legacy) && !existsSync(path)) {
-    for (const suffix of SQLITE_SUFFIXES) if (existsSync(legacy + suffix)) renameSync(legacy + suffix, path + suffix);
+  for (const earlier of [join(dir, fileName(EARLIER_PREFIX, profileId, origin)), join(dir, `${EARLIER_PREFIX}${profileId}.db`)]) {
+    if (existsSync(earlier) && !existsSync(path)) {
+      for (const suffix of SQLITE_SUFFIXES) if (existsSync(earlier + suffix)) renameSync(earlier + suffix, path + suffix);
+    }
   }
+  const own = new Set(SQLITE_SUFFIXES.map((suffix) => `${path.slice(dir.length + 1)}${suffix}`));
   for (const name of profileFiles(dir, profileId)) if (!own.has(name)) rmSync(join(dir, name), { force: true });
   return path;
 }

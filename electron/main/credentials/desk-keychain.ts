@@ -23,6 +23,12 @@ export const DESK_RECORDS = {
   libraryMirrorPassword: 'lending-desk:library-mirror',
   /** The zone the action log's days are counted in, kept since set-up, and the machine zone last seen (issue #33). */
   dayBoundary: 'lending-desk:day-boundary',
+  /**
+   * This desk's workstation id and secret at the library server (issue #31), as JSON
+   * `{"workstationId": …, "secret": …}`: what the desk proves itself with there, written at its
+   * enrolment (or by IT's tooling). Never logged; never sent anywhere but the server's token request.
+   */
+  workstation: 'lending-desk:workstation',
 } as const;
 export type DeskRecord = (typeof DESK_RECORDS)[keyof typeof DESK_RECORDS];
 

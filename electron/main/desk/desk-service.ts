@@ -26,17 +26,19 @@ import { PolicySettings, type Policy, type PolicyProblems } from '../policy/inde
 import type { DeskSettings, Settings } from '../settings/index.ts';
 import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
-import { libraryMirrorOptions } from './library-desk.ts';
+import { libraryMirrorOptions } from './library-fill-settings.ts';
+import { LibraryServerSettings } from './library-server-settings.ts';
 import { ConnectionsArea } from './areas/connections-area.ts';
 import { PatronDeskArea } from './areas/patron-desk-area.ts';
 import { ShiftArea, type LockReason } from './areas/shift-area.ts';
 import { CardCheck } from './card-check.ts';
 import { DeskClipboard, type ClipboardPort } from './clipboard.ts';
 import { adoptEarlierConnections, ConnectionRecords } from './connection-records.ts';
+import { catalogRefreshRule } from './catalog-refresh.ts';
 import { fullPassRule } from './full-pass.ts';
 import { gateWhileLocked } from './lock-gate.ts';
-import { MIN_COST_LOG2 } from '../policy/pin-hash-format.ts';
-import { PRODUCT_PIN_COST, type PinCost } from './pin-hash.ts';
+import { MIN_COST_LOG2 } from '../../node/pin/pin-hash-format.ts';
+import { PRODUCT_PIN_COST, type PinCost } from '../../node/pin/pin-hash.ts';
 import type { RepeatingTask } from './repeating-task.ts';
 import { SignInRecords } from './sign-in-record.ts';
 import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
@@ -130,12 +132,15 @@ export class DeskService {
     const signIn = new StaffSignIn({ records, staffPins: policy?.staffPins, deskPinNames: policy?.deskPinNames, now, logger, osUserName, cost });
     const clipboard = new DeskClipboard(deps.clipboard);
     const libraryMirror = libraryMirrorOptions(policy?.libraryMirror, keychain);
+    // A desk in a library (issue #31): every partner call goes to the library server IT's policy names.
+    const libraryServer = policy?.libraryServer ? new LibraryServerSettings(policy.libraryServer, keychain) : undefined;
     const connections = this.#connections = new Connections({
       fetch: deps.fetch, vault, sandbox: deps.sandbox, mirrors: deps.mirrors, now, logger,
       ...(deps.ratePerMinute === undefined ? {} : { ratePerMinute: deps.ratePerMinute }),
       ...(deps.clientOptions ? { clientOptions: deps.clientOptions } : {}),
-      // A desk in a library (issue #25, library-desk.ts): IT's policy names the library mirror.
+      // A desk in a library (issue #25, library-fill-settings.ts): IT's policy names the library mirror.
       ...(libraryMirror ? { libraryMirror } : {}),
+      ...(libraryServer ? { libraryServer: libraryServer.options((seconds) => deps.emit('serviceWait', { seconds })) } : {}),
     });
     const calls = this.#calls;
     const shift = this.#shift = new ShiftArea({
@@ -151,6 +156,7 @@ export class DeskService {
     const connectionsArea = new ConnectionsArea({
       settings, connections, connectionRecords, vault, shift, logger, now, version: deps.version, installedForAllUsers: deps.installedForAllUsers ?? false,
       desk: { libraryRules: policy?.libraries, recentPatrons: policy?.recentPatrons },
+      ...(libraryServer ? { libraryServer } : {}),
     });
     // Libraries as staff read them (issue #35): IT's name for it, the profile's, or its number.
     const policyLibraryName = (libraryId: number) => policy?.libraries?.find((l) => l.libraryId === libraryId)?.name;
@@ -170,7 +176,7 @@ export class DeskService {
     const cards = policy?.libraries?.some((l) => l.cards || l.items) ? new CardCheck(policy.libraries, libraryName) : undefined;
     const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger, ...(cards ? { cards } : {}) });
     const collection = this.#collection = new CollectionArea({
-      connections: connectionsArea, fullPass: fullPassRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
+      connections: connectionsArea, fullPass: fullPassRule(policy), catalogRefresh: catalogRefreshRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
       library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
     });
     const handlers: DeskHandlers = {
@@ -180,15 +186,15 @@ export class DeskService {
         return connectionsArea.appInfo();
       },
       ...methodsOf(connectionsArea, 'appInfo', 'listProfiles', 'useSandbox', 'testPartnerConnection', 'savePartnerProfile',
-        'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile'),
+        'replaceCredentials', 'forgetCredentials', 'activateProfile', 'removeProfile', 'libraryServer', 'enrolDesk'),
       ...methodsOf(patronDesk, 'borrow', 'returnTitle', 'placeHold', 'removeHold', 'copyText'),
       ...cancellable(calls, patronDesk, 'lookupPatron', 'findCardElsewhere', 'liveSearch', 'liveAvailability'),
-      ...methodsOf(collection, 'syncStatus', 'syncNow', 'libraryMirror'),
+      ...methodsOf(collection, 'syncStatus', 'syncNow', 'libraryMirror', 'lookUpTitles'),
       ...cancellable(calls, collection, 'collectionBrowse', 'collectionTitle', 'collectionLiveAvailability', 'titleContents'),
       cancelCalls: async (args) => {
         calls.cancel(args.callIds);
         return null;
-        },
+      },
       // Issue #33: the library mirror's password is replaced by IT's own tools, or by a manager here.
       setLibraryMirrorPassword: async (args) => {
         // Where IT's policy lets it be typed at all (otherwise the collection area says IT's tools set it).
@@ -245,6 +251,15 @@ export class DeskService {
 
   runDueFullPass(): Promise<boolean> {
     return this.#collection.runDueFullPass();
+  }
+
+  /** A desk on its own: its catalog's and holdings' deltas when due (catalog-refresh.ts), checked now and every `everyMs`. */
+  startCatalogRefresh(everyMs?: number): RepeatingTask {
+    return this.#collection.startCatalogRefresh(everyMs);
+  }
+
+  runDueCatalogRefresh(): Promise<boolean> {
+    return this.#collection.runDueCatalogRefresh();
   }
 
   startAvailabilityRefresh(everyMs?: number): RepeatingTask {

@@ -7,16 +7,14 @@
 import type { SourceState } from '../../shared/collection.ts';
 import type { SyncStatusView } from '../../shared/contract.ts';
 import type { Policy } from '../policy/schema.ts';
+import { DAY_MS, daysRule, type DaysRule } from './days-rule.ts';
 
 export const DEFAULT_FULL_PASS_DAYS = 7;
-const DAY_MS = 86_400_000;
 
-export interface FullPassRule { everyDays: number; setBy: 'policy' | 'default' }
+export type FullPassRule = DaysRule;
 
-export function fullPassRule(policy: Pick<Policy, 'entitlementFullPassDays'> | undefined): FullPassRule {
-  const days = policy?.entitlementFullPassDays;
-  return days === undefined ? { everyDays: DEFAULT_FULL_PASS_DAYS, setBy: 'default' } : { everyDays: days, setBy: 'policy' };
-}
+export const fullPassRule = (policy: Pick<Policy, 'entitlementFullPassDays'> | undefined): FullPassRule =>
+  daysRule(policy?.entitlementFullPassDays, DEFAULT_FULL_PASS_DAYS);
 
 /** The sources that say what a library holds: what the pass runs in full. */
 const holding = (sources: readonly SourceState[]): SourceState[] =>

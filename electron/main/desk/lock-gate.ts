@@ -33,6 +33,10 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   forgetCredentials: 'refused',
   libraryMirror: 'refused',
   setLibraryMirrorPassword: 'refused',
+  // Which server, and whether this desk is enrolled: nothing about a patron. Enrolment proves itself
+  // with IT's one-time code, and is what a desk in a library needs before anyone can sign in.
+  libraryServer: 'open',
+  enrolDesk: 'open',
   activateProfile: 'refused',
   removeProfile: 'refused',
   updatePreferences: 'language-only',
@@ -56,6 +60,7 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   titleContents: 'refused',
   // Cancelling only stops calls the renderer made; a locked desk has none it wants an answer to.
   cancelCalls: 'open',
+  lookUpTitles: 'refused',
 };
 
 /** What the gate asks of the desk. */

@@ -16,8 +16,8 @@
 //   with a desk PIN until IT's policy or the partner password of a connection in place sets one.
 import { existsSync } from 'node:fs';
 import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
-import { parsePinHash } from './pin-hash.ts';
-import { FREE_TRIES } from './sign-in-throttle.ts';
+import { parsePinHash } from '../../node/pin/pin-hash.ts';
+import { FREE_TRIES } from '../../node/pin/sign-in-throttle.ts';
 
 /** Why the desk must be set up again: its record is missing, or it is not one this desk wrote. */
 export type RecordProblem = 'missing' | 'not-the-desks-own';

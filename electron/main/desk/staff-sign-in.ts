@@ -10,9 +10,9 @@ import type { Logger } from '../../node/logging/logger.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { staffNameKey, type StaffPin } from '../policy/schema.ts';
 import { pinProblem } from '../../shared/pin-rules.ts';
-import { hashPin, spendVerification, verifyPin, type PinCost } from './pin-hash.ts';
+import { hashPin, spendVerification, verifyPin, type PinCost } from '../../node/pin/pin-hash.ts';
 import type { RecordProblem, SignInRecord, SignInRecords, SignInStanding } from './sign-in-record.ts';
-import { FREE_TRIES, secondsToWait } from './sign-in-throttle.ts';
+import { FREE_TRIES, secondsToWait } from '../../node/pin/sign-in-throttle.ts';
 
 export type SignInMethod = 'staff-pins' | 'desk-pin';
 

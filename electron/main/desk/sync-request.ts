@@ -3,10 +3,10 @@
 import type { Connection } from '../connection/connection.ts';
 import type { SyncRequest } from '../../node/sync/engine.ts';
 import type { SyncStatusView } from '../../shared/contract.ts';
-import type { FullPassRule } from './full-pass.ts';
+import type { DaysRule } from './days-rule.ts';
 
-export const emptySyncStatus = (rule: FullPassRule): SyncStatusView =>
-  ({ available: false, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { ...rule } });
+export const emptySyncStatus = (rules: { fullPass: DaysRule; catalogRefresh: DaysRule }): SyncStatusView =>
+  ({ available: false, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { ...rules.fullPass }, catalogRefresh: { ...rules.catalogRefresh } });
 
 /** `entitlementsOnly` with `full`: the full entitlement pass (full-pass.ts). */
 export function syncRequest(connection: Pick<Connection, 'libraries' | 'profile'>, full: boolean, entitlementsOnly = false): SyncRequest {

@@ -6,7 +6,7 @@ import type { PartnerClient } from '../../node/partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { BrowseRow, CatalogPage, ServiceMismatch, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
 import type { ContentId } from '../../shared/model.ts';
-import { LibraryFiller, type LibraryFillOptions } from './library-fill.ts';
+import { LibraryFillClient, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
 import type { BrowseQuery, LibraryFillResult, MirrorCounts } from '../../node/mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from '../../node/sync/engine.ts';
@@ -18,7 +18,7 @@ export interface SyncStatus {
   running?: SyncProgress;
   /** What the service said beside each source's pages (`metadata.warnings`) in its last run, this session. */
   warnings: { source: string; warnings: string[] }[];
-  /** A desk in a library: where its Collection comes from (the source LIBRARY_SOURCE says when and why not). */
+  /** A desk in a library: where its Collection comes from (the source LIBRARY_FILL_SOURCE says when and why not). */
   libraryMirror?: { server: string };
   /** What the service answered at odds with the question, this session, newest last (issue #34). */
   mismatches: { at: number; mismatch: ServiceMismatch }[];
@@ -62,7 +62,7 @@ export class DeskMirror {
   private readonly cancel = new AbortController();
   /** Each source's warnings in its last run. */
   private readonly warnings = new Map<string, string[]>();
-  private readonly library: LibraryFiller | undefined;
+  private readonly library: LibraryFillClient | undefined;
   private lastFill: LibraryFillResult | undefined;
   private readonly mismatches: { at: number; mismatch: ServiceMismatch }[] = [];
 
@@ -73,7 +73,7 @@ export class DeskMirror {
       databasePath: options.databasePath,
       ...(options.diskSpaceKeptFree === undefined ? {} : { diskSpaceKeptFree: options.diskSpaceKeptFree }),
     }, options.workerUrl);
-    this.library = options.library ? new LibraryFiller(options.library, this.mirror, this.now) : undefined;
+    this.library = options.library ? new LibraryFillClient(options.library, this.mirror, this.now) : undefined;
   }
 
   /** Filled from the library mirror (a desk in a library), not from the partner. */
@@ -158,6 +158,33 @@ export class DeskMirror {
   /** What each search hit's title id stands for in the mirror (title-contents.ts). */
   titleContents(libraryId: number, titleIds: number[], signal?: AbortSignal): Promise<TitleContents[]> {
     return this.mirror.titleContents(libraryId, titleIds, signal);
+  }
+
+  /**
+   * Hits the mirror cannot resolve yet, looked up now (contract: lookUpTitles): on the partner,
+   * each title's page of the library's content (one small request, on the desk's client: staff
+   * are waiting), filed into the mirror outside any run; a desk in a library fills from its
+   * library mirror instead. Then each is resolved as titleContents resolves it; one still not
+   * found after its page came is `not-found-by-id`.
+   */
+  async lookUpTitles(libraryId: number, titleIds: number[], signal?: AbortSignal): Promise<TitleContents[]> {
+    const unresolved = (await this.mirror.titleContents(libraryId, titleIds)).filter((t) => 'unresolved' in t).map((t) => t.titleId);
+    if (unresolved.length === 0) return this.mirror.titleContents(libraryId, titleIds);
+    const asked = new Set<number>();
+    if (this.library) {
+      await this.fillFromLibrary().catch(() => undefined); // the fill's failure is on its source, for the Sync view
+    } else {
+      const stop = signal ? AbortSignal.any([signal, this.cancel.signal]) : this.cancel.signal;
+      await this.track((async () => {
+        for (const titleId of unresolved) {
+          const page = await this.options.desk.libraryContentAround(libraryId, titleId, stop);
+          await this.mirror.fileLibraryContent(libraryId, page, this.now());
+          asked.add(titleId);
+        }
+      })());
+    }
+    const answers = await this.mirror.titleContents(libraryId, titleIds);
+    return answers.map((t) => ('unresolved' in t && asked.has(t.titleId) ? { titleId: t.titleId, unresolved: 'not-found-by-id' } : t));
   }
 
   /** The mirror's own thread at work for a request of this connection (a simulated clock waits for it, tests/support/simulated-time.ts). */

@@ -1,7 +1,7 @@
 // Main's side of a desk in a library (issue #25): what the connection hands the mirror's owner for
 // each fill from the library mirror — IT's settings, the password read from the keychain just
 // then (IT may change it), the desk's libraries and countries — and nothing more: the owner reads
-// PostgreSQL on its own thread (library-source.ts). A fill asked while one is under way joins it.
+// PostgreSQL on its own thread (library-fill.ts). A fill asked while one is under way joins it.
 import type { Country } from '../../shared/model.ts';
 import type { LibraryFill, LibraryFillResult, LibraryMirrorTarget } from '../../node/mirror-interface.ts';
 
@@ -18,7 +18,7 @@ export interface LibraryFillOptions {
 /** Where the library mirror is, as the Sync view names it (never the role's password). */
 export const serverName = (target: LibraryMirrorTarget): string => `${target.host}:${target.port}/${target.database}`;
 
-export class LibraryFiller {
+export class LibraryFillClient {
   private readonly options: LibraryFillOptions;
   private readonly owner: LibraryFill;
   private readonly now: () => number;

@@ -6,9 +6,8 @@
 import { Worker } from 'node:worker_threads';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type {
-  AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions, PageHead, PageStored, StoringPage,
-} from '../../node/mirror-interface.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions } from '../../node/mirror-interface.ts';
+import type { PageHead, PageStored, StoringPage } from '../../node/sync/page-store.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
 export const DEFAULT_OWNER_URL = new URL('../../mirror-owner/mirror-worker.ts', import.meta.url);
@@ -57,6 +56,8 @@ export class MirrorClient implements MirrorInterface {
   title = (libraryId: number, contentId: ArgsOf<'title'>[1], signal?: AbortSignal) => this.call('title', [libraryId, contentId], [], undefined, signal);
   rows = (libraryId: number, contentIds: ArgsOf<'rows'>[1], signal?: AbortSignal) => this.call('rows', [libraryId, contentIds], [], undefined, signal);
   titleContents = (libraryId: number, titleIds: number[], signal?: AbortSignal) => this.call('titleContents', [libraryId, titleIds], [], undefined, signal);
+  fileLibraryContent = (...args: ArgsOf<'fileLibraryContent'>) => this.call('fileLibraryContent', args, [args[1]]);
+  withoutRecord = (...args: ArgsOf<'withoutRecord'>) => this.call('withoutRecord', args);
   status = () => this.call('status', []);
   fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 

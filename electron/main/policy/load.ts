@@ -7,6 +7,7 @@
 // template must not lock out an older desk): it is set aside and listed in Settings and the log.
 import { caFileRule } from './library-mirror-policy.ts';
 import { unprotectedFileProblem, type ProtectedPlaces } from './protected-path.ts';
+import { serverCaFileRule } from './library-server-policy.ts';
 import { readLinuxPolicy, type LinuxSourceOptions } from './linux-source.ts';
 import { readMacPolicy, type MacSourceOptions } from './macos-source.ts';
 import type { PolicyProblems } from './problem.ts';
@@ -78,6 +79,8 @@ export function checkedPolicy(read: SourceRead, build: Parameters<typeof autoUpd
   const caFile = parsed.data.libraryMirror?.caFile;
   const unprotected = caFile === undefined ? undefined : unprotectedFileProblem(caFile, build.platform, places, { source: read.source, setting: 'libraryMirror.caFile' });
   if (unprotected) return { problems: { ignored: unprotected }, source: read.source };
+  const serverCaRule = serverCaFileRule(parsed.data.libraryServer, build.platform);
+  if (serverCaRule) return { problems: { ignored: policyProblem('policy.invalid-value', { source: read.source, setting: 'libraryServer.caFile', rule: serverCaRule }) }, source: read.source };
   const updatesRefused = autoUpdatesRefusal(parsed.data, build);
   const problems = { ...(updatesRefused ? { updatesRefused } : {}), ...(unknown.length > 0 ? { unknownSettings: unknown } : {}) };
   return { policy: parsed.data, problems, source: read.source };

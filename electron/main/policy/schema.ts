@@ -9,9 +9,10 @@
 import { z } from 'zod';
 import { CHECK_DIGITS, CODABAR_KIND, CODABAR_LENGTH } from '../../shared/card-rules.ts';
 import { STAFF_ROLES } from '../../shared/staff.ts';
-import { pinHashProblem } from './pin-hash-format.ts';
+import { pinHashProblem } from '../../node/pin/pin-hash-format.ts';
 import { connectionProfileSchema, type ConnectionProfile } from '../settings/schema.ts';
 import { libraryMirrorPolicySchema } from './library-mirror-policy.ts';
+import { libraryServerPolicySchema } from './library-server-policy.ts';
 import { policyProblem, type PolicyProblem } from './problem.ts';
 
 export const POLICY_VERSION = 1;
@@ -130,6 +131,9 @@ const libraryPolicySchema = z.strictObject({
 // ---- the catalog (issue #24): the full entitlement pass, which finds removals no delta marks ----
 export const MAX_FULL_PASS_DAYS = 90;
 const FULL_PASS_RULE = `entitlementFullPassDays must be a whole number of days from 1 to ${MAX_FULL_PASS_DAYS}.`;
+// ---- the catalog refresh (issue #34): the catalog's and holdings' deltas on the desk's own schedule ----
+export const MAX_CATALOG_REFRESH_DAYS = 30;
+const CATALOG_REFRESH_RULE = `catalogRefreshDays must be a whole number of days from 1 to ${MAX_CATALOG_REFRESH_DAYS}.`;
 
 // ---- what stays on the desk holds (issue #33): whom it trusts on the wire, its day, its longest shift ----
 const INSPECTION_CA_RULE = 'tlsInspectionCa must be a list of 1 to 20 SHA-256 certificate fingerprints (64 hexadecimal digits, colons allowed), as `openssl x509 -noout -fingerprint -sha256` prints them.';
@@ -175,6 +179,7 @@ export const policySchema = z
     /** false: staff cannot add, re-address or remove connections (issue #21); credentials can still be replaced. */
     profileEditing: z.boolean({ error: 'profileEditing must be true or false.' }).optional(),
     entitlementFullPassDays: z.number({ error: FULL_PASS_RULE }).int({ error: FULL_PASS_RULE }).min(1, { error: FULL_PASS_RULE }).max(MAX_FULL_PASS_DAYS, { error: FULL_PASS_RULE }).optional(),
+    catalogRefreshDays: z.number({ error: CATALOG_REFRESH_RULE }).int({ error: CATALOG_REFRESH_RULE }).min(1, { error: CATALOG_REFRESH_RULE }).max(MAX_CATALOG_REFRESH_DAYS, { error: CATALOG_REFRESH_RULE }).optional(),
     /** The library system's shared mirror (issue #25): the desk fills its Collection from it, not from the partner. */
     libraryMirror: libraryMirrorPolicySchema.optional(),
     // ---- what stays on the desk holds (issue #33) ----
@@ -196,6 +201,8 @@ export const policySchema = z
     deskPinNames: z.array(z.string({ error: DESK_PIN_NAME_RULE }).trim().min(1, { error: DESK_PIN_NAME_RULE }).max(60, { error: DESK_PIN_NAME_RULE })
       .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), { error: DESK_PIN_NAME_RULE }), { error: 'deskPinNames must be a list of names.' })
       .min(1, { error: 'deskPinNames, when present, must name at least one member of staff.' }).max(500, { error: 'deskPinNames may name at most 500 members of staff.' }).optional(),
+    /** The library's server (issue #31): every partner call of this desk goes through it; the desk holds no partner credential. */
+    libraryServer: libraryServerPolicySchema.optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'The policy must be a JSON object.' : undefined) })
   .superRefine((policy, context) => {
     const ids = (policy.profiles ?? []).map((profile) => profile.id);

@@ -16,9 +16,11 @@
 //                           recentPatrons    REG_DWORD     0–10
 //                           deskPinRole      REG_SZ        desk or manager
 //                           deskPinNames     REG_MULTI_SZ  one name a line (a REG_SZ: one name)
+//                           catalogRefreshDays  REG_DWORD  1–30
 //   Lending Desk\updates    mode             REG_SZ        auto, it-managed or off
 //                           url              REG_SZ        https://…
 //   Lending Desk\libraryMirror  host, database, user, caFile, passwordEntry  REG_SZ
+//   Lending Desk\libraryServer  url, fallbackUrl, caFile  REG_SZ
 //                           port             REG_DWORD     1–65535
 //
 // Inside a subkey an empty REG_SZ is a field not set: the ADMX's optional text boxes (caFile,

@@ -53,7 +53,7 @@ export async function changesSince(session: pg.ClientBase, since: number, option
   if (options.libraries && !options.libraries.every(Number.isSafeInteger)) throw new Error('A library id must be a whole number.');
   // One message, one round trip (the simple query protocol: whole numbers checked above are the
   // only values written into it), so a desk can ask for its next batch before it writes this one
-  // and PostgreSQL reads and sends it meanwhile (library-source.ts). A table's changes past the
+  // and PostgreSQL reads and sends it meanwhile (library-fill.ts). A table's changes past the
   // limit-th change of a table read before it cannot be in the batch (only the first `limit` of
   // all are kept): they are not read, so a first fill is not sent 5000 entitlements with every
   // batch of titles only to drop them.

@@ -97,6 +97,78 @@ const MIGRATIONS: Migration[] = [
          SELECT source, in_progress, last_success_at, last_attempt_at, last_error_code, items FROM ${SCHEMA}.sync_cursors`,
     ],
   },
+  {
+    description: 'sync cursors keep what the desk\'s mirror keeps of a failure (its reason and parameters) and of the last full run',
+    statements: [
+      `ALTER TABLE ${SCHEMA}.sync_cursors ADD COLUMN last_error_reason text, ADD COLUMN last_error_params jsonb,
+         ADD COLUMN full_success_at timestamptz, ADD COLUMN full_removed bigint`,
+    ],
+  },
+  {
+    description: 'the library server: enrolled workstations and their one-time enrolment codes; the partner requests of the last minutes (the credential\'s shared budget)',
+    statements: [
+      // A desk PC the server carries partner calls for. Its secret is 32 random bytes the desk
+      // keeps in its keychain; only a SHA-256 of it is kept here (a secret that long needs no slow hash).
+      `CREATE TABLE ${SCHEMA}.workstations (
+         id text PRIMARY KEY,
+         name text NOT NULL,
+         secret_sha256 bytea NOT NULL,
+         enrolled_at timestamptz NOT NULL DEFAULT now(),
+         revoked_at timestamptz,
+         last_seen_at timestamptz
+       )`,
+      // Made by IT (the server's enrol-desk command) and traded once, before it expires, for a
+      // workstation's secret. Kept as a SHA-256 too: a code read off this table enrols nothing.
+      `CREATE TABLE ${SCHEMA}.enrolment_codes (
+         code_sha256 bytea PRIMARY KEY,
+         name text NOT NULL,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         expires_at timestamptz NOT NULL,
+         used_at timestamptz,
+         workstation_id text REFERENCES ${SCHEMA}.workstations (id)
+       )`,
+      // When the leader sent each partner request: an instance that takes the lead over counts
+      // the last window's requests of the one before it, so the credential's limit holds across a
+      // failover. Old rows are pruned by the leader.
+      `CREATE TABLE ${SCHEMA}.partner_requests (at timestamptz NOT NULL, instance text NOT NULL)`,
+      `CREATE INDEX partner_requests_by_time ON ${SCHEMA}.partner_requests (at)`,
+    ],
+  },
+  {
+    description: 'staff who sign in at desks against the server: their accounts, wrong tries (per account and per workstation) and sessions',
+    statements: [
+      // A member of staff, created, reset and disabled by IT or a manager with the server's
+      // commands. The PIN is kept only as its scrypt hash (electron/node/pin/pin-hash.ts).
+      `CREATE TABLE ${SCHEMA}.staff (
+         id text PRIMARY KEY,
+         name text NOT NULL,
+         name_key text NOT NULL UNIQUE,     -- the name as staff type it: case, accents and spaces folded
+         role text NOT NULL CHECK (role IN ('desk-staff', 'manager')),
+         pin_hash text NOT NULL,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         pin_set_at timestamptz NOT NULL DEFAULT now(),
+         disabled_at timestamptz
+       )`,
+      // Wrong tries in a row, counted on the server so nothing at a desk resets them: one row per
+      // account ('staff:<id>') and per workstation ('workstation:<id>').
+      `CREATE TABLE ${SCHEMA}.sign_in_failures (
+         key text PRIMARY KEY,
+         failures integer NOT NULL,
+         last_failure_at timestamptz NOT NULL
+       )`,
+      // A signed-in shift: bound to the member of staff and the workstation; the desk holds its
+      // token in memory only (a SHA-256 of it is kept here) and ends it at its lock.
+      `CREATE TABLE ${SCHEMA}.staff_sessions (
+         token_sha256 bytea PRIMARY KEY,
+         staff_id text NOT NULL REFERENCES ${SCHEMA}.staff (id),
+         workstation_id text NOT NULL REFERENCES ${SCHEMA}.workstations (id),
+         started_at timestamptz NOT NULL DEFAULT now(),
+         expires_at timestamptz NOT NULL,
+         ended_at timestamptz,
+         ended_why text
+       )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

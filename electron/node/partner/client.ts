@@ -101,6 +101,22 @@ function isAmbiguous(error: unknown): error is DeskError {
   return error instanceof DeskError && ['network', 'timeout', 'server', 'bad-response'].includes(error.code);
 }
 
+/** A request the library server carries for a desk: the partner's own path, query and headers. */
+export interface RelayRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/** The service's answer to a relayed request: a 2xx with its body as sent, or another status with the service's words. */
+export interface RelayAnswer {
+  status: number;
+  body?: ArrayBuffer;
+  message?: string;
+  retryAfterMs?: number;
+}
+
 /** One bulk pull: which list, and its options (a delta's base, the page size, a stored token to resume from). */
 export type BulkPull =
   | ({ kind: 'global' } & GlobalContentOptions)
@@ -292,6 +308,22 @@ export class PartnerClient {
     return results.flat();
   }
 
+  /**
+   * The library's content record for one content id, read on demand (a search hit the desk's copy
+   * does not hold yet, a title newly entitled): a page of the library content list starting just
+   * before the id, as another integration of the service reads one title (startToken = id - 1).
+   * Two ids are asked for, so the record is there whether the service counts the token in or
+   * out. The page's bytes, for the mirror to read as it reads any library content page.
+   */
+  async libraryContentAround(libraryId: number, contentId: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    if (!Number.isInteger(contentId) || contentId < 1) throw new DeskError('invalid-input', 'A title is looked up by a whole-number id.');
+    const body = await this.authorized('bulk', {
+      method: 'GET', path: apiPath('libraries', checkLibraryId(libraryId), 'content'),
+      query: { startToken: contentId - 1, limit: 2, purchaseModel: 'ALL' }, retry: true, bytes: true, ...(signal ? { signal } : {}),
+    });
+    return body instanceof ArrayBuffer ? body : new ArrayBuffer(0);
+  }
+
   globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
     return this.parsedPages({ kind: 'global', ...options }, parseGlobalContentPage);
   }
@@ -368,6 +400,36 @@ export class PartnerClient {
           continue;
         }
         throw error instanceof HttpStatusError ? errorForStatus(op, error) : error;
+      }
+    }
+  }
+
+  /**
+   * One request as another client asked for it (the library server carrying a desk's call): sent
+   * once with this client's token (renewed once if the service refuses it), through this client's
+   * budget and Retry-After, and answered as the service answered — a 2xx with its bytes, any other
+   * status with the service's words and wait — for the asking client to read as its own. Only a
+   * failure to reach the service at all (network, timeout) throws.
+   */
+  async relay(request: RelayRequest, signal?: AbortSignal): Promise<RelayAnswer> {
+    for (let renewed = false; ; renewed = true) {
+      const token = await this.core.tokens.get(this.priority);
+      try {
+        const answer = await this.core.transport.request({
+          method: request.method, path: request.path, query: request.query, headers: request.headers,
+          authorization: `Bearer ${token}`, retry: false, bytes: true, priority: this.priority, ...(signal ? { signal } : {}),
+        });
+        return { status: answer.status, body: answer.body instanceof ArrayBuffer ? answer.body : new ArrayBuffer(0) };
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw error;
+        if (error.status === 401 && !renewed) {
+          this.core.tokens.invalidate(token);
+          continue;
+        }
+        return {
+          status: error.status, ...(error.serverMessage === undefined ? {} : { message: error.serverMessage }),
+          ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        };
       }
     }
   }

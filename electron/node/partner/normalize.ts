@@ -252,7 +252,7 @@ const acceptedId = (v: unknown): ContentId | undefined => (isObject(v) ? content
 
 /**
  * A global content record as the service sent it, once the checks every record passes have
- * passed: what the library mirror keeps (server/page-rows.ts), so that a desk
+ * passed: what the library mirror keeps (server/library-rows.ts), so that a desk
  * reads it as it would a partner page. The desk's own mirror keeps parseGlobalChange's record.
  */
 export type WireCatalogChange = { kind: 'removed'; id: ContentId } | { kind: 'upsert'; id: ContentId; wire: Json };

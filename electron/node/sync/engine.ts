@@ -1,9 +1,11 @@
 // The sync engine: pulls the global catalog, each library's entitlements (Instant and Flex)
-// or its library content, and availability, into a page store (mirror-interface.ts: the desk's
-// mirror, or a library system's shared one). It runs where the partner client is — main, on
-// the connection's background client (one token, one request budget, one Retry-After gate) —
-// and only fetches: each page's bytes go to the store as they came, and the store reads them
-// once and answers with the page's next token (its head), then once the page is stored.
+// or its library content, and availability, into a page store (page-store.ts): the desk's mirror
+// (its owner thread, through main's mirror client) or the library mirror in PostgreSQL (the
+// library server). It runs where the partner client is — the desk's main, on the connection's
+// background client (one token, one request budget, one Retry-After gate), or the library
+// server's leader — and only fetches: each page's bytes go to the store as they came, and the
+// store reads them once and answers with the page's next token (its head), then once the page
+// is stored.
 //
 // Every source resumes from its stored page token; a full run removes what it did not see, a
 // delta applies exactly what changed (the service's own removals and deactivations included).
@@ -11,14 +13,13 @@
 // (its signal aborted: the connection closed) records nothing, whatever it was doing: the
 // request on the wire is aborted, and the run stays under way to resume from its last stored
 // page. Which of the two it was is decided in one place (`settle`), from the signal alone.
+import type { Logger } from '../logging/logger.ts';
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
 import { SEARCH_INDEX_STEP, type ServiceMismatch, type SyncProgress } from '../../shared/collection.ts';
 import type { ContentId, Country, PurchaseModel } from '../../shared/model.ts';
-import {
-  sourceName, type AvailabilityStored, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource,
-} from '../mirror-interface.ts';
+import { filesTitleRecords, sourceName, type AvailabilityStored, type PageHead, type PageStore, type PageStored, type RunEnd, type RunFailure, type SyncSource, type UnreadAvailability } from './page-store.ts';
 
 export type { SyncProgress };
 
@@ -54,6 +55,15 @@ export interface SyncContext {
   onWarnings?: (source: string, warnings: string[]) => void;
   /** An answer that disagrees with what was asked (a record's purchase model against the filter, a filter ignored): for the Sync view and the log. */
   onMismatch?: (mismatch: ServiceMismatch) => void;
+  /**
+   * Each page fetched only once the one before it is stored, and none asked for ahead: the
+   * library server's way, whose share of the credential spaces its requests a second or more
+   * apart (fetching ahead gains nothing), and whose leader, killed mid-sync, leaves its successor
+   * at most the one page it was storing to fetch again. The desk overlaps fetching and storing.
+   */
+  onePageAtATime?: boolean;
+  /** Each run's start, pages, end or failure (the library server's JSON-lines log; the desk's Sync view has them from the store). */
+  log?: Logger;
 }
 
 export const MODELS: PurchaseModel[] = ['INSTANT', 'FLEX'];
@@ -121,8 +131,52 @@ export async function refreshChangedAvailability(ctx: SyncContext, libraryId: nu
   // The unsettled are among the changed: content info, read for all of them, gives their model too.
   if (end.unsettled.length > 0) ctx.onMismatch?.({ kind: 'filter-ignored', libraryId, count: end.unsettled.length });
   await readAvailability(ctx, libraryId, [...changed]);
+  await readMissingRecords(ctx, libraryId, [...changed]);
   return changed.size;
 }
+
+/** Records read per refresh at most, one request each; the rest come with the next catalog delta. */
+export const RECORDS_READ_PER_REFRESH = 50;
+
+/**
+ * The records of titles newly entitled that the store holds no record for (page-store.ts,
+ * TitleRecords), each read as one page of the library's content starting just before its id.
+ * A store that does not file records one at a time is left as it is.
+ */
+async function readMissingRecords(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
+  const { store } = ctx;
+  if (contentIds.length === 0 || !filesTitleRecords(store)) return;
+  const missing = (await store.withoutRecord(libraryId, contentIds)).filter((id): id is number => typeof id === 'number');
+  for (const contentId of missing.slice(0, RECORDS_READ_PER_REFRESH)) {
+    ctx.signal.throwIfAborted();
+    const page = await ctx.client.libraryContentAround(libraryId, contentId, ctx.signal);
+    await store.fileLibraryContent(libraryId, page, ctx.now());
+  }
+  if (missing.length > 0) ctx.log?.info('records-read', { libraryId, missing: missing.length, read: Math.min(missing.length, RECORDS_READ_PER_REFRESH) });
+}
+
+/**
+ * Availability for every active Flex title of the library never read yet (the library server's,
+ * after a full sync), 50 ids a call. Resumable: a title read is not unread any more, so a pass
+ * cut short goes on where it stopped. A title the service leaves out of its answer stays unread
+ * and is not asked again in this pass. Answers how many titles were asked about.
+ */
+export async function readUnreadAvailability(ctx: SyncContext & { store: PageStore & UnreadAvailability }, libraryId: number): Promise<number> {
+  let asked = 0;
+  let after: string | undefined;
+  for (;;) {
+    ctx.signal.throwIfAborted();
+    const ids = await ctx.store.unreadAvailability(libraryId, after, UNREAD_PAGE);
+    if (ids.length === 0) return asked;
+    await readAvailability(ctx, libraryId, ids);
+    asked += ids.length;
+    after = String(ids.at(-1));
+    if (ids.length < UNREAD_PAGE) return asked;
+  }
+}
+
+/** Unread titles asked for at a time: ten content-info calls' worth. */
+const UNREAD_PAGE = CONTENT_INFO_BATCH * 10;
 
 /** Content info for these ids, 50 a call (each call passes the connection's budget). */
 export async function readAvailability(ctx: SyncContext, libraryId: number, contentIds: ContentId[]): Promise<void> {
@@ -183,11 +237,18 @@ async function syncSource(
   let done = run.itemsBefore;
   let total: number | undefined;
   let page = 0;
+  const pagesAhead = ctx.onePageAtATime ? 1 : PAGES_AHEAD_OF_THE_STORE;
+  // A run resumed after its last page was stored (its cursor ended, the end not yet done) only has its end left.
+  const onlyEndLeft = run.itemsBefore > 0 && run.startToken === undefined;
+  ctx.log?.info(run.itemsBefore > 0 ? 'run-resumed' : 'run-started', {
+    source: name, full: run.since === undefined, ...(run.since === undefined ? {} : { since: new Date(run.since).toISOString() }),
+    ...(run.itemsBefore > 0 ? { itemsBefore: run.itemsBefore } : {}),
+  });
   const storing: Promise<PageStored>[] = [];
   const disagreements = new Map<string, NonNullable<PageStored['disagreements']>[number]>();
   const unsettled: ContentId[] = [];
   /** Progress as each page is stored (they are, in order), whether or not the pull is waiting for the store. */
-  const report = (stored: PageStored): void => {
+  const report = (stored: PageStored, number: number, last: boolean): void => {
     for (const d of stored.disagreements ?? []) {
       const tally = disagreements.get(`${d.found} ${d.by}`) ?? { ...d, count: 0 };
       tally.count += d.count;
@@ -195,6 +256,7 @@ async function syncSource(
     }
     unsettled.push(...(stored.unsettled ?? []));
     done += stored.items;
+    ctx.log?.info('page-stored', { source: name, page: number, count: stored.items, last });
     const seconds = (now() - started) / 1000;
     const rate = seconds > 0 ? (done - run.itemsBefore) / seconds : undefined;
     ctx.onProgress?.({
@@ -212,26 +274,38 @@ async function syncSource(
     }
   };
   const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
-    while (storing.length >= PAGES_AHEAD_OF_THE_STORE) await oldestStored();
-    const handed = store.storePage(run.run, page + 1, bytes);
+    while (storing.length >= pagesAhead) await oldestStored();
+    const number = page + 1;
+    const handed = store.storePage(run.run, number, bytes);
+    let last = false;
     const stored = handed.stored.then((answer) => {
-      report(answer);
+      report(answer, number, last);
       return answer;
     });
     stored.catch(() => {}); // awaited in order; not an unhandled rejection meanwhile
     const head = await handed.head; // a garbled page is refused here: the pull asks for it again, as the same page
     page++;
+    last = head.next === undefined;
     storing.push(stored);
+    if (ctx.onePageAtATime) await oldestStored();
     total ??= head.totalCount;
-    if (head.warnings) ctx.onWarnings?.(name, head.warnings);
+    if (head.warnings) {
+      ctx.onWarnings?.(name, head.warnings);
+      for (const warning of head.warnings) ctx.log?.warn('page-warning', { source: name, page, warning });
+    }
     onHead?.(head);
     return head;
   };
   try {
-    for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal)) { /* each page is handed on in `take` */ }
+    if (!onlyEndLeft) {
+      for await (const _head of ctx.client.bulkPages(pull(run.startToken, run.since), take, signal, { ahead: !ctx.onePageAtATime })) { /* each page is handed on in `take` */ }
+    }
     while (storing.length > 0) await oldestStored();
     if (run.buildsAtEnd) ctx.onProgress?.({ source: SEARCH_INDEX_STEP, done });
-    return { ...await store.finishRun(run.run), disagreements: [...disagreements.values()], unsettled };
+    const end = await store.finishRun(run.run);
+    // (Named so: the log drops any field called `titles`, lest a title's name reach it.)
+    ctx.log?.info('run-finished', { source: name, pages: page, removedTitles: end.removed.titles, removedEntitlements: end.removed.entitlements });
+    return { ...end, disagreements: [...disagreements.values()], unsettled };
   } catch (error) {
     // A page the store refused to keep stops the run before any page after it (which the store
     // refuses for that reason): that refusal is what went wrong.
@@ -239,6 +313,7 @@ async function syncSource(
     if (earlier) storeRefusals.add(earlier.reason as object);
     const cause: unknown = earlier ? earlier.reason : error;
     await settle(ctx, run.run, cause);
+    ctx.log?.warn('run-failed', { source: name, page, message: cause instanceof Error ? cause.message : String(cause) });
     throw cause;
   }
 }

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContentIdsInOrder } from '../../../electron/mirror-owner/collection-reader.ts';
-import { LIBRARY_SOURCE } from '../../../electron/node/mirror-interface.ts';
+import { LIBRARY_FILL_SOURCE } from '../../../electron/node/mirror-interface.ts';
 import { MirrorDatabase } from '../../../electron/mirror-owner/mirror-database.ts';
 import { COLLECTION_ORDER_INDEXES } from '../../../electron/mirror-owner/schema.ts';
 import { Rng } from '../../../electron/main/sandbox/random.ts';
@@ -36,8 +36,8 @@ const orders = (mirror: MirrorDatabase): Float64Array[] =>
 /** Titles, then every other one entitled, written as a fill's batches write them (in one transaction each). */
 function write(mirror: MirrorDatabase, records: CatalogRecord[]): void {
   mirror.transaction(() => {
-    mirror.applyGlobalPage(LIBRARY_SOURCE, 1, records.map((r) => ({ kind: 'upsert' as const, record: r })), undefined);
-    mirror.applyEntitlementPage(LIBRARY_SOURCE, 1, LIBRARY, 'INSTANT',
+    mirror.applyGlobalPage(LIBRARY_FILL_SOURCE, 1, records.map((r) => ({ kind: 'upsert' as const, record: r })), undefined);
+    mirror.applyEntitlementPage(LIBRARY_FILL_SOURCE, 1, LIBRARY, 'INSTANT',
       records.filter((r) => (r.id as number) % 2 === 0).map((r) => ({ contentId: r.id, active: true, removed: false })), undefined);
   }, true);
 }
@@ -52,7 +52,7 @@ describe("a first fill's Collection orders", () => {
     dir = tempDir();
     // The reference: the same rows written with both orders kept entry by entry.
     const kept = new MirrorDatabase(join(dir, 'kept.db'));
-    kept.beginRun(LIBRARY_SOURCE, 1, 1);
+    kept.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
     write(kept, records);
     expect(indexesOf(kept)).toEqual(indexNames.toSorted());
     expected = orders(kept);
@@ -67,7 +67,7 @@ describe("a first fill's Collection orders", () => {
     const path = join(dir, 'first.db');
     let mirror = new MirrorDatabase(path);
     mirror.transaction(() => {
-      mirror.beginRun(LIBRARY_SOURCE, undefined, 1, true);
+      mirror.beginRun(LIBRARY_FILL_SOURCE, undefined, 1, true);
       mirror.deferCollectionOrders();
     });
     write(mirror, records.slice(0, TITLES / 2));
@@ -78,7 +78,7 @@ describe("a first fill's Collection orders", () => {
     expect(mirror.inBulk()).toBe(true);
     write(mirror, records.slice(TITLES / 2));
     expect(orders(mirror)).toEqual(expected); // SQLite sorts: the same rows, the same order
-    mirror.finishRun(LIBRARY_SOURCE, () => ({ titles: 0, entitlements: 0 }));
+    mirror.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
     expect(mirror.finishBulk()).toBe(true);
     expect(indexesOf(mirror)).toEqual(indexNames.toSorted());
     expect(orders(mirror)).toEqual(expected);
@@ -87,7 +87,7 @@ describe("a first fill's Collection orders", () => {
 
   it('are dropped only by a bulk run', () => {
     const mirror = new MirrorDatabase(join(dir, 'delta.db'));
-    mirror.beginRun(LIBRARY_SOURCE, 1, 1);
+    mirror.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
     expect(() => mirror.deferCollectionOrders()).toThrow();
     expect(indexesOf(mirror)).toEqual(indexNames.toSorted());
     mirror.close();

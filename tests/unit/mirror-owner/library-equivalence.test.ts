@@ -14,15 +14,15 @@ import type { SyncRequest } from '../../../electron/node/sync/engine.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
 import type { TitleDetail } from '../../../electron/shared/collection.ts';
 import type { ContentId } from '../../../electron/shared/model.ts';
-import { deskTarget, startLibraryService, type LibraryService } from '../../support/library-desk.ts';
-import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
+import { deskTarget, startLibraryServer, type LibraryServer } from '../../support/library-server.ts';
+import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { applyTheDelta, DELTA_TEXTS, DIRECTIONS, FILTERS, lendEveryCopy, matrixSize, SORTS, TEXTS } from './browse-matrix.ts';
 import { clientOf, countriesOf, serviceOf, tempDir } from './helpers.ts';
 
-const db = useMirrorDatabase();
+const db = useLibraryMirrorDatabase();
 let sandbox: SandboxHandle;
 let dir: string;
-let service: LibraryService;
+let service: LibraryServer;
 /** Filled from the partner, as every desk is today. */
 let partnerDesk: DeskMirror;
 /** Filled from the library mirror. */
@@ -35,7 +35,7 @@ beforeAll(async () => {
   dir = tempDir();
   const libraries = sandbox.libraries.map((l) => l.libraryId);
   request = { countries: countriesOf(sandbox), libraries, source: 'global+entitlements', pageSize: 500 };
-  service = await startLibraryService(db(), sandbox);
+  service = await startLibraryServer(db(), sandbox);
   partnerDesk = serviceOf(sandbox, join(dir, 'partner.db'));
   const { target, password } = deskTarget(db(), dir);
   const client = clientOf(sandbox);

@@ -9,7 +9,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MirrorReply, MirrorRequest, Run } from '../../../electron/node/mirror-interface.ts';
+import type { MirrorReply, MirrorRequest } from '../../../electron/node/mirror-interface.ts';
+import type { Run } from '../../../electron/node/sync/page-store.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
 import { tempDir } from './helpers.ts';
 

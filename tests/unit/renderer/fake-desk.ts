@@ -77,7 +77,7 @@ export const PATRON: PatronView = {
 
 /** A sync page's status: nothing synced unless a test says otherwise. */
 export function syncView(extra: Partial<SyncStatusView> = {}): SyncStatusView {
-  return { available: true, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { everyDays: 7, setBy: 'default' }, ...extra };
+  return { available: true, sources: [], counts: { titles: 0, entitlements: [] }, warnings: [], fullPass: { everyDays: 7, setBy: 'default' }, catalogRefresh: { everyDays: 2, setBy: 'default' }, ...extra };
 }
 
 type FakeDesk = { [M in MethodName]: Mock<LendingDeskApi[M]> } & {
@@ -129,6 +129,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     setLibraryMirrorPassword: vi.fn(),
     titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     cancelCalls: vi.fn(async () => ok(null)),
+    lookUpTitles: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);

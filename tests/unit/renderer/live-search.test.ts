@@ -39,6 +39,44 @@ describe('live search', () => {
     expect(text()).toContain('Available');
   });
 
+  it('before the first sync, looks the first five results up on the service and says so; the sixth when staff ask', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 6, hits: page(0, 6) }));
+    desk.titleContents.mockResolvedValueOnce(ok(page(0, 6).map((h) => ({ titleId: h.titleId!, unresolved: 'no-mirror' as const }))));
+    let answer!: () => void;
+    desk.lookUpTitles.mockImplementationOnce(({ titleIds }) => new Promise((resolve) => {
+      answer = () => resolve(ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId, purchaseModel: 'INSTANT' as const, active: true }] }))));
+    }));
+    desk.liveAvailability.mockImplementation(async ({ contentIds }) => ok(contentIds.map((contentId) => ({ contentId, status: 'BORROW' as const, purchaseModel: 'INSTANT' as const }))));
+    await searchFor('river');
+    expect(desk.lookUpTitles).toHaveBeenCalledWith({ libraryId: 101, titleIds: page(0, 5).map((h) => h.titleId) });
+    expect(document.querySelectorAll('[role="status"]').length).toBeGreaterThanOrEqual(5);
+    expect(text().split('Looking this title up on the service…').length - 1).toBe(5);
+    expect(hasButton('Borrow Title number 1')).toBe(false);
+    answer();
+    await flushPromises();
+    expect(text()).not.toContain('Looking this title up on the service…');
+    expect(hasButton('Borrow Title number 1')).toBe(true);
+    expect(desk.liveAvailability).toHaveBeenLastCalledWith({ libraryId: 101, contentIds: page(0, 5).map((h) => h.titleId) });
+    // The sixth waits for staff: one request each is the credential's to spend.
+    expect(text()).toContain('This desk has no copy of the Collection yet');
+    await click(button('Look it up on the service'));
+    expect(desk.lookUpTitles).toHaveBeenLastCalledWith({ libraryId: 101, titleIds: [1005] });
+    expect(hasButton('Borrow Title number 6')).toBe(true);
+  });
+
+  it('a result the service has no title for under its number says so, and offers the sync', async () => {
+    const { desk } = await mountApp(sandboxInfo());
+    desk.liveSearch.mockResolvedValueOnce(ok({ found: 1, hits: page(0, 1) }));
+    desk.titleContents.mockResolvedValueOnce(ok([{ titleId: 1000, unresolved: 'not-in-mirror' as const }]));
+    desk.lookUpTitles.mockResolvedValueOnce(ok([{ titleId: 1000, unresolved: 'not-found-by-id' as const }]));
+    await searchFor('river');
+    expect(text()).toContain('Looked up on the service: the library’s list has no title under this result’s number.');
+    expect(hasButton('Sync the Collection')).toBe(true);
+    expect(hasButton('Look it up on the service')).toBe(false);
+    expect(hasButton('Borrow Title number 1')).toBe(false);
+  });
+
   it('refuses an empty query without calling main', async () => {
     const { desk } = await mountApp(sandboxInfo());
     await searchFor('   ');

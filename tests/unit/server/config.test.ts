@@ -39,13 +39,13 @@ const minimal = (credentialsFile: string) => ({
 });
 
 describe('the configuration', () => {
-  it('fills in the defaults: half the credential\'s budget, Flex availability every 10 minutes, a follower retry under 30 s', () => {
+  it('fills in the defaults: the credential\'s whole budget (the server spends it for every desk), Flex availability every 10 minutes, a follower retry under 30 s', () => {
     const config = parseConfig(minimal('/etc/x'));
     expect(config).toMatchObject({
       requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE, availabilityEveryMinutes: 10, pageSize: 500, leaderRetrySeconds: LEADER_RETRY_SECONDS,
       database: { deskRole: 'library_mirror_desk' }, partner: { wsApi: '2.1' }, instanceName: expect.any(String),
     });
-    expect(DEFAULT_REQUESTS_PER_MINUTE).toBe(50);
+    expect(DEFAULT_REQUESTS_PER_MINUTE).toBe(100);
     expect(LEADER_RETRY_SECONDS).toBeLessThanOrEqual(30);
   });
 
@@ -131,7 +131,7 @@ describe('the credentials file', () => {
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^library-mirror: .*https/m);
+    expect(stderr).toMatch(/^library-server: .*https/m);
   });
 });
 
@@ -156,7 +156,7 @@ describe('what IT installs (server/deploy/)', () => {
   const read = (name: string): string => readFileSync(join(resources, name), 'utf8');
 
   it('the example configuration is one the service accepts', () => {
-    expect(parseConfig(JSON.parse(read('config.example.json')))).toMatchObject({ requestsPerMinute: 50, libraries: [{ libraryId: 101 }, { libraryId: 102 }] });
+    expect(parseConfig(JSON.parse(read('config.example.json')))).toMatchObject({ requestsPerMinute: 100, libraries: [{ libraryId: 101 }, { libraryId: 102 }] });
   });
 
   it('the systemd unit runs the service\'s command as its own user, hardened, its credential through systemd', () => {

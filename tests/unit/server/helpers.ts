@@ -2,7 +2,8 @@
 // of every change since a sequence number, batch by batch, with the desks' role.
 import type pg from 'pg';
 import { changesSince, type MirrorChange } from '../../../electron/node/library-mirror/changes.ts';
-import type { LibraryMirrorStore, PageKind, Removed, StoredPage } from '../../../server/store.ts';
+import type { PageHead, PageStore, RunEnd, SyncSource } from '../../../electron/node/sync/page-store.ts';
+import type { SourceState } from '../../../electron/shared/collection.ts';
 import type { BulkPull, PartnerClient } from '../../../electron/node/partner/client.ts';
 import { nextPageToken, parseBulkPage } from '../../../electron/node/partner/normalize.ts';
 import type { PurchaseModel } from '../../../electron/shared/model.ts';
@@ -29,15 +30,24 @@ export const entitlementsPull = (client: PartnerClient, libraryId: number, model
 export const libraryContentPull = (client: PartnerClient, libraryId: number, limit = 500): Pull =>
   bytesOf(client, { kind: 'library-content', libraryId, limit });
 
-/** One whole run of `source` through the store: begun, every page stored in order, finished. */
-export async function storeRun(store: LibraryMirrorStore, source: string, kind: PageKind, pull: Pull, startedAt: number, since?: number):
-Promise<{ run: number; answers: StoredPage[]; removed: Removed }> {
-  const run = await store.beginRun(source, since, startedAt);
-  const answers: StoredPage[] = [];
+/** One whole run of `source` through the store: opened, every page stored in order (its head, then stored), finished. */
+export async function storeRun(store: PageStore, source: SyncSource, pull: Pull, startedAt: number, since?: number):
+Promise<{ run: number; heads: PageHead[]; removed: RunEnd['removed'] }> {
+  const { run } = await store.openRun({ source, startedAt, ...(since === undefined ? {} : { since }) });
+  const heads: PageHead[] = [];
   let page = 0;
-  for await (const bytes of pull) answers.push(await store.storePage(source, run, kind, bytes, ++page));
-  const removed = await store.finishRun(source, run, { full: since === undefined });
-  return { run, answers, removed };
+  for await (const bytes of pull) {
+    const storing = store.storePage(run, ++page, bytes);
+    heads.push(await storing.head);
+    await storing.stored;
+  }
+  const { removed } = await store.finishRun(run);
+  return { run, heads, removed };
+}
+
+/** One source's state as the store keeps it (a source never run: not in progress, nothing stored). */
+export async function stateOf(store: PageStore, source: string): Promise<SourceState> {
+  return (await store.states()).find((s) => s.source === source) ?? { source, inProgress: false, items: 0 };
 }
 
 /** Every change after `since`, read as a desk reads them (batch after batch); and where to ask from next. */

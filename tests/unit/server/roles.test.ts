@@ -5,9 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientConfig, openSession } from '../../../electron/node/library-mirror/database.ts';
 import { grantDeskRole, migrate, SCHEMA } from '../../../electron/node/library-mirror/schema.ts';
-import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
+import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 
-const db = useMirrorDatabase();
+const db = useLibraryMirrorDatabase();
 let desk: pg.Client;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SandboxHandle } from '../../../electron/main/sandbox/server.ts';
-import type { MirrorDatabase } from '../../support/library-mirror-db.ts';
+import type { LibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
 
 const CLI = join(REPO_ROOT, 'server', 'main.ts');
@@ -32,7 +32,7 @@ export function removeServiceConfigs(): void {
 }
 
 /** A configuration for the service against `sandbox` and `db`, its database password in the credentials file; answers its path. */
-export function writeServiceConfig(db: MirrorDatabase, sandbox: SandboxHandle, overrides: Record<string, unknown> = {}): string {
+export function writeServiceConfig(db: LibraryMirrorDatabase, sandbox: SandboxHandle, overrides: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'library-mirror-config-'));
   configFolders.push(dir);
   const url = new URL(db.service.url);

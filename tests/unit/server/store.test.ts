@@ -7,25 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../electron/node/library-mirror/changes.ts';
 import { tryLead } from '../../../server/leadership.ts';
 import { grantDeskRole, migrate, SCHEMA, SCHEMA_VERSION } from '../../../electron/node/library-mirror/schema.ts';
-import { LibraryMirrorStore, NotLeaderError } from '../../../server/store.ts';
+import { LibraryPageStore } from '../../../server/page-store.ts';
+import { LeaderWrites, NotLeaderError } from '../../../server/leader-writes.ts';
 import type { PartnerClient } from '../../../electron/node/partner/client.ts';
 import { readGlobalContentPage } from '../../../electron/node/partner/normalize.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
-import { useMirrorDatabase } from '../../support/library-mirror-db.ts';
+import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { startHarness, type Harness } from '../node/partner/helpers.ts';
-import { entitlementsPull, globalPull, libraryContentPull, ofTable, readAllChanges, storeRun } from './helpers.ts';
+import { entitlementsPull, globalPull, libraryContentPull, ofTable, readAllChanges, stateOf, storeRun } from './helpers.ts';
 import type { ContentId } from '../../../electron/shared/model.ts';
 
 /** Content ids in id order (whole numbers by value, as the default sandbox gives them). */
 const byId = (a: ContentId, b: ContentId): number => String(a).localeCompare(String(b), 'en', { numeric: true });
 
 const SIZE = 1200;
-const db = useMirrorDatabase();
+const db = useLibraryMirrorDatabase();
 let h: Harness;
 let client: PartnerClient;
 let lead: pg.Client;
 let desk: pg.Client;
-let store: LibraryMirrorStore;
+let store: LibraryPageStore;
 
 beforeAll(async () => {
   h = await startHarness({ catalogSize: SIZE });
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await migrate(lead);
   await grantDeskRole(lead, db().deskRole);
   expect(await tryLead(lead)).toBe(true);
-  store = new LibraryMirrorStore(lead);
+  store = new LibraryPageStore(new LeaderWrites(lead));
   desk = await db().session(db().desk, 'store-test desk');
 });
 afterAll(async () => {
@@ -62,15 +63,15 @@ describe('migrations', () => {
 describe('the global catalog', () => {
   it('a full run stores every title as the service sent it, each with a change sequence, read by a desk in order', async () => {
     const firstPage: string[] = [];
-    const { answers, removed } = await storeRun(store, 'global', { kind: 'global' }, (async function* () {
+    const { heads, removed } = await storeRun(store, { kind: 'global' }, (async function* () {
       for await (const page of globalPull(client)) {
         if (firstPage.length === 0) firstPage.push(new TextDecoder().decode(page));
         yield page;
       }
     })(), h.clock.now());
-    expect(answers.map((a) => a.count)).toEqual([500, 500, 200]);
-    expect(answers[0]?.totalCount).toBe(SIZE);
-    expect(answers.at(-1)?.next).toBeUndefined();
+    expect(heads.map((a) => a.items)).toEqual([500, 500, 200]);
+    expect(heads[0]?.totalCount).toBe(SIZE);
+    expect(heads.at(-1)?.next).toBeUndefined();
     expect(removed).toEqual({ titles: 0, entitlements: 0 });
 
     const { changes, through, batches } = await readAllChanges(desk, 0, { limit: 500 });
@@ -92,7 +93,7 @@ describe('the global catalog', () => {
 
   it('a second full run that finds nothing new gives desks nothing new', async () => {
     const before = await highWater();
-    const { removed } = await storeRun(store, 'global', { kind: 'global' }, globalPull(client), h.clock.now() + 1);
+    const { removed } = await storeRun(store, { kind: 'global' }, globalPull(client), h.clock.now() + 1);
     expect(removed).toEqual({ titles: 0, entitlements: 0 });
     expect((await readAllChanges(desk, before)).changes).toEqual([]);
   });
@@ -102,8 +103,8 @@ describe('the global catalog', () => {
     const since = h.clock.now();
     h.clock.advance(60_000);
     const { added } = h.sandbox.control.applyCatalogChanges({ modify: [5], remove: [7], add: 1 });
-    const { answers } = await storeRun(store, 'global', { kind: 'global' }, globalPull(client, since), h.clock.now(), since);
-    expect(answers.reduce((n, a) => n + a.count, 0)).toBe(3);
+    const { heads } = await storeRun(store, { kind: 'global' }, globalPull(client, since), h.clock.now(), since);
+    expect(heads.reduce((n, a) => n + a.items, 0)).toBe(3);
     const { changes } = await readAllChanges(desk, before);
     const titles = ofTable(changes, 'titles');
     expect(titles.map((t) => t.id).sort(byId)).toEqual([5, 7, ...added]);
@@ -116,7 +117,7 @@ describe('the global catalog', () => {
   it('a full run marks removed (a tombstone, with a new sequence) what it did not see', async () => {
     h.sandbox.control.applyCatalogChanges({ remove: [9] });
     const before = await highWater();
-    const { removed } = await storeRun(store, 'global', { kind: 'global' }, globalPull(client), h.clock.now() + 2);
+    const { removed } = await storeRun(store, { kind: 'global' }, globalPull(client), h.clock.now() + 2);
     expect(removed).toEqual({ titles: 1, entitlements: 0 });
     const { changes } = await readAllChanges(desk, before);
     expect(changes).toEqual([expect.objectContaining({ table: 'titles', id: 9, removed: true })]);
@@ -124,37 +125,45 @@ describe('the global catalog', () => {
 });
 
 describe('pages, runs and the leader', () => {
-  it('a page stored before is answered from the cursor and writes nothing; one out of order, or of another run, is refused', async () => {
-    const run = await store.beginRun('global', undefined, h.clock.now() + 10);
+  it('a page out of order, or of a run another opening took over, is refused and writes nothing; a reopened run resumes after its last stored page', async () => {
+    const startedAt = h.clock.now() + 10;
+    const { run } = await store.openRun({ source: { kind: 'global' }, startedAt });
     const pages = globalPull(client, undefined, 100);
     const first = (await pages.next()).value!;
     const second = (await pages.next()).value!;
     await pages.return(undefined);
-    const stored = await store.storePage('global', run, { kind: 'global' }, first, 1);
-    expect(stored).toMatchObject({ count: 100, next: expect.any(String) });
+    const storing = store.storePage(run, 1, first);
+    const head = await storing.head;
+    expect(await storing.stored).toEqual({ items: 100 });
+    expect(head).toMatchObject({ items: 100, next: expect.any(String) });
     const mark = await highWater();
-    expect(await store.storePage('global', run, { kind: 'global' }, first, 1)).toEqual({ count: 0, alreadyStored: true, next: stored.next });
-    await expect(store.storePage('global', run, { kind: 'global' }, second, 3)).rejects.toThrow(/came before page 2/);
-    await expect(store.storePage('global', run - 1, { kind: 'global' }, second, 2)).rejects.toThrow(/not under way/);
+    await expect(store.storePage(run, 3, second).head).rejects.toThrow(/Page 3 of the run came where page 2 was expected/);
+    const reopened = await store.openRun({ source: { kind: 'global' }, startedAt: startedAt + 5 });
+    expect(reopened).toMatchObject({ startToken: head.next, itemsBefore: 100 }); // the same run, from the page after the last stored
+    await expect(store.storePage(run, 2, second).head).rejects.toThrow(/not open here/);
     expect(await highWater()).toBe(mark);
-    expect(await store.state('global')).toMatchObject({ inProgress: true, pages: 1, items: 100, nextToken: stored.next, runStartedAt: run });
+    expect(await stateOf(store, 'global')).toMatchObject({ inProgress: true, items: 100, nextToken: head.next, runStartedAt: startedAt });
   });
 
-  it('a failed run keeps its cursor (it resumes there) and says why', async () => {
-    const before = await store.state('global');
-    await store.failRun('global', 'The service did not answer within 15 seconds.', 'timeout', h.clock.now() + 20);
-    expect(await store.state('global')).toEqual({ ...before, lastError: 'The service did not answer within 15 seconds.', lastErrorCode: 'timeout', lastAttemptAt: h.clock.now() + 20 });
+  it('a failed run keeps its cursor (it resumes there) and says why, as staff read it', async () => {
+    const before = await stateOf(store, 'global');
+    const { run } = await store.openRun({ source: { kind: 'global' }, startedAt: h.clock.now() + 15 });
+    await store.failRun(run, { code: 'bad-response', message: 'The service sent an answer larger than 32 MiB.', reason: 'service.response-too-large', params: { limit: 32 } }, h.clock.now() + 20);
+    expect(await stateOf(store, 'global')).toEqual({
+      ...before, lastError: 'The service sent an answer larger than 32 MiB.', lastErrorCode: 'bad-response', lastErrorReason: 'service.response-too-large',
+      lastErrorParams: { limit: 32 }, lastAttemptAt: h.clock.now() + 20,
+    });
     const desksView = await desk.query(`SELECT last_error_code, in_progress FROM ${SCHEMA}.sync_status WHERE source = 'global'`);
-    expect(desksView.rows).toEqual([{ last_error_code: 'timeout', in_progress: true }]);
+    expect(desksView.rows).toEqual([{ last_error_code: 'bad-response', in_progress: true }]);
   });
 
   it('a session that does not hold the leader lock writes nothing', async () => {
     const other = await db().session(db().service, 'store-test follower');
     try {
-      const follower = new LibraryMirrorStore(other);
-      await expect(follower.beginRun('entitlements:303:FLEX', undefined, 1)).rejects.toBeInstanceOf(NotLeaderError);
+      const follower = new LibraryPageStore(new LeaderWrites(other));
+      await expect(follower.openRun({ source: { kind: 'entitlements', libraryId: 303, model: 'FLEX' }, startedAt: 1 })).rejects.toBeInstanceOf(NotLeaderError);
       await expect(follower.storeAvailability(303, [{ contentId: 1, status: 'BORROW' }], 1)).rejects.toBeInstanceOf(NotLeaderError);
-      expect((await follower.state('entitlements:303:FLEX')).inProgress).toBe(false);
+      expect((await stateOf(follower, 'entitlements:303:FLEX')).inProgress).toBe(false);
       expect((await other.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.availability WHERE library_id = 303`)).rows[0].n).toBe(0);
     } finally {
       await other.end();
@@ -163,12 +172,11 @@ describe('pages, runs and the leader', () => {
 });
 
 describe('entitlements and availability', () => {
-  it('each model of a library, full: every entitlement the service lists, its ids answered for the refresh', async () => {
+  it('each model of a library, full: every entitlement the service lists', async () => {
     for (const model of ['INSTANT', 'FLEX'] as const) {
       const expected = new Map<ContentId, boolean>();
       for await (const page of client.entitlementPages(101, { purchaseModel: model, limit: 500 })) for (const e of page.items) expected.set(e.contentId, e.active);
-      const { answers } = await storeRun(store, `entitlements:101:${model}`, { kind: 'entitlements', libraryId: 101, model }, entitlementsPull(client, 101, model), h.clock.now() + 30);
-      expect(answers.flatMap((a) => a.contentIds ?? []).sort(byId)).toEqual([...expected.keys()].sort(byId));
+      await storeRun(store, { kind: 'entitlements', libraryId: 101, model }, entitlementsPull(client, 101, model), h.clock.now() + 30);
       const rows = await desk.query(`SELECT content_id, active FROM ${SCHEMA}.entitlements WHERE library_id = 101 AND model = $1 AND NOT removed`, [model]);
       expect(new Map(rows.rows.map((r) => [Number(r.content_id), r.active]))).toEqual(expected);
     }
@@ -182,7 +190,7 @@ describe('entitlements and availability', () => {
     const since = h.clock.now();
     h.clock.advance(60_000);
     h.sandbox.control.applyCatalogChanges({ unentitle: { libraryId: 101, contentIds: [gone as number] } });
-    await storeRun(store, 'entitlements:101:FLEX', { kind: 'entitlements', libraryId: 101, model: 'FLEX' }, entitlementsPull(client, 101, 'FLEX', since), h.clock.now(), since);
+    await storeRun(store, { kind: 'entitlements', libraryId: 101, model: 'FLEX' }, entitlementsPull(client, 101, 'FLEX', since), h.clock.now(), since);
     const entitlements = ofTable((await readAllChanges(desk, before, { libraries: [101] })).changes, 'entitlements');
     expect(entitlements).toEqual([expect.objectContaining({ libraryId: 101, contentId: gone, removed: true })]);
   });
@@ -209,12 +217,12 @@ describe('entitlements and availability', () => {
 describe('library content', () => {
   it('stores a library\'s records as the desk keeps them (a series\' episodes in one title) with its entitlements', async () => {
     const before = await highWater();
-    const { answers } = await storeRun(store, 'library-content:202', { kind: 'library-content', libraryId: 202 }, libraryContentPull(client, 202, 100), h.clock.now() + 40);
+    const { heads } = await storeRun(store, { kind: 'library-content', libraryId: 202 }, libraryContentPull(client, 202, 100), h.clock.now() + 40);
     const sent = new Map<ContentId, number>(); // id -> records sent under it
     for await (const page of client.libraryContentPages(202, { limit: 100 })) {
       for (const c of page.items) if (c.kind === 'upsert') sent.set(c.title.id, (sent.get(c.title.id) ?? 0) + 1);
     }
-    expect(answers.reduce((n, a) => n + a.count, 0)).toBe([...sent.values()].reduce((a, b) => a + b, 0));
+    expect(heads.reduce((n, a) => n + a.items, 0)).toBe([...sent.values()].reduce((a, b) => a + b, 0));
     const { changes } = await readAllChanges(desk, before, { libraries: [202] });
     const titles = ofTable(changes, 'titles');
     expect(titleIds(changes).sort(byId)).toEqual([...sent.keys()].sort(byId));

@@ -1,7 +1,8 @@
 // The Collection: what the desk asks of the active connection's mirror. Its queries (browse, a
 // title's details, rows with fresh availability, what a search hit's titleId stands for), the
-// sync (staff's "Sync now", its status for the Sync page), and the background work: the full
-// entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh; on a
+// sync (staff's "Sync now", its status for the Sync page), and the background work: the catalog
+// refresh when it is due (catalog-refresh.ts), the full entitlement pass when it is due
+// (full-pass.ts) and the 10-minute availability refresh; on a
 // desk in a library, the library mirror's fill every minute instead (library-desk.ts). Works
 // through the active connection and nothing else of the other areas.
 
@@ -10,8 +11,10 @@ import type { Connection } from '../../connection/connection.ts';
 import type { DeskKeychain } from '../../credentials/desk-keychain.ts';
 import type { Logger } from '../../../node/logging/logger.ts';
 import type { Policy } from '../../policy/index.ts';
-import { fullPassDue, fullPassView, type FullPassRule } from '../full-pass.ts';
-import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-desk.ts';
+import { catalogRefreshDue, catalogRefreshView } from '../catalog-refresh.ts';
+import type { DaysRule } from '../days-rule.ts';
+import { fullPassDue, fullPassView } from '../full-pass.ts';
+import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-fill-settings.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
 import { emptySyncStatus, syncRequest } from '../sync-request.ts';
 import type { TitlePages } from '../title-pages.ts';
@@ -20,7 +23,9 @@ import type { ConnectionsArea } from './connections-area.ts';
 export interface CollectionAreaParts {
   connections: Pick<ConnectionsArea, 'forLibrary' | 'active' | 'activeIfAny'>;
   /** How often the full entitlement pass runs (IT's policy, or a week). */
-  fullPass: FullPassRule;
+  fullPass: DaysRule;
+  /** How often a desk on its own refreshes its catalog and holdings (IT's policy, or every other day). */
+  catalogRefresh: DaysRule;
   titlePages: TitlePages;
   logger: Logger;
   now: () => number;
@@ -63,9 +68,18 @@ export class CollectionArea {
     return (await this.#mirrorOf(args.libraryId)).titleContents(args.libraryId, args.titleIds, signal);
   }
 
+  /** Hits the mirror cannot resolve yet, looked up on the service (or the library mirror) now: desk-mirror.ts lookUpTitles. */
+  async lookUpTitles(args: ParsedArgsOf<'lookUpTitles'>): ReturnType<DeskHandlers['lookUpTitles']> {
+    const answers = await (await this.#mirrorOf(args.libraryId)).lookUpTitles(args.libraryId, args.titleIds);
+    this.#parts.logger.info('catalog.title-lookup', {
+      libraryId: args.libraryId, asked: args.titleIds.length, resolved: answers.filter((a) => 'contents' in a).length,
+    });
+    return answers;
+  }
+
   async syncStatus(): ReturnType<DeskHandlers['syncStatus']> {
     const connection = await this.#parts.connections.activeIfAny();
-    return connection ? this.#statusView(await connection.mirror.status()) : emptySyncStatus(this.#parts.fullPass);
+    return connection ? this.#statusView(await connection.mirror.status()) : emptySyncStatus(this.#parts);
   }
 
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
@@ -85,7 +99,10 @@ export class CollectionArea {
   }
 
   #statusView(status: MirrorStatus): SyncStatusView {
-    return { available: true, ...status, fullPass: fullPassView(status.sources, this.#parts.fullPass) };
+    return {
+      available: true, ...status, fullPass: fullPassView(status.sources, this.#parts.fullPass),
+      catalogRefresh: catalogRefreshView(status.sources, this.#parts.catalogRefresh),
+    };
   }
 
   /**
@@ -102,6 +119,23 @@ export class CollectionArea {
     if (!connection || !fullPassDue((await connection.mirror.status()).sources, this.#parts.fullPass, this.#parts.now())) return false;
     const status = await this.#sync(connection, true, true);
     this.#logFullPass(connection.profile.id, status.sources, 'schedule');
+    return true;
+  }
+
+  /** The catalog refresh (catalog-refresh.ts): checked now and every `everyMs` (10 minutes in the product), run when due. */
+  startCatalogRefresh(everyMs = 600_000): RepeatingTask {
+    return repeatLogged(everyMs, () => this.runDueCatalogRefresh(), this.#parts.logger, 'catalog.scheduled-sync-failed', { now: true });
+  }
+
+  /** Runs the catalog's and holdings' deltas of the active connection (its first sync, on a fresh desk) when due; true when it ran. */
+  async runDueCatalogRefresh(): Promise<boolean> {
+    const connection = await this.#parts.connections.activeIfAny();
+    if (!connection || connection.mirror.fromLibrary) return false;
+    const before = (await connection.mirror.status()).sources;
+    if (!catalogRefreshDue(before, this.#parts.catalogRefresh, this.#parts.now())) return false;
+    const first = before.every((s) => s.lastSuccessAt === undefined);
+    this.#parts.logger.info('catalog.scheduled-sync', { profileId: connection.profile.id, first, everyDays: this.#parts.catalogRefresh.everyDays });
+    await this.#sync(connection, first, false);
     return true;
   }
 

@@ -5,7 +5,7 @@
 // description (appInfo), which every change here answers with. Asks the shift area who is on shift
 // (and marks the desk set up); nothing else of the other areas.
 
-import type { AppInfo, ParsedArgsOf, ProfileView } from '../../../shared/contract.ts';
+import type { AppInfo, LibraryServerView, ParsedArgsOf, ProfileView } from '../../../shared/contract.ts';
 import type { LibraryRules } from '../../../shared/card-rules.ts';
 import type { Connection } from '../../connection/connection.ts';
 import { originOf, type Connections } from '../../connection/connections.ts';
@@ -16,6 +16,7 @@ import { normalizeBaseUrl } from '../../../node/partner/transport.ts';
 import type { PolicySettings } from '../../policy/index.ts';
 import { profileFingerprint, type ConnectionProfile } from '../../settings/index.ts';
 import type { ConnectionRecords } from '../connection-records.ts';
+import type { LibraryServerSettings } from '../library-server-settings.ts';
 import { uniqueProfileId } from '../profile-id.ts';
 import type { ShiftArea } from './shift-area.ts';
 
@@ -34,6 +35,8 @@ export interface ConnectionsAreaParts {
   installedForAllUsers: boolean;
   /** From IT's policy (issue #35): each library's name and card rules, and how many recent patrons the card field keeps. */
   desk?: { libraryRules?: LibraryRules[] | undefined; recentPatrons?: number | undefined };
+  /** A desk in a library (issue #31): the library server IT's policy names, which carries every partner call. */
+  libraryServer?: LibraryServerSettings;
 }
 
 export class ConnectionsArea {
@@ -41,6 +44,22 @@ export class ConnectionsArea {
 
   constructor(parts: ConnectionsAreaParts) {
     this.#parts = parts;
+  }
+
+  /** The library server IT's policy names, and whether this desk is enrolled there; null on a desk on its own. */
+  async libraryServer(): Promise<LibraryServerView | null> {
+    return (await this.#parts.libraryServer?.view()) ?? null;
+  }
+
+  /** IT's one-time code traded for this desk's workstation credentials; the open connection starts again with them. */
+  async enrolDesk(args: ParsedArgsOf<'enrolDesk'>): Promise<LibraryServerView> {
+    const server = this.#parts.libraryServer;
+    if (!server) throw DeskError.because('invalid-input', 'library-server.none');
+    const view = await server.enrol(args.code);
+    this.#parts.logger.info('library-server.enrolled', { server: view.server, workstation: view.workstationId ?? null });
+    const active = this.#parts.settings.read().activeProfileId;
+    if (active) await this.#parts.connections.discard(active);
+    return view;
   }
 
   async appInfo(): Promise<AppInfo> {

@@ -6,7 +6,7 @@
 // "desk PIN", never a typed name, unless staff chose a name from IT's list.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
-import { hashPin } from '../../../../electron/main/desk/pin-hash.ts';
+import { hashPin } from '../../../../electron/node/pin/pin-hash.ts';
 import type { Policy } from '../../../../electron/main/policy/index.ts';
 import type { ActionPage, AppInfo, MethodName } from '../../../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../../../electron/shared/errors.ts';

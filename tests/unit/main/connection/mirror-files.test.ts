@@ -1,7 +1,7 @@
 // A mirror belongs to (profile, origin): its file name says both, a profile's other origins
 // are cleared when it opens, a removed profile's files go, and nobody else's do.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,11 +41,25 @@ describe('mirror files', () => {
     expect(existsSync(join(dir, 'catalog-main.db'))).toBe(false);
   });
 
+  it("renames this origin's file from the name an earlier version gave it, once, WAL and all; its other origins' earlier files go", () => {
+    const earlier = (origin: string): string => mirrorPath(dir, 'main', origin).replace(/mirror-main-/, 'catalog-main-');
+    const a = earlier('https://a.example.org');
+    const b = earlier('https://b.example.org');
+    for (const file of [a, `${a}-wal`, b]) writeFileSync(file, file);
+    const path = prepareMirror(dir, 'main', 'https://a.example.org');
+    expect(path).toBe(mirrorPath(dir, 'main', 'https://a.example.org'));
+    expect(path).toMatch(/mirror-main-[0-9a-f]{12}\.db$/);
+    expect(readdirSync(dir).sort()).toEqual([path, `${path}-wal`].map((p) => p.slice(dir.length + 1)).sort());
+    expect(readFileSync(path, 'utf8')).toBe(a); // the same file, not a new one
+    expect(prepareMirror(dir, 'main', 'https://a.example.org')).toBe(path); // once: nothing left to rename
+  });
+
   it('a removed profile loses all its mirror files', () => {
     for (const origin of ['https://a.example.org', 'https://b.example.org']) writeFileSync(mirrorPath(dir, 'main', origin), 'x');
     writeFileSync(mirrorPath(dir, 'main-2', 'https://a.example.org'), 'x');
     touch('catalog-main.db-shm');
-    expect(removeMirrors(dir, 'main')).toBe(3);
+    touch(mirrorPath(dir, 'main', 'https://c.example.org').slice(dir.length + 1).replace(/^mirror-/, 'catalog-'));
+    expect(removeMirrors(dir, 'main')).toBe(4);
     expect(readdirSync(dir)).toEqual([mirrorPath(dir, 'main-2', 'https://a.example.org').slice(dir.length + 1)]);
   });
 });

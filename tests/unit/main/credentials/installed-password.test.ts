@@ -10,7 +10,7 @@ import keytar from 'keytar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DESK_RECORDS, keychainDeskRecords } from '../../../../electron/main/credentials/desk-keychain.ts';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../../../../electron/main/credentials/index.ts';
-import { libraryMirrorView } from '../../../../electron/main/desk/library-desk.ts';
+import { libraryMirrorView } from '../../../../electron/main/desk/library-fill-settings.ts';
 import { policySchema } from '../../../../electron/main/policy/index.ts';
 import { REPO_ROOT } from '../../../support/repo-root.ts';
 

@@ -230,6 +230,7 @@ describe('secrets', () => {
     await drive('collectionBrowse', { libraryId, text: 'the', limit: 20 });
     await drive('collectionTitle', { libraryId, contentId: contentIds[0] });
     await drive('titleContents', { libraryId, titleIds: contentIds.slice(0, 3) });
+    await drive('lookUpTitles', { libraryId, titleIds: contentIds.slice(0, 2) });
     await drive('collectionLiveAvailability', { libraryId, contentIds });
     await drive('listActions', { limit: 50 });
     await drive('exportActions');
@@ -237,6 +238,9 @@ describe('secrets', () => {
     // A desk on its own: no library mirror, and its password cannot be typed here (whatever is sent stays out of answers and the log).
     await drive('libraryMirror');
     await drive('setLibraryMirrorPassword', { password: partner.password });
+    // Nor a library server: an enrolment code typed here goes nowhere.
+    await drive('libraryServer');
+    await drive('enrolDesk', { code: 'ABCD-EFGH-JKMN-PQRS' });
     await drive('removeProfile', { profileId: 'main-branch-2' });
     await drive('cancelCalls', { callIds: ['s1-1'] });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());

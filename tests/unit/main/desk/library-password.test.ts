@@ -2,7 +2,7 @@
 // keytar and secret-tool write it (UTF-8), or as Windows' cmdkey writes it (UTF-16LE, which keytar
 // reads back with a NUL after each character). An empty entry is no password.
 import { describe, expect, it } from 'vitest';
-import { typedPassword } from '../../../../electron/main/desk/library-desk.ts';
+import { typedPassword } from '../../../../electron/main/desk/library-fill-settings.ts';
 
 describe('the library mirror password read from the keychain', () => {
   it('is taken as written by keytar or secret-tool, non-ASCII included', () => {

@@ -59,9 +59,10 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     liveSearch: { libraryId, q: 'the' }, liveAvailability: { libraryId, contentIds: [1, 2] },
     listActions: {}, exportActions: {}, todaysActions: { libraryId, card },
     collectionBrowse: { libraryId }, collectionTitle: { libraryId, contentId: 1 }, collectionLiveAvailability: { libraryId, contentIds: [1] },
-    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] },
+    syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] }, lookUpTitles: { libraryId, titleIds: [1] },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'a-password' },
     cancelCalls: { callIds: ['s1-1'] },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
   };
 }
 
@@ -94,7 +95,8 @@ describe('the lock gate', () => {
 
   it('names the open methods, and refuses every patron, catalog, log, export, profile and credential method', () => {
     const open = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'open').sort();
-    expect(open).toEqual(['appInfo', 'cancelCalls', 'lockSession', 'reportActivity', 'setDeskPin', 'startShift']);
+    // enrolDesk proves itself with IT's one-time code; libraryServer names a server and whether this desk is enrolled.
+    expect(open).toEqual(['appInfo', 'cancelCalls', 'enrolDesk', 'libraryServer', 'lockSession', 'reportActivity', 'setDeskPin', 'startShift']);
     const firstRun = METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'before-any-connection').sort();
     expect(firstRun).toEqual(['savePartnerProfile', 'testPartnerConnection', 'useSandbox']);
     expect(METHOD_NAMES.filter((name) => WHILE_LOCKED[name] === 'language-only')).toEqual(['updatePreferences']);

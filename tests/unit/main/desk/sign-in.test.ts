@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DESK_RECORDS } from '../../../../electron/main/credentials/desk-keychain.ts';
 import { createMemoryVault, type CredentialVault } from '../../../../electron/main/credentials/index.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
-import { hashPin } from '../../../../electron/main/desk/pin-hash.ts';
+import { hashPin } from '../../../../electron/node/pin/pin-hash.ts';
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import type { Policy } from '../../../../electron/main/policy/index.ts';
 import { startSandbox, type SandboxHandle } from '../../../../electron/main/sandbox/server.ts';

@@ -15,7 +15,7 @@ import { decideUpdates } from '../../../../electron/main/app/updates.ts';
 import { loadMachinePolicy, logMachinePolicy } from '../../../../electron/main/policy/index.ts';
 import { startSandbox, type SandboxHandle } from '../../../../electron/main/sandbox/server.ts';
 import type { AppInfo, MethodName, Result } from '../../../../electron/shared/contract.ts';
-import { hashPin } from '../../../../electron/main/desk/pin-hash.ts';
+import { hashPin } from '../../../../electron/node/pin/pin-hash.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 

@@ -46,14 +46,24 @@ const LIBRARIES: Policy['libraries'] = [
   { libraryId: 4513, name: 'East branch', cards: { prefix: '4513', length: 10, checkDigit: 'luhn' }, items: { prefix: 'T4513', length: 12 } },
 ];
 const DESK_PIN_NAMES = ['Ana Lopez', 'Jo Park'];
+/** And the library server's CA, beside it. */
+const SERVER_CA_FILE = {
+  windows: 'C:\\Program Files\\Lending Desk CA\\library-server-ca.pem',
+  macos: '/Library/Application Support/Lending Desk/library-server-ca.pem',
+  linux: '/etc/lending-desk/library-server-ca.pem',
+};
+const LIBRARY_SERVER = {
+  url: 'https://lending-server-1.library.example.org:8443', fallbackUrl: 'https://lending-server-2.library.example.org:8443', caFile: SERVER_CA_FILE.windows,
+} as const;
 const EXPECTED: Policy = {
   version: 1, profiles: [PROFILE] as Policy['profiles'], idleLockMinutes: 3, sandboxOffered: false,
   updates: { mode: 'auto', url: 'https://updates.library.example.org/lending-desk/' },
-  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3,
+  staffPins: STAFF_PINS, actionLogRetentionDays: 14, actionLogTitles: false, profileEditing: false, entitlementFullPassDays: 3, catalogRefreshDays: 1,
   libraryMirror: LIBRARY_MIRROR, libraries: LIBRARIES, recentPatrons: 3, deskPinRole: 'desk', deskPinNames: DESK_PIN_NAMES,
   tlsInspectionCa: [INSPECTION_CA], actionLogTimeZone: 'America/Toronto', maxShiftHours: 10,
+  libraryServer: LIBRARY_SERVER,
 };
-const withCaFile = (caFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile } });
+const withCaFile = (caFile: string, serverCaFile: string): Policy => ({ ...EXPECTED, libraryMirror: { ...LIBRARY_MIRROR, caFile }, libraryServer: { ...LIBRARY_SERVER, caFile: serverCaFile } });
 
 /** Every field the policy's schema defines, as paths (`updates.url`, `staffPins[].name`); a profile's fields are the settings schema's, and a list of profiles is one field here. */
 function schemaPaths(schema: z.core.$ZodType, prefix = ''): string[] {
@@ -108,6 +118,7 @@ const ENTERED: Entered = {
   TlsInspectionCa: { TlsInspectionCaFingerprints: [INSPECTION_CA] },
   ActionLogTimeZone: { ActionLogTimeZoneName: 'America/Toronto' },
   MaxShiftHours: { MaxShiftHoursValue: 10 },
+  CatalogRefreshDays: { CatalogRefreshDaysValue: 1 },
   IdleLockMinutes: { IdleLockMinutesValue: 3 },
   Libraries: { LibrariesJson: JSON.stringify(LIBRARIES, null, 2).split('\n') },
   RecentPatrons: { RecentPatronsValue: 3 },
@@ -118,6 +129,7 @@ const ENTERED: Entered = {
     LibraryMirrorHost: LIBRARY_MIRROR.host, LibraryMirrorPort: LIBRARY_MIRROR.port, LibraryMirrorDatabase: LIBRARY_MIRROR.database,
     LibraryMirrorUser: LIBRARY_MIRROR.user, LibraryMirrorCaFile: CA_FILE.windows, LibraryMirrorPasswordEntry: LIBRARY_MIRROR.passwordEntry,
   },
+  LibraryServer: { LibraryServerUrl: LIBRARY_SERVER.url, LibraryServerFallbackUrl: LIBRARY_SERVER.fallbackUrl, LibraryServerCaFile: SERVER_CA_FILE.windows },
 };
 
 describe('the ADMX template', () => {
@@ -128,15 +140,16 @@ describe('the ADMX template', () => {
     const written = new Set<string>();
     for (const policy of policies) {
       const key = attr(policy, 'key');
-      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`, `${WINDOWS_POLICY_KEY}\\libraryMirror`]).toContain(key);
+      expect([WINDOWS_POLICY_KEY, `${WINDOWS_POLICY_KEY}\\updates`, `${WINDOWS_POLICY_KEY}\\libraryMirror`, `${WINDOWS_POLICY_KEY}\\libraryServer`]).toContain(key);
       expect(attr(policy, 'class')).toBe('Machine');
       const prefix = key === WINDOWS_POLICY_KEY ? '' : `${key.slice(WINDOWS_POLICY_KEY.length + 1)}.`;
       for (const element of [policy, ...all(policy, 'elements > *')]) if (attr(element, 'valueName')) written.add(prefix + attr(element, 'valueName'));
     }
     expect([...written].sort()).toEqual([
-      'actionLogRetentionDays', 'actionLogTimeZone', 'actionLogTitles', 'deskPinNames', 'deskPinRole', 'entitlementFullPassDays', 'idleLockMinutes',
-      'libraries', 'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host', 'libraryMirror.passwordEntry', 'libraryMirror.port',
-      'libraryMirror.user', 'maxShiftHours', 'profileEditing', 'profiles', 'recentPatrons', 'sandboxOffered', 'staffPins', 'tlsInspectionCa',
+      'actionLogRetentionDays', 'actionLogTimeZone', 'actionLogTitles', 'catalogRefreshDays', 'deskPinNames', 'deskPinRole',
+      'entitlementFullPassDays', 'idleLockMinutes', 'libraries', 'libraryMirror.caFile', 'libraryMirror.database', 'libraryMirror.host',
+      'libraryMirror.passwordEntry', 'libraryMirror.port', 'libraryMirror.user', 'libraryServer.caFile', 'libraryServer.fallbackUrl',
+      'libraryServer.url', 'maxShiftHours', 'profileEditing', 'profiles', 'recentPatrons', 'sandboxOffered', 'staffPins', 'tlsInspectionCa',
       'updates.mode', 'updates.url',
     ]);
   });
@@ -156,6 +169,14 @@ describe('the ADMX template', () => {
     const found = (raw: Record<string, unknown>) => checkedPolicy({ kind: 'found', source: 's', raw }, { platform: 'win32', windowsPublisherVerified: true }).problems;
     expect([found({ recentPatrons: 0 }), found({ recentPatrons: 10 }), found({ deskPinRole: 'manager' })]).toEqual([{}, {}, {}]);
     expect([found({ recentPatrons: 11 }).ignored?.reason, found({ deskPinRole: 'boss' }).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
+  });
+
+  it('offers the catalog refresh range the app accepts (1 to 30 days)', () => {
+    const days = admx.querySelector('decimal[valueName="catalogRefreshDays"]') as Element;
+    expect([attr(days, 'minValue'), attr(days, 'maxValue')]).toEqual(['1', '30']);
+    const found = (catalogRefreshDays: number) => checkedPolicy({ kind: 'found', source: 's', raw: { catalogRefreshDays } }, { platform: 'win32', windowsPublisherVerified: true }).problems;
+    expect([found(1), found(30)]).toEqual([{}, {}]);
+    expect([found(0).ignored?.reason, found(31).ignored?.reason]).toEqual(['policy.invalid-value', 'policy.invalid-value']);
   });
 
   it('offers exactly the update modes and idle-lock range the app accepts', () => {
@@ -305,7 +326,7 @@ describe('the sample configuration profile', () => {
     chmodSync(path, 0o644);
     // plutil's part: the payload's keys, Payload bookkeeping included, as JSON.
     const toJson = () => ({ ok: true as const, json: Buffer.from(JSON.stringify(payloads[0])) });
-    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: withCaFile(CA_FILE.macos), problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'darwin', macSigned: true, mac: { path, trustRoot: root, toJson } })).toEqual({ policy: withCaFile(CA_FILE.macos, SERVER_CA_FILE.macos), problems: {}, source: path });
     expect(missingFrom(readMacPolicy({ path, trustRoot: root, toJson }))).toEqual([]);
   });
 });
@@ -332,7 +353,7 @@ describe('the sample Linux file', () => {
     const path = join(root, 'policy.json');
     copyFileSync(join(DIR, 'linux', 'policy.json'), path);
     chmodSync(path, 0o644);
-    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...withCaFile(CA_FILE.linux), updates: { mode: 'it-managed' } }, problems: {}, source: path });
+    expect(loadMachinePolicy({ platform: 'linux', linux: { path, trustRoot: root } })).toEqual({ policy: { ...withCaFile(CA_FILE.linux, SERVER_CA_FILE.linux), updates: { mode: 'it-managed' } }, problems: {}, source: path });
     expect(missingFrom(readLinuxPolicy({ path, trustRoot: root }))).toEqual(['updates.url']);
   });
 });

@@ -20,7 +20,8 @@ import { clientConfig } from '../node/library-mirror/database.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import type { Availability, CatalogChange, ContentId, Country, Entitlement, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { LIBRARY_SOURCE, type LibraryFillRequest, type LibraryFillResult, type LibraryMirrorTarget, type RunFailure } from '../node/mirror-interface.ts';
+import { LIBRARY_FILL_SOURCE, type LibraryFillRequest, type LibraryFillResult, type LibraryMirrorTarget } from '../node/mirror-interface.ts';
+import type { RunFailure } from '../node/sync/page-store.ts';
 import type { PageStoreOnFile } from './page-store.ts';
 import { recordOf } from './title-row.ts';
 
@@ -89,7 +90,7 @@ interface BatchWrites {
   availability: Map<string, { libraryId: number; readAt: number; items: Availability[] }>;
 }
 
-export class LibrarySource {
+export class LibraryFillOnFile {
   private readonly db: MirrorDatabase;
   private readonly store: PageStoreOnFile;
   private session: { key: string; client: pg.Client } | undefined;
@@ -120,9 +121,9 @@ export class LibrarySource {
     const from = this.db.librarySeq();
     const first = from === 0;
     // A first fill writes as a full run of titles does (bulk: the search index built once at the end).
-    const since = first ? undefined : this.db.state(LIBRARY_SOURCE).lastSuccessAt ?? request.startedAt;
+    const since = first ? undefined : this.db.state(LIBRARY_FILL_SOURCE).lastSuccessAt ?? request.startedAt;
     this.db.transaction(() => {
-      this.db.beginRun(LIBRARY_SOURCE, since, request.startedAt, first);
+      this.db.beginRun(LIBRARY_FILL_SOURCE, since, request.startedAt, first);
       if (first) this.db.deferCollectionOrders(); // built once at the end (finishTitles)
     });
     let through = from;
@@ -158,11 +159,11 @@ export class LibrarySource {
       }
       const failure = libraryFailure(error, request.target);
       await this.dropSession();
-      this.db.failRun(LIBRARY_SOURCE, failureOf(failure), request.startedAt);
-      this.db.endRun(LIBRARY_SOURCE);
+      this.db.failRun(LIBRARY_FILL_SOURCE, failureOf(failure), request.startedAt);
+      this.db.endRun(LIBRARY_FILL_SOURCE);
       throw failure;
     }
-    this.db.finishRun(LIBRARY_SOURCE, () => ({ titles: 0, entitlements: 0 }));
+    this.db.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
     this.store.finishTitles(); // after a first fill: the search index, built once
     return { through, changes, first, bytesRead };
   }
@@ -196,8 +197,8 @@ export class LibrarySource {
       else addAvailability(writes, change);
     }
     this.db.transaction(() => {
-      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
-      for (const { libraryId, model, items } of writes.entitlements.values()) this.db.applyEntitlementPage(LIBRARY_SOURCE, run, libraryId, model, items, undefined);
+      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_FILL_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
+      for (const { libraryId, model, items } of writes.entitlements.values()) this.db.applyEntitlementPage(LIBRARY_FILL_SOURCE, run, libraryId, model, items, undefined);
       for (const { libraryId, readAt, items } of writes.availability.values()) this.db.storeAvailability(libraryId, items, readAt);
       this.db.setLibrarySeq(through);
     }, true);

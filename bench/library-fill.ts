@@ -1,10 +1,10 @@
-// `node bench/library-desk-fill.ts [titles]` (npm run bench:library-desk): a desk in a library
+// `node bench/library-fill.ts [titles]` (npm run bench:library-fill): a desk in a library
 // filling its Collection from the library mirror for the first time (issue #25: "the first fill
 // of a 1M-title library in ≤ 60 s on this machine"), while 10 other desks read the same rows from
 // the same database at the same moment (desks are separate PCs: their own inserts do not share
 // this machine, so the other 10 are modelled as readers of the database, and one real desk's
 // whole fill is measured amid them). The library mirror is filled first by the service's own
-// sync (partner-sync.ts) from the sandbox in a process of its own: the global catalog and library
+// sync (server/schedule.ts: the desk's own engine) from the sandbox in a process of its own: the global catalog and library
 // 101's entitlements, into a PostgreSQL cluster of its own (fsync on), then vacuumed as autovacuum
 // does after a bulk load. Printed: the desk's fill
 // (its owner thread reading PostgreSQL and writing SQLite, the search index built at the end) to
@@ -18,13 +18,14 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { openSession } from '../electron/node/library-mirror/database.ts';
-import { syncCatalog } from '../server/partner-sync.ts';
+import { syncCatalog } from '../server/schedule.ts';
+import { LeaderWrites } from '../server/leader-writes.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
-import { LibraryMirrorStore } from '../server/store.ts';
+import { LibraryPageStore } from '../server/page-store.ts';
 import { DeskMirror } from '../electron/main/mirror/desk-mirror.ts';
 import { PartnerClient } from '../electron/node/partner/client.ts';
 import { COUNTRIES } from '../electron/shared/model.ts';
-import { createMirrorDatabase, leadingSession } from '../tests/support/library-mirror-db.ts';
+import { createLibraryMirrorDatabase, leadingSession } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -56,11 +57,11 @@ const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
 const dir = mkdtempSync(join(tmpdir(), 'library-desk-fill-'));
 try {
-  const db = await createMirrorDatabase(cluster);
+  const db = await createLibraryMirrorDatabase(cluster);
   const lead = await leadingSession(db);
   const client = new PartnerClient({ baseUrl: sandbox.url, credentials: { username: sandbox.username, password: sandbox.password } });
   const loadStarted = performance.now();
-  await syncCatalog({ client, store: new LibraryMirrorStore(lead), now: Date.now, signal: new AbortController().signal, log: quiet, pageSize: 500 },
+  await syncCatalog({ client, store: new LibraryPageStore(new LeaderWrites(lead)), now: Date.now, signal: new AbortController().signal, log: quiet, pageSize: 500 },
     [{ libraryId: LIBRARY, countries: [...COUNTRIES] }]);
   const loadSeconds = seconds(loadStarted);
   await lead.end();

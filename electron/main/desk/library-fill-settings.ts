@@ -8,7 +8,7 @@ import type { ConnectionsOptions } from '../connection/connections.ts';
 import { serverName } from '../mirror/library-fill.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { LibraryMirrorView } from '../../shared/contract.ts';
-import { LIBRARY_SOURCE } from '../../node/mirror-interface.ts';
+import { LIBRARY_FILL_SOURCE } from '../../node/mirror-interface.ts';
 import type { LibraryMirrorPolicy } from '../policy/library-mirror-policy.ts';
 import type { SourceState } from '../../shared/collection.ts';
 
@@ -42,7 +42,7 @@ export function typedPassword(saved: string | undefined): string | undefined {
 
 /** The first fill at once; then one a minute after the last attempt began (a failed one too: the desk tries again a minute later). */
 export function libraryFillDue(sources: readonly SourceState[], now: number, everyMs = LIBRARY_FILL_EVERY_MS): boolean {
-  const state = sources.find((s) => s.source === LIBRARY_SOURCE);
+  const state = sources.find((s) => s.source === LIBRARY_FILL_SOURCE);
   const last = state?.lastAttemptAt ?? state?.lastSuccessAt;
   return last === undefined || now - last >= everyMs;
 }

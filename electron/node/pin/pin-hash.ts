@@ -5,7 +5,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import {
   BLOCK_SIZE, DEFAULT_COST_LOG2, HASH_BYTES, MAX_COST_LOG2, MIN_COST_LOG2, PARALLELISM, pinHashText, SALT_BYTES,
-} from '../policy/pin-hash-format.ts';
+} from './pin-hash-format.ts';
 
 /** The cost a desk makes hashes at, and the least it accepts. */
 export interface PinCost { readonly makeLog2: number; readonly floorLog2: number }

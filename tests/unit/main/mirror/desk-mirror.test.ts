@@ -1,9 +1,12 @@
-// The mirror against the sandbox over HTTP, as the desk runs it (pages fetched here, read and
-// stored by the owner thread): a full sync equals the service, a delta equals the changes, a
-// sync killed 20 times and resumed equals an uninterrupted one, a garbled page and a dropped
-// connection are asked for again, the entitlement filter returns exactly a library's titles,
-// and availability goes 50 ids a call.
-import { spawn } from 'node:child_process';
+// The desk's mirror against the sandbox over HTTP, as main holds it (DeskMirror: the sync engine
+// here, pages read and stored by the owner thread), for what only the desk keeps: after a full
+// sync and a delta the search index and each library's copied columns are as a fresh sync builds
+// them, the Collection filters to exactly a library's entitled titles and searches them, the
+// availability refresh and live availability land in its rows, a title's availability the service
+// leaves out is kept, a library's content shows a series as one title. What the engine does with
+// any store (deltas, kills, faults, failures, cancellation) is tests/unit/node/sync/engine.test.ts,
+// run against this store and the library mirror's. Closing the desk's mirror mid-sync, and a disk
+// too full to grow it, are here too.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +15,8 @@ import type { SyncProgress, SyncRequest } from '../../../../electron/node/sync/e
 import { startSandbox, type SandboxHandle } from '../../../../electron/main/sandbox/server.ts';
 import type { ContentId } from '../../../../electron/shared/model.ts';
 import {
-  clientOf, connectionOf, countriesOf, integrityOf, mirrorFingerprint, mirrorTitleKeys, openFile, searchIndexMatchesWords, serviceFingerprint, serviceOf,
-  sourcesOf, tempDir,
+  clientOf, countriesOf, integrityOf, mirrorFingerprint, mirrorTitleKeys, openFile, searchIndexMatchesWords, serviceFingerprint, serviceOf, tempDir,
 } from '../../mirror-owner/helpers.ts';
-import { REPO_ROOT } from '../../../support/repo-root.ts';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -34,7 +35,7 @@ const request = (extra: Partial<SyncRequest> = {}): SyncRequest => ({
 
 const service = (name: string): DeskMirror => serviceOf(sandbox, join(dir, `${name}.db`));
 
-describe('catalog mirror', () => {
+describe("the desk's mirror", () => {
   it('a full sync (stored by the owner thread, with progress) equals the service: counts and checksums', async () => {
     const catalog = service('full');
     const progress: SyncProgress[] = [];
@@ -91,46 +92,6 @@ describe('catalog mirror', () => {
     expect(await catalog.detail(libraryId, remove)).toBeNull();
     await catalog.close();
   });
-
-  it('a sync killed 20 times at random points and resumed ends identical to an uninterrupted one', async () => {
-    const reference = service('reference');
-    await reference.syncNow(request({ pageSize: 50 }));
-    await reference.close();
-    const target = join(dir, 'killed.db');
-    // The reliability run's child: it prints a line per stored page and "done" at the end.
-    const child = join(REPO_ROOT, 'tests', 'reliability', 'children', 'sync-child.ts');
-    // Every run is a full one, so each kill lands in a run (a finished run would leave only a short delta to kill).
-    const args = [child, target, JSON.stringify(connectionOf(sandbox)), JSON.stringify(request({ pageSize: 50, full: true }))];
-    let killedMidway = 0;
-    for (let i = 0; i < 20; i++) {
-      const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-      let output = '';
-      const finished = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-      // Once the first page is stored (however slowly a loaded machine starts the process), a random moment later.
-      await new Promise<void>((resolve) => {
-        proc.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('page ')) resolve();
-        });
-        void finished.then(() => resolve());
-      });
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
-      if (proc.kill('SIGKILL') && !output.includes('done')) killedMidway++;
-      await finished;
-    }
-    const last = spawn(process.execPath, args, { stdio: 'inherit' });
-    expect(await new Promise((resolve) => last.on('exit', resolve))).toBe(0);
-    expect(killedMidway).toBeGreaterThanOrEqual(15);
-
-    const killed = openFile(target);
-    const uninterrupted = openFile(join(dir, 'reference.db'));
-    expect(integrityOf(killed)).toBe('ok');
-    expect(searchIndexMatchesWords(killed)).toBe(true);
-    expect(mirrorFingerprint(killed)).toEqual(mirrorFingerprint(uninterrupted));
-    expect(sourcesOf(killed).every((s) => s.in_progress === 0)).toBe(true);
-    killed.close();
-    uninterrupted.close();
-  }, 120_000);
 
   it("filters the mirror to exactly a library's entitled titles, searches them, and reads availability 50 ids a call", async () => {
     const catalog = service('browse');
@@ -212,74 +173,69 @@ describe('catalog mirror', () => {
     await catalog.close();
   });
 
-  it('asks again for a garbled page and for one whose connection dropped, and still equals the service', async () => {
-    const full = request({ full: true });
-    const clean = service('clean');
-    let before = sandbox.control.requestCounts().globalContents;
-    await clean.syncNow(full);
-    await clean.close();
-    const pages = sandbox.control.requestCounts().globalContents - before;
-    before = sandbox.control.requestCounts().globalContents;
-    sandbox.control.addFault({ route: 'globalContents', kind: 'malformed-json', times: 1 });
-    sandbox.control.addFault({ route: 'globalContents', kind: 'reset', phase: 'before', times: 1 });
-    sandbox.control.addFault({ route: 'entitlements', kind: 'malformed-json', times: 1 });
-    const catalog = service('faults');
-    let status;
+});
+
+describe("closing the desk's mirror", () => {
+  it('closing the desk\'s mirror mid-sync cancels it: syncNow says so in the desk\'s words, and nothing is recorded as failed', async () => {
+    const path = join(dir, 'closed.db');
+    const catalog = serviceOf(sandbox, path);
     try {
-      status = await catalog.syncNow(full);
+      let firstStored!: () => void;
+      const stored = new Promise<void>((resolve) => { firstStored = resolve; });
+      const syncing = catalog.syncNow(request(), () => {
+        // One page in: the pages after it are held on the wire.
+        sandbox.control.addFault({ route: 'globalContents', kind: 'latency', ms: 5_000 });
+        firstStored();
+      });
+      await stored;
+      const closing = catalog.close();
+      await expect(syncing).rejects.toMatchObject({ detail: { reason: 'sync.cancelled' } });
+      await closing;
     } finally {
       sandbox.control.clearFaults();
-      await catalog.close();
     }
-    const sent = sandbox.control.requestCounts().globalContents - before;
+    const reopened = serviceOf(sandbox, path);
+    const status = await reopened.status();
+    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ inProgress: true, items: expect.any(Number) });
+    expect(status.counts.titles).toBeGreaterThanOrEqual(100);
     expect(status.sources.filter((s) => s.lastError !== undefined)).toEqual([]);
-    const expected = await serviceFingerprint(sandbox);
-    const db = openFile(join(dir, 'faults.db'));
-    expect(mirrorTitleKeys(db)).toBe(expected.titleKeys);
-    const fingerprint = mirrorFingerprint(db);
-    expect(fingerprint.titles).toBe(expected.titles);
-    expect(fingerprint.entitlementSum).toBe(expected.entitlementSum);
-    db.close();
-    // Every page a clean run asks for, and the two that failed once more; a wrong guess of the
-    // next token (none here: the metadata leads every page) would show as more.
-    expect(sent).toBe(pages + 2);
+    await reopened.close();
   });
+});
 
-  it('a page past the 32 MiB the desk reads stops its run once it streams past the cap, asked for once, in the desk\'s words; the other sources go on', async () => {
-    const catalog = service('oversized');
-    await catalog.syncNow(request());
-    const before = (await catalog.status()).counts;
-    const asked = sandbox.control.requestCounts().globalContents;
-    sandbox.control.addFault({ route: 'globalContents', kind: 'oversized', bytes: 120 * 1024 * 1024, times: 1 });
-    try {
-      await expect(catalog.syncNow(request({ full: true }))).rejects.toMatchObject({ code: 'bad-response', detail: { reason: 'service.response-too-large' } });
-    } finally {
-      sandbox.control.clearFaults();
-    }
-    expect(sandbox.control.requestCounts().globalContents - asked).toBe(1); // it would come back as large: not asked for again
-    const status = await catalog.status();
-    expect(status.counts.titles).toBe(before.titles);
-    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ lastErrorCode: 'bad-response', lastErrorReason: 'service.response-too-large', lastErrorParams: { limit: 32 } });
-    expect(status.sources.filter((s) => s.source.startsWith('entitlements:')).every((s) => s.lastError === undefined && !s.inProgress)).toBe(true);
-    await catalog.close();
-  });
+describe('a mirror that may not grow', () => {
+  it('stops the sync before the page that would take the disk below what it keeps free, says why in the desk\'s words, and loses nothing', async () => {
+    const path = join(dir, 'full-disk.db');
+    const first = serviceOf(sandbox, path);
+    await first.syncNow(request());
+    await first.close();
+    const before = openFile(path);
+    const kept = mirrorFingerprint(before);
+    before.close();
 
-  it('keeps the last good data when a sync fails, and says what failed and when', async () => {
-    const catalog = service('failing');
-    await catalog.syncNow(request());
-    const before = (await catalog.status()).counts;
-    sandbox.control.addFault({ route: 'globalContents', kind: 'server-error', status: 503 });
-    try {
-      await expect(catalog.syncNow(request({ full: true }))).rejects.toMatchObject({ code: 'server' });
-    } finally {
-      sandbox.control.clearFaults();
-    }
-    const status = await catalog.status();
-    expect(status.counts.titles).toBe(before.titles);
-    const global = status.sources.find((s) => s.source === 'global')!;
-    expect(global.lastError).toMatch(/503|unavailable/i); // English, for the log
-    expect(global.lastErrorCode).toBe('server'); // what staff read, in their language
-    expect(global.lastSuccessAt).toBeLessThanOrEqual(global.lastAttemptAt!);
-    await catalog.close();
+    // The same disk, but the mirror asked to keep more free than it has: nothing may be added.
+    const counts = () => sandbox.control.requestCounts();
+    const asked = { catalog: counts().globalContents, entitlements: counts().entitlements };
+    const cramped = serviceOf(sandbox, path, { diskSpaceKeptFree: Number.MAX_SAFE_INTEGER });
+    await expect(cramped.syncNow({ ...request(), full: true })).rejects.toMatchObject({
+      code: 'server', detail: { reason: 'mirror.disk-full', params: { keptMiB: expect.any(Number), freeMiB: expect.any(Number) } },
+    });
+    const status = await cramped.status();
+    await cramped.close();
+    // The sync stopped at its first page: no other source was asked for.
+    expect(counts().globalContents - asked.catalog).toBeLessThanOrEqual(3); // that page, and those asked for ahead while it was read and refused
+    expect(counts().entitlements - asked.entitlements).toBe(0);
+    expect(status.sources.find((s) => s.source === 'global')).toMatchObject({ inProgress: true, lastErrorCode: 'server', lastErrorReason: 'mirror.disk-full' });
+    const after = openFile(path);
+    expect(integrityOf(after)).toBe('ok');
+    expect(mirrorFingerprint(after)).toEqual(kept);
+    after.close();
+
+    // Room again: the full run goes on from where it stopped.
+    const roomy = serviceOf(sandbox, path);
+    await roomy.syncNow(request());
+    const end = await roomy.status();
+    await roomy.close();
+    expect(end.sources.every((s) => !s.inProgress && s.lastError === undefined && s.lastErrorReason === undefined)).toBe(true);
   });
 });

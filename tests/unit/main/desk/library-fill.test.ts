@@ -24,8 +24,8 @@ import type { ContentId } from '../../../../electron/shared/content-id.ts';
 import type { MethodName, SyncStatusView } from '../../../../electron/shared/contract.ts';
 import { createClock, type Clock } from '../../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
-import { deskTarget, startLibraryService, type LibraryService } from '../../../support/library-desk.ts';
-import { useMirrorDatabase } from '../../../support/library-mirror-db.ts';
+import { deskTarget, startLibraryServer, type LibraryServer } from '../../../support/library-server.ts';
+import { useLibraryMirrorDatabase } from '../../../support/library-mirror-database.ts';
 import { createNodeDesk, keychainOf } from '../../../support/node-desk.ts';
 
 const LIB = 101;
@@ -33,9 +33,9 @@ const MINUTE = 60_000;
 /** What a desk in a library may still send the partner: a token and patron work. */
 const PATRON_ROUTES: RouteName[] = ['token', 'status', 'checkouts', 'holds', 'borrow', 'return', 'placeHold', 'removeHold'];
 
-const db = useMirrorDatabase();
+const db = useLibraryMirrorDatabase();
 let sandbox: SandboxHandle;
-let service: LibraryService;
+let service: LibraryServer;
 let dir: string;
 let clock: Clock;
 let desk: DeskService | undefined;
@@ -43,7 +43,7 @@ let closeLog = (): void => {};
 
 beforeAll(async () => {
   sandbox = await startSandbox({ catalogSize: 1500 });
-  service = await startLibraryService(db(), sandbox);
+  service = await startLibraryServer(db(), sandbox);
   await serviceSync();
 }, 120_000);
 afterAll(async () => {

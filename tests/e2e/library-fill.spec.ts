@@ -10,8 +10,8 @@ import type { Page } from '@playwright/test';
 import { createKeytarVault } from '../../electron/main/credentials/index.ts';
 import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
 import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
-import { deskTarget, startLibraryService, type LibraryService } from '../support/library-desk.ts';
-import { createMirrorDatabase, type MirrorDatabase } from '../support/library-mirror-db.ts';
+import { deskTarget, startLibraryServer, type LibraryServer } from '../support/library-server.ts';
+import { createLibraryMirrorDatabase, type LibraryMirrorDatabase } from '../support/library-mirror-database.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { LANGUAGES, say, screenshots, type Language } from './desk-steps.ts';
 import { SCREENSHOT_DIR, TEST_DESK_PIN, expect, test } from './hosts.ts';
@@ -22,9 +22,9 @@ const root = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-library-'));
 chmodSync(root, 0o755);
 const policyFile = join(root, 'policy.json');
 let cluster: PostgresCluster;
-let db: MirrorDatabase;
+let db: LibraryMirrorDatabase;
 let partner: SandboxHandle;
-let service: LibraryService;
+let service: LibraryServer;
 let password = '';
 
 // The policy file, and the CA file it names (issue #33: only from where only root can write), judged with this folder for `/`.
@@ -34,9 +34,9 @@ test.beforeAll(async ({}, testInfo) => {
     'Electron host: the app reads only the machine\'s own policy (/etc/lending-desk/policy.json here), never a folder a test names; this spec runs on the Chromium host.');
   testInfo.setTimeout(120_000);
   cluster = await startPostgresCluster();
-  db = await createMirrorDatabase(cluster);
+  db = await createLibraryMirrorDatabase(cluster);
   partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 3000 });
-  service = await startLibraryService(db, partner);
+  service = await startLibraryServer(db, partner);
   await service.sync();
   const named = deskTarget(db, root);
   password = named.password;

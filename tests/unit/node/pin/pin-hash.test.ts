@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashPin, parsePinHash, PRODUCT_PIN_COST, verifyPin } from '../../../../electron/main/desk/pin-hash.ts';
-import { DEFAULT_COST_LOG2, MIN_COST_LOG2, pinHashProblem } from '../../../../electron/main/policy/pin-hash-format.ts';
+import { hashPin, parsePinHash, PRODUCT_PIN_COST, verifyPin } from '../../../../electron/node/pin/pin-hash.ts';
+import { DEFAULT_COST_LOG2, MIN_COST_LOG2, pinHashProblem } from '../../../../electron/node/pin/pin-hash-format.ts';
 import { checkedPolicy } from '../../../../electron/main/policy/index.ts';
 import { pinProblem } from '../../../../electron/shared/pin-rules.ts';
 import { TEST_PIN_COST } from '../../../support/weak-pin-cost.ts';

@@ -1,0 +1,70 @@
+// A desk in a library whose IT policy names the library server (issue #31): every partner call of
+// the desk goes to the server, proven with this desk's workstation credentials — its id and secret
+// in the keychain, written when IT's one-time enrolment code was traded for them (or by IT's
+// tooling). The desk keeps no partner password and never sees the partner's token.
+import { readFileSync } from 'node:fs';
+import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import type { ConnectionsOptions } from '../connection/connections.ts';
+import { LibraryServerLink, serverLabel } from '../connection/library-server-fetch.ts';
+import type { Credentials } from '../../node/partner/token.ts';
+import type { LibraryServerPolicy } from '../policy/library-server-policy.ts';
+import { serverUrls } from '../policy/library-server-policy.ts';
+import type { LibraryServerView } from '../../shared/contract.ts';
+import { DeskError } from '../../shared/desk-error.ts';
+
+interface WorkstationRecord { workstationId: string; secret: string }
+
+function parseRecord(text: string | undefined): WorkstationRecord | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<WorkstationRecord>;
+    return typeof parsed.workstationId === 'string' && typeof parsed.secret === 'string' && parsed.secret !== ''
+      ? { workstationId: parsed.workstationId, secret: parsed.secret } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class LibraryServerSettings {
+  readonly link: LibraryServerLink;
+  private readonly keychain: DeskKeychain;
+
+  constructor(policy: LibraryServerPolicy, keychain: DeskKeychain) {
+    let ca: string | undefined;
+    if (policy.caFile !== undefined) {
+      try {
+        ca = readFileSync(policy.caFile, 'utf8');
+      } catch {
+        // No CA to check the server with: nothing is sent (an empty CA list trusts no certificate).
+        ca = '';
+      }
+    }
+    this.link = new LibraryServerLink({ urls: serverUrls(policy), ...(ca === undefined ? {} : { ca }) });
+    this.keychain = keychain;
+  }
+
+  /** The connections' library-server settings; `onWait` hears the server's expected waits. */
+  options(onWait: (seconds: number) => void): NonNullable<ConnectionsOptions['libraryServer']> {
+    return { link: this.link, onWait, workstation: () => this.workstation() };
+  }
+
+  /** The workstation credentials the server's token request takes, from the keychain. */
+  async workstation(): Promise<Credentials> {
+    const record = parseRecord(await this.keychain.read(DESK_RECORDS.workstation));
+    if (!record) throw DeskError.because('unauthorized', 'library-server.not-enrolled', { server: serverLabel(this.link.target) });
+    return { username: record.workstationId, password: record.secret };
+  }
+
+  async view(): Promise<LibraryServerView> {
+    const record = parseRecord(await this.keychain.read(DESK_RECORDS.workstation));
+    return { server: serverLabel(this.link.target), enrolled: record !== undefined, ...(record ? { workstationId: record.workstationId } : {}) };
+  }
+
+  /** Trades IT's code for this desk's credentials, kept in the keychain; refused on a desk enrolled already. */
+  async enrol(code: string): Promise<LibraryServerView> {
+    if ((await this.view()).enrolled) throw DeskError.because('invalid-input', 'library-server.enrolled-already');
+    const enrolled = await this.link.enrol(code);
+    await this.keychain.write(DESK_RECORDS.workstation, JSON.stringify({ workstationId: enrolled.workstationId, secret: enrolled.secret }));
+    return this.view();
+  }
+}

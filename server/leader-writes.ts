@@ -1,0 +1,54 @@
+// Writes to the library mirror come from the leader's session alone, one transaction at a time
+// (so change sequences commit in order, and a desk reading up to N has seen everything below N),
+// and each first checks that this session still holds the leader lock (leadership.ts): a session
+// that lost it — ended, or of a process that no longer leads — writes nothing.
+import type pg from 'pg';
+import { LOCK, LOCK_CLASS } from '../electron/node/library-mirror/schema.ts';
+
+const HOLDS_LEADER_LOCK = `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid::bigint = $1 AND objid::bigint = $2
+  AND objsubid = 2 AND granted AND pid = pg_backend_pid()) AS leading`;
+
+/** This session does not hold the leader lock: it may not write. */
+export class NotLeaderError extends Error {
+  constructor() {
+    super('This session does not hold the library mirror\'s leader lock, so it writes nothing.');
+    this.name = 'NotLeaderError';
+  }
+}
+
+/** One per leader's session: every writer of that session shares its queue. */
+export class LeaderWrites {
+  readonly session: pg.ClientBase;
+  private readonly rollbackListeners: (() => void)[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(session: pg.ClientBase) {
+    this.session = session;
+  }
+
+  /** Told when a transaction rolls back (temporary tables made in it are gone with it). */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /** One transaction on the leader's session, after the ones before it; refused unless the session leads. */
+  run<T>(work: (db: pg.ClientBase) => Promise<T>): Promise<T> {
+    const db = this.session;
+    const result = this.queue.then(async () => {
+      await db.query('BEGIN');
+      try {
+        const { rows } = await db.query<{ leading: boolean }>(HOLDS_LEADER_LOCK, [LOCK_CLASS, LOCK.leader]);
+        if (!rows[0]?.leading) throw new NotLeaderError();
+        const value = await work(db);
+        await db.query('COMMIT');
+        return value;
+      } catch (error) {
+        await db.query('ROLLBACK').catch(() => {});
+        for (const listener of this.rollbackListeners) listener();
+        throw error;
+      }
+    });
+    this.queue = result.catch(() => {});
+    return result;
+  }
+}
