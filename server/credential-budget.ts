@@ -67,16 +67,16 @@ export class CredentialBudget {
 
   private async sendRecorded<T>(send: () => Promise<T>): Promise<T> {
     await this.partnerHasRoom();
-    const at = this.options.now();
-    this.sent.push(at);
-    this.pending.push(at);
-    this.flush();
-    while (this.writing + this.pending.length > UNRECORDED_AT_MOST) {
-      if (this.failed !== undefined) throw this.failed;
-      await this.flushing;
-    }
-    this.onWire += 1;
+    // Its place is held from here (partnerHasRoom counted it on the wire) until its answer.
     try {
+      const at = this.options.now();
+      this.sent.push(at);
+      this.pending.push(at);
+      this.flush();
+      while (this.writing + this.pending.length > UNRECORDED_AT_MOST) {
+        if (this.failed !== undefined) throw this.failed;
+        await this.flushing;
+      }
       return await send();
     } finally {
       this.onWire -= 1;
@@ -89,7 +89,9 @@ export class CredentialBudget {
    * it (a slow network, a loaded machine): a window's worth admitted near its end could arrive
    * inside the partner's next window beside the ones before. So besides the budget's count (by
    * admission), each request holds its place until its answer comes, and is dated by it: a request
-   * goes only when fewer than the limit are on the wire or answered within the window.
+   * goes only when fewer than the limit are on the wire or answered within the window. The place
+   * is taken in the same turn as the count is read: requests admitted together cannot all read
+   * the one free place and all go.
    */
   private async partnerHasRoom(): Promise<void> {
     const { now, windowMs } = this.options;
@@ -97,7 +99,10 @@ export class CredentialBudget {
     for (;;) {
       const horizon = now() - windowMs;
       while (this.answered.length > 0 && (this.answered[0] as number) <= horizon) this.answered.shift();
-      if (this.answered.length + this.onWire < this.budget.limit) return;
+      if (this.answered.length + this.onWire < this.budget.limit) {
+        this.onWire += 1;
+        return;
+      }
       const freesAt = this.answered.length > 0 ? (this.answered[0] as number) + windowMs : now() + 10;
       await sleep(Math.max(1, freesAt - now()));
     }
