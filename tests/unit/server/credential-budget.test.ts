@@ -1,7 +1,8 @@
 // The credential's one budget on a clock the test moves: however the record of sends lags (a
-// busy database), the partner never sees more than the limit in any window.
+// busy database), the partner never sees more than the limit in any window; the sync leaves staff
+// room by what they sent; and a new leader counts its predecessor's sends when they were made.
 import { describe, expect, it } from 'vitest';
-import { CredentialBudget } from '../../../server/credential-budget.ts';
+import { CLOCK_SKEW_MS, CredentialBudget, STAFF_HEADROOM, UNRECORDED_AT_MOST } from '../../../server/credential-budget.ts';
 import { createClock } from '../../support/clock.ts';
 
 /** A clock whose sleeps are collected, so the test decides when time passes. */
@@ -64,5 +65,43 @@ describe('the credential budget', () => {
     await Promise.all([...first, ...second]);
     expect(arrivals).toHaveLength(20);
     expect(mostInAWindow(arrivals, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps the sync below what staff sent in the last window, and half as much again', async () => {
+    const clock = steppedClock();
+    const budget = new CredentialBudget({ perMinute: 20, windowMs: 1000, now: clock.now, sleep: clock.sleep, record: async () => {} });
+    let staff = 0;
+    await Promise.all(Array.from({ length: 6 }, () => budget.gate('desk', async () => { staff += 1; })));
+    let background = 0;
+    const sync = Array.from({ length: 20 }, () => budget.gate('background', async () => { background += 1; }));
+    await settle();
+    expect(staff).toBe(6);
+    expect(background).toBe(20 - Math.ceil(6 * STAFF_HEADROOM));
+    // A staff call now finds the window open.
+    const before = clock.now();
+    await budget.gate('desk', async () => { staff += 1; });
+    expect(clock.now()).toBe(before);
+    while (clock.sleeping > 0) await clock.advance(100);
+    await Promise.all(sync);
+    expect(background).toBe(20);
+  });
+
+  it('counts the sends its predecessor recorded at their own times: a staff call waits only as long as that window makes it', async () => {
+    const clock = steppedClock();
+    const windowMs = 60_000;
+    const budget = new CredentialBudget({ perMinute: 10, windowMs, now: clock.now, sleep: clock.sleep, record: async () => {} });
+    // The old leader sent its ten 50 s ago; it may have sent a few more it did not record.
+    const recorded = Array.from({ length: 10 }, () => clock.now() - 50_000);
+    budget.takeOver(recorded);
+    const taken = clock.now();
+    let sentAt: number | undefined;
+    const call = budget.gate('desk', async () => { sentAt = clock.now(); });
+    await settle();
+    expect(sentAt).toBeUndefined(); // the window is full: ten recorded and the unrecorded ones
+    while (sentAt === undefined) await clock.advance(1000);
+    await call;
+    // It went when the recorded ten left the window (their time, the clocks' difference later), not a window after the takeover.
+    expect(sentAt - taken).toBeLessThanOrEqual(windowMs - 50_000 + CLOCK_SKEW_MS + 1000);
+    expect(UNRECORDED_AT_MOST).toBeLessThan(10);
   });
 });
