@@ -35,6 +35,11 @@ export function copyText(rows: Iterable<readonly CopyValue[]>): string {
 
 /** Copies `rows` into `table` (`columns` in order) on `session`, inside whatever transaction it has open. */
 export async function copyRows(session: pg.ClientBase, table: string, columns: readonly string[], rows: Iterable<readonly CopyValue[]>): Promise<void> {
+  await copyBytes(session, table, columns, Buffer.from(copyText(rows), 'utf8'));
+}
+
+/** Copies rows already in COPY's text format, UTF-8 (copyText's, made on the page reader's thread). */
+export async function copyBytes(session: pg.ClientBase, table: string, columns: readonly string[], bytes: Uint8Array): Promise<void> {
   const stream = session.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-  await pipeline(Readable.from([Buffer.from(copyText(rows), 'utf8')]), stream);
+  await pipeline(Readable.from([bytes]), stream);
 }

@@ -7,6 +7,7 @@ import { recordCountries } from '../electron/node/partner/normalize.ts';
 import type { PageRead } from '../electron/node/sync/page-reading.ts';
 import type { SyncSource } from '../electron/node/sync/page-store.ts';
 import type { CatalogRecord, ContentId, PurchaseModel } from '../electron/shared/model.ts';
+import type { CopyValue } from './copy.ts';
 
 /** A title as the library mirror stores it: its record as sent (`wire`) or normalised, and the keys a desk may filter by. */
 export interface LibraryTitleRow { id: ContentId; titleId: number | null; countries: readonly string[]; record: string; wire: boolean }
@@ -22,6 +23,11 @@ export interface LibraryRows {
   entitlements: EntitlementRow[];
   removedEntitlements: ContentId[];
 }
+
+/** A title row's fields in the staging table's order (id, title_id, countries, record, wire). */
+export const titleCopyValues = (r: LibraryTitleRow): CopyValue[] => [String(r.id), r.titleId, r.countries, r.record, r.wire];
+/** An entitlement row's fields in the staging table's order (content_id, model, active). */
+export const entitlementCopyValues = (e: EntitlementRow): CopyValue[] => [String(e.contentId), e.model, e.active];
 
 /** A titleId as the client's normalising reads a whole number (a number, or a string of digits). */
 function wholeNumber(v: unknown): number | null {

@@ -5,7 +5,8 @@
 // a full run's end removing what it did not see, a failure recorded with what staff read.
 //
 // A page is read once, by the same reader the desk's owner uses (page-reading.ts), and made into
-// the rows the mirror keeps (library-rows.ts). Every write runs on the leader's session, one
+// the rows the mirror keeps (library-rows.ts), on the page reader's thread (page-reader.ts), so
+// the event loop that answers desks never waits behind a page. Every write runs on the leader's session, one
 // transaction at a time, and first checks that this session still holds the leader lock
 // (leader-writes.ts): a session that lost it writes nothing. A page's rows go in by COPY into a
 // staging table, then merge; only rows whose content changed take a new change sequence. The
@@ -19,13 +20,14 @@ import type { Availability, CatalogRecord, ContentId } from '../electron/shared/
 import { contentIdOf } from '../electron/shared/content-id.ts';
 import { DeskError } from '../electron/shared/desk-error.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
-import { mergeEpisodes, readPage } from '../electron/node/sync/page-reading.ts';
+import { mergeEpisodes } from '../electron/node/sync/page-reading.ts';
 import {
-  type AvailabilityStored, sourceName, type PageHead, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type TitleRecords, type UnreadAvailability,
+  type AvailabilityStored, sourceName, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type TitleRecords, type UnreadAvailability,
 } from '../electron/node/sync/page-store.ts';
-import { copyRows, type CopyValue } from './copy.ts';
+import { copyBytes, copyRows } from './copy.ts';
 import type { LeaderWrites } from './leader-writes.ts';
-import { libraryRowsOf, type LibraryRows, type LibraryTitleRow } from './library-rows.ts';
+import { titleCopyValues, type LibraryTitleRow } from './library-rows.ts';
+import { pageReader, type ReadPage } from './page-reader.ts';
 
 const T = {
   titles: `${SCHEMA}.titles`, entitlements: `${SCHEMA}.entitlements`, availability: `${SCHEMA}.availability`,
@@ -78,8 +80,6 @@ function stateOf(row: CursorRow): SourceState {
     ...(row.last_error_reason !== null && isReason(row.last_error_reason) ? { lastErrorReason: row.last_error_reason, lastErrorParams: row.last_error_params ?? {} } : {}),
   };
 }
-
-const titleRowValues = (r: LibraryTitleRow): CopyValue[] => [String(r.id), r.titleId, r.countries, r.record, r.wire];
 
 /** An opening of a run, in this life of the store (as the desk's store keeps them). */
 interface Opening {
@@ -138,38 +138,41 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
   }
 
   /**
-   * Read at once (a garbled page is refused at its head, and the run still waits for that
-   * number); stored in one transaction with the cursor that follows it.
+   * Read first (a garbled page is refused at its head, and the run still waits for that number:
+   * the engine hands the next page only once this head is known); stored in one transaction with
+   * the cursor that follows it. Pages are read in the order they come, so their writes keep it.
    */
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {
-    let read: { head: PageHead; rows: LibraryRows; opening: Opening };
+    let opening: Opening;
     try {
-      const opening = this.opening(run);
+      opening = this.opening(run);
       if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
       if (page !== opening.nextPage) throw new DeskError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
-      const pageRead = readPage(opening.source, bytes);
-      read = { head: pageRead.head, rows: libraryRowsOf(pageRead, opening.source), opening };
-      opening.nextPage++; // read: the next page may come while this one is written (the writes keep their order)
     } catch (error) {
       const refused = Promise.reject(error);
       refused.catch(() => {});
       return { head: refused, stored: refused };
     }
-    const { head, rows, opening } = read;
-    const stored = this.writes.run(async (db): Promise<PageStored> => {
+    const read = pageReader.read(opening.source, bytes).then((pageRead) => {
+      opening.nextPage++; // read: the next page may come while this one is written (the writes keep their order)
+      return pageRead;
+    });
+    const stored = read.then((pageRead) => this.writes.run(async (db): Promise<PageStored> => {
       if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
       await this.stage(db);
-      await this.storeTitles(db, opening.runStartedAt, rows);
-      await this.storeEntitlements(db, opening.source, opening.runStartedAt, rows);
+      await this.storeTitles(db, opening.runStartedAt, pageRead);
+      await this.storeEntitlements(db, opening.source, opening.runStartedAt, pageRead);
       await db.query(`UPDATE ${T.cursors} SET next_token = $2, pages = $3, items = items + $4 WHERE source = $1`,
-        [opening.name, head.next ?? null, page, head.items]);
-      return { items: head.items };
+        [opening.name, pageRead.head.next ?? null, page, pageRead.head.items]);
+      return { items: pageRead.head.items };
     }).catch((error: unknown) => {
       opening.broken = true;
       throw error;
-    });
+    }));
+    const head = read.then((pageRead) => pageRead.head);
+    head.catch(() => {});
     stored.catch(() => {});
-    return { head: Promise.resolve(head), stored };
+    return { head, stored };
   }
 
   /** The end of a run: a full run marks removed what it did not see (tombstones), and answers how many. */
@@ -254,14 +257,13 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
   /** A page of the library's content read on demand, written as a run's page is, outside any run: no cursor moves. */
   async fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): Promise<number> {
     const source: SyncSource = { kind: 'library-content', libraryId };
-    const read = readPage(source, bytes);
-    const rows = libraryRowsOf(read, source);
+    const rows = await pageReader.read(source, bytes);
     await this.writes.run(async (db) => {
       await this.stage(db);
       await this.storeTitles(db, readAt, rows);
       await this.storeEntitlements(db, source, readAt, rows);
     });
-    return read.head.items;
+    return rows.head.items;
   }
 
   private opening(run: number): Opening {
@@ -276,10 +278,13 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
     this.staged = true;
   }
 
-  private async storeTitles(db: pg.ClientBase, run: number, rows: LibraryRows): Promise<void> {
-    const titles = rows.libraryTitles.length > 0 ? await this.mergedLibraryTitles(db, run, rows.libraryTitles) : rows.titles;
-    if (titles.length > 0) {
-      await copyRows(db, 'stage_titles', ['id', 'title_id', 'countries', 'record', 'wire'], titles.map(titleRowValues));
+  private async storeTitles(db: pg.ClientBase, run: number, rows: ReadPage): Promise<void> {
+    const columns = ['id', 'title_id', 'countries', 'record', 'wire'];
+    if (rows.libraryTitles.length > 0) {
+      await copyRows(db, 'stage_titles', columns, (await this.mergedLibraryTitles(db, run, rows.libraryTitles)).map(titleCopyValues));
+      await db.query(MERGE_TITLES, [run]);
+    } else if (rows.titlesCopy) {
+      await copyBytes(db, 'stage_titles', columns, rows.titlesCopy);
       await db.query(MERGE_TITLES, [run]);
     }
     if (rows.removedTitles.length > 0) await db.query(TOMBSTONE_TITLES('id = ANY($1)'), [rows.removedTitles.map(String)]);
@@ -298,10 +303,10 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
     return [...merged.values()].map((r) => ({ id: r.id, titleId: r.titleId ?? null, countries: r.countries, record: JSON.stringify(r), wire: false }));
   }
 
-  private async storeEntitlements(db: pg.ClientBase, source: SyncSource, run: number, rows: LibraryRows): Promise<void> {
+  private async storeEntitlements(db: pg.ClientBase, source: SyncSource, run: number, rows: ReadPage): Promise<void> {
     if (source.kind === 'global') return;
-    if (rows.entitlements.length > 0) {
-      await copyRows(db, 'stage_entitlements', ['content_id', 'model', 'active'], rows.entitlements.map((e) => [String(e.contentId), e.model, e.active]));
+    if (rows.entitlementsCopy) {
+      await copyBytes(db, 'stage_entitlements', ['content_id', 'model', 'active'], rows.entitlementsCopy);
       await db.query(MERGE_ENTITLEMENTS, [source.libraryId, run]);
     }
     if (rows.removedEntitlements.length > 0) {

@@ -68,7 +68,7 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
     let requested: (() => void)[] = [];
     try {
       const budget = new CredentialBudget({ perMinute: config.requestsPerMinute, windowMs, now, record: recordSends(records, config.instanceName) });
-      await budget.takeOver(await recentSends(records, windowMs, now()));
+      budget.takeOver(await recentSends(records, windowMs, now()));
       const share = new YieldingShare(budget.budget, now, (perMinute) => log.info('request-share', { perMinute, of: config.requestsPerMinute }));
       const client = new PartnerClient({
         baseUrl: config.partner.baseUrl,

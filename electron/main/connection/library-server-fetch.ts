@@ -13,7 +13,8 @@
 //
 // What the server itself says — this desk is not enrolled, or revoked; its certificate did not
 // verify; neither instance answered — becomes a DeskError with the reason staff read. A wait the
-// server expects (its informational 103 answer) is told to `onWait` as it comes.
+// server expects (its informational 103 answer) is told to `onWait` as it comes, and so is the
+// wait of a call it refused as too long a wait (429 busy: the client sends it again after it).
 import { Agent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { DeskError } from '../../shared/desk-error.ts';
@@ -163,6 +164,11 @@ export class LibraryServerLink {
         // An instance that passed the call to nobody (it follows, and the leader did not answer): the other may lead.
         if (response.statusCode === 503 && reasonOf(attempt.body) === 'not-leading' && index !== order.at(-1)) continue;
         this.preferred = index;
+        // Refused, not done, as too long a wait: the client sends it again after Retry-After, and staff are told how long.
+        if (response.statusCode === 429 && reasonOf(attempt.body) === 'busy') {
+          const seconds = Number(response.headers['retry-after']);
+          if (Number.isFinite(seconds) && seconds > 0) onWait(seconds);
+        }
         return toResponse(response, attempt.body as Buffer, this.target);
       }
       signal?.throwIfAborted();
@@ -203,9 +209,10 @@ export class LibraryServerLink {
       const onAbort = (): void => { req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted')); };
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('socket', (socket) => {
-        // A kept-alive socket is connected already.
+        // A kept-alive socket is connected already (and never says secureConnect again: no listener
+        // is left on it, or each request would leave one more on a socket that lives for hours).
         if (!socket.connecting) connected = true;
-        socket.once('secureConnect', () => { connected = true; });
+        else socket.once('secureConnect', () => { connected = true; });
       });
       req.on('information', (info) => {
         const seconds = Number(info.headers[WAIT_HEADER]);

@@ -117,6 +117,16 @@ export class RequestBudget {
     return this.perMinute;
   }
 
+  /**
+   * Counts exchanges someone else sent at these times (epoch ms) as this budget's own: the library
+   * server's new leader takes over the window its predecessor was spending.
+   */
+  noteSent(times: readonly number[]): void {
+    this.sent.push(...times);
+    this.sent.sort((a, b) => a - b);
+    this.pump();
+  }
+
   /** Exchanges sent in the current window (for the Sync page and the benches). */
   inWindow(): number {
     this.forgetOld();
