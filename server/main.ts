@@ -7,20 +7,23 @@
 //   revoke-desk <workstation id>                                 the desk is refused within a minute
 //   list-desks                                                   every enrolled desk, revoked ones marked
 //   sync-now                                                     the leader syncs the catalog at once
-// The configuration file's path is the first argument or LIBRARY_MIRROR_CONFIG. A configuration
-// it refuses is said on standard error, and the exit code is 2.
+// The configuration file's path is the first argument or LIBRARY_SERVER_CONFIG (LIBRARY_MIRROR_CONFIG,
+// its earlier name, still works). A configuration it refuses is said on standard error, and the
+// exit code is 2.
 import { parseArgs } from 'node:util';
 import type { Logger } from '../electron/node/logging/index.ts';
-import { openSession } from '../electron/node/library-mirror/database.ts';
+import { clientConfig, openSession } from '../electron/node/library-mirror/database.ts';
 import { migrate } from '../electron/node/library-mirror/schema.ts';
+import { errorText } from '../electron/node/logging/tls-refusal.ts';
 import { jsonLinesLog } from './json-lines-log.ts';
-import { loadConfig, type LoadedConfig } from './config.ts';
+import { fromEnvironment, loadConfig, type LoadedConfig } from './config.ts';
+import { DATABASE_CA_WORDS } from './leadership.ts';
 import { startLibraryServer, type RunningService } from './service.ts';
 import { requestSync } from './service-state.ts';
 import { WorkstationAdmin } from './workstations.ts';
 
 const USAGE = `Usage: node server/main.ts <config.json> [enrol-desk --name "<desk>" [--hours <h>] [--print-secret] | revoke-desk <id> | list-desks | sync-now]
-   (or LIBRARY_MIRROR_CONFIG=<config.json> node server/main.ts [command])`;
+   (or LIBRARY_SERVER_CONFIG=<config.json> node server/main.ts [command])`;
 
 const args = process.argv.slice(2);
 if (args[0] === '--help') {
@@ -28,7 +31,7 @@ if (args[0] === '--help') {
   process.exit(0);
 }
 const COMMANDS = ['enrol-desk', 'revoke-desk', 'list-desks', 'sync-now'];
-const path = args[0] !== undefined && !COMMANDS.includes(args[0]) ? args.shift() : process.env.LIBRARY_MIRROR_CONFIG;
+const path = args[0] !== undefined && !COMMANDS.includes(args[0]) ? args.shift() : fromEnvironment(process.env, 'CONFIG');
 if (!path) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
@@ -48,7 +51,7 @@ if (command === undefined) serve(loaded);
 else await runCommand(command, rest, loaded);
 
 function serve(config: LoadedConfig): void {
-  const secrets = [config.credentials.password, config.credentials.databasePassword, new URL(config.config.database.url).password]
+  const secrets = [config.credentials.password, config.credentials.databasePassword, clientConfig({ url: config.config.database.url }).password]
     .filter((s): s is string => typeof s === 'string' && s !== '');
   const log: Logger = jsonLinesLog({ secrets: () => secrets, instance: config.config.instanceName });
   let service: RunningService;
@@ -83,7 +86,7 @@ async function runCommand(name: string, options: string[], config: LoadedConfig)
   try {
     db = await openSession(config.database, { applicationName: `lending-desk-library-server ${name}` });
   } catch (error) {
-    return fail(`the database could not be reached (${error instanceof Error ? error.message : String(error)}).`);
+    return fail(`the database could not be reached (${errorText(error, DATABASE_CA_WORDS)}).`);
   }
   try {
     // A command may come before the server's first start: the tables it needs are made the same way.
@@ -95,8 +98,9 @@ async function runCommand(name: string, options: string[], config: LoadedConfig)
         if (!values.name) fail('name the desk: enrol-desk --name "Front desk 2".');
         if (values['print-secret']) {
           const enrolled = await admin.enrolDirectly(values.name as string);
-          say(`Workstation ${enrolled.id} (${enrolled.name}) is enrolled. Put this in the desk's keychain (docs/library-server.md, "Enrolling a desk"):`);
-          say(JSON.stringify({ workstationId: enrolled.id, secret: enrolled.secret }));
+          // One line of letters, digits, '-', '_' and one ':': no shell or cmd quoting can change it.
+          say(`Workstation ${enrolled.id} (${enrolled.name}) is enrolled. Its credential for that desk's keychain, as one line (docs/library-server.md, "Enrolling and revoking desks"):`);
+          say(`${enrolled.id}:${enrolled.secret}`);
           return;
         }
         const hours = values.hours === undefined ? undefined : Number(values.hours);
