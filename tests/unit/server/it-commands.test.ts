@@ -135,7 +135,7 @@ describe('§4: the documented install', () => {
     } finally {
       rmSync(target, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('§8: enrolling and revoking desks with the server\'s commands', () => {
@@ -154,7 +154,7 @@ describe('§8: enrolling and revoking desks with the server\'s commands', () => 
     const again = new LibraryServerLink({ urls: [server.url], ca: ca.cert });
     await expect(again.enrol(code!)).rejects.toMatchObject({ detail: { reason: 'library-server.enrolment-code' } });
     again.close();
-  });
+  }, 120_000);
 
   describe('the workstation credential enrol-desk --print-secret prints, put in the keychain by each OS\'s documented command', () => {
     /** A fresh workstation's line, as printed; and the printed shape is the page's. */
@@ -188,7 +188,7 @@ describe('§8: enrolling and revoking desks with the server\'s commands', () => 
       } finally {
         await keytar.deletePassword(service, DESK_RECORDS.workstation);
       }
-    });
+    }, 120_000);
 
     it('macOS: the security line, through the shell, with the names keytar looks the entry up by', async () => {
       const line = await printedLine('Mac desk');
@@ -208,7 +208,7 @@ describe('§8: enrolling and revoking desks with the server\'s commands', () => 
       const keychain = memoryDeskRecords();
       keychain.entries.set(DESK_RECORDS.workstation, after('-w')!);
       expect(await lookUpThrough(keychain)).toBeGreaterThan(0);
-    });
+    }, 120_000);
 
     it('Windows: the cmdkey line, as cmd expands and Windows splits it, its UTF-16 read back as keytar reads it', async () => {
       const line = await printedLine('Windows desk');
@@ -225,7 +225,7 @@ describe('§8: enrolling and revoking desks with the server\'s commands', () => 
       const keychain = memoryDeskRecords();
       keychain.entries.set(DESK_RECORDS.workstation, Buffer.from(option('pass')!, 'utf16le').toString('utf8'));
       expect(await lookUpThrough(keychain)).toBeGreaterThan(0);
-    });
+    }, 120_000);
   });
 
   it('list-desks names each workstation; revoke-desk withdraws one, refused by the server within a minute', async () => {
@@ -252,7 +252,7 @@ describe('§8: enrolling and revoking desks with the server\'s commands', () => 
     const twice = await command(['revoke-desk', id]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/no enrolled workstation .* that is not revoked already/);
-  });
+  }, 120_000);
 });
 
 describe('§11: a forced sync, and the first full sync said once', () => {
@@ -270,7 +270,7 @@ describe('§11: a forced sync, and the first full sync said once', () => {
     await log.waitFor('run-finished', (f) => f.source === 'global', requested);
     await log.waitFor('run-finished', (f) => f.source === 'entitlements:202:FLEX', requested);
     expect(log.events.filter((e) => e.event === 'first-full-sync-done')).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('a database certificate the server cannot verify', () => {
@@ -297,5 +297,5 @@ describe('a database certificate the server cannot verify', () => {
     expect(listed.code).toBe(2);
     expect(listed.stderr).toMatch(/the database could not be reached \(the server's certificate was refused: its certificate was not issued by the certificate authority/);
     expect(listed.stderr).not.toMatch(/use-system-ca/);
-  }, 60_000);
+  }, 120_000);
 });
