@@ -237,6 +237,9 @@ describe('secrets', () => {
     // A desk on its own: no library mirror, and its password cannot be typed here (whatever is sent stays out of answers and the log).
     await drive('libraryMirror');
     await drive('setLibraryMirrorPassword', { password: partner.password });
+    // Nor a library server: nothing to enrol with.
+    await drive('libraryServer');
+    await drive('enrolDesk', { code: 'K7QM-2ZTB-9XWD-4HNA' });
     await drive('removeProfile', { profileId: 'main-branch-2' });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
 

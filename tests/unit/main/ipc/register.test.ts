@@ -73,6 +73,7 @@ describe('registerContract', () => {
       collectionLiveAvailability: [{ libraryId: 101, contentIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
       libraryMirror: [{ x: 1 }], setLibraryMirrorPassword: [{}, { password: '' }, { password: 'x'.repeat(1001) }, { password: 'x', user: 'desk' }],
+      libraryServer: [{ x: 1 }], enrolDesk: [{}, { code: 'ab' }, { code: 'x'.repeat(65) }, { code: 5 }, { code: 'K7QM-2ZTB', workstationId: 'ws-1' }],
       titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
     };
     expect(Object.keys(bad).sort()).toEqual([...METHOD_NAMES].sort());
