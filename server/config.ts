@@ -1,13 +1,13 @@
-// The service's configuration: a JSON file (its path as the command's argument or in
-// LIBRARY_MIRROR_CONFIG), a few settings the environment may override (a container passes them
-// that way), and the credentials file it names (credentials-file.ts). Nothing secret is in the
-// configuration itself.
+// The library server's configuration: a JSON file (its path as the command's argument, or in
+// LIBRARY_SERVER_CONFIG — LIBRARY_MIRROR_CONFIG, its earlier name, still works), a few settings the
+// environment may override (a container passes them that way), and the credentials file it names
+// (credentials-file.ts). Nothing secret is in the configuration itself.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { COUNTRIES } from '../electron/shared/model.ts';
 import { readCredentialsFile, type ServiceCredentials } from './credentials-file.ts';
-import type { DatabaseTarget } from '../electron/node/library-mirror/database.ts';
+import { clientConfig, type DatabaseTarget } from '../electron/node/library-mirror/database.ts';
 import { LEADER_RETRY_SECONDS } from './leadership.ts';
 import { DEFAULT_SESSION_HOURS } from './staff.ts';
 
@@ -24,7 +24,7 @@ const ConfigJson = z.object({
   libraries: z.array(z.object({ libraryId: z.number().int().positive(), countries: z.array(z.enum(COUNTRIES)).min(1) }).strict()).min(1),
   database: z.object({
     url: z.string().min(1),
-    /** The CA (PEM file) that issued the server's certificate; absent: the system's trusted CAs. */
+    /** The CA (PEM file) that issued the server's certificate; absent: the public CAs built into Node (never the OS's store). */
     caFile: z.string().min(1).optional(),
     deskRole: z.string().min(1).default('library_mirror_desk'),
   }).strict(),
@@ -71,25 +71,47 @@ export interface LoadedConfig {
   deskApi?: { key: string; cert: string; ca?: string };
 }
 
-/** Settings the environment overrides (LIBRARY_MIRROR_…), for containers. */
+/**
+ * Settings the environment overrides, for containers: LIBRARY_SERVER_<NAME>, or the name the
+ * library mirror service read before it became the library server, LIBRARY_MIRROR_<NAME>, still
+ * accepted (the new name wins when both are set).
+ */
 const ENVIRONMENT: Record<string, (config: Record<string, any>, value: string) => void> = {
-  LIBRARY_MIRROR_PARTNER_URL: (c, v) => { c.partner = { ...c.partner, baseUrl: v }; },
-  LIBRARY_MIRROR_DATABASE_URL: (c, v) => { c.database = { ...c.database, url: v }; },
-  LIBRARY_MIRROR_DATABASE_CA_FILE: (c, v) => { c.database = { ...c.database, caFile: v }; },
-  LIBRARY_MIRROR_CREDENTIALS_FILE: (c, v) => { c.credentialsFile = v; },
-  LIBRARY_MIRROR_REQUESTS_PER_MINUTE: (c, v) => { c.requestsPerMinute = Number(v); },
-  LIBRARY_MIRROR_INSTANCE: (c, v) => { c.instanceName = v; },
+  PARTNER_URL: (c, v) => { c.partner = { ...c.partner, baseUrl: v }; },
+  DATABASE_URL: (c, v) => { c.database = { ...c.database, url: v }; },
+  DATABASE_CA_FILE: (c, v) => { c.database = { ...c.database, caFile: v }; },
+  CREDENTIALS_FILE: (c, v) => { c.credentialsFile = v; },
+  REQUESTS_PER_MINUTE: (c, v) => { c.requestsPerMinute = Number(v); },
+  INSTANCE: (c, v) => { c.instanceName = v; },
+  /** The desk endpoint's private key (systemd hands it over as a credential, like the credentials file), where the file configures one. */
+  DESK_API_KEY_FILE: (c, v) => { if (typeof c.deskApi === 'object' && c.deskApi !== null) c.deskApi = { ...c.deskApi, keyFile: v }; },
 };
+
+/** The environment's value for a setting: LIBRARY_SERVER_<name>, else the old LIBRARY_MIRROR_<name>. */
+export function fromEnvironment(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  for (const prefix of ['LIBRARY_SERVER_', 'LIBRARY_MIRROR_']) {
+    const value = env[`${prefix}${name}`];
+    if (value !== undefined && value !== '') return value;
+  }
+  return undefined;
+}
 
 export function parseConfig(json: unknown, env: NodeJS.ProcessEnv = {}): ServiceConfig {
   const merged: Record<string, any> = typeof json === 'object' && json !== null && !Array.isArray(json) ? { ...json } : {};
   for (const [name, apply] of Object.entries(ENVIRONMENT)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') apply(merged, value);
+    const value = fromEnvironment(env, name);
+    if (value !== undefined) apply(merged, value);
   }
   const parsed = ConfigJson.safeParse(merged);
   if (!parsed.success) {
-    throw new Error(`The library mirror's configuration is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ')}`);
+    throw new Error(`The library server's configuration is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ')}`);
+  }
+  // A URL the sessions would refuse (sslmode=require, a parameter it does not know…) is refused
+  // here, at start, with exit code 2: not retried as "database-unreachable" for ever.
+  try {
+    clientConfig({ url: parsed.data.database.url });
+  } catch (error) {
+    throw new Error(`The library server's configuration is not valid: database.url: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { ...parsed.data, instanceName: parsed.data.instanceName ?? hostname() };
 }

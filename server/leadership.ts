@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../electron/node/logging/index.ts';
 import { LOCK, LOCK_CLASS } from '../electron/node/library-mirror/schema.ts';
+import { errorText } from '../electron/node/logging/tls-refusal.ts';
 
 /** How often a follower asks for the lock, and the leader checks it still has it. At most 30: a dead leader is replaced within a minute. */
 export const LEADER_RETRY_SECONDS = 15;
@@ -54,7 +55,10 @@ export interface LeadershipOptions {
   retrySeconds?: number;
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** What the database's certificate is checked against, in words for IT. */
+export const DATABASE_CA_WORDS = 'database.caFile (without it, the public CAs built into Node)';
+/** A certificate refusal in our words (never Node's advice to use the OS's store, which is never read). */
+const messageOf = (error: unknown): string => errorText(error, DATABASE_CA_WORDS);
 
 export class Leadership {
   private readonly options: LeadershipOptions;

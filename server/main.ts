@@ -9,14 +9,17 @@
 //   sync-now                                                     the leader syncs the catalog at once
 //   staff-add, staff-reset-pin, staff-disable, staff-enable, staff-list, purge-audit
 //                                                                staff accounts and the audit trail (staff-commands.ts)
-// The configuration file's path is the first argument or LIBRARY_MIRROR_CONFIG. A configuration
-// it refuses is said on standard error, and the exit code is 2.
+// The configuration file's path is the first argument or LIBRARY_SERVER_CONFIG (LIBRARY_MIRROR_CONFIG,
+// its earlier name, still works). A configuration it refuses is said on standard error, and the
+// exit code is 2.
 import { parseArgs } from 'node:util';
 import type { Logger } from '../electron/node/logging/index.ts';
-import { openSession } from '../electron/node/library-mirror/database.ts';
+import { clientConfig, openSession } from '../electron/node/library-mirror/database.ts';
 import { migrate } from '../electron/node/library-mirror/schema.ts';
+import { errorText } from '../electron/node/logging/tls-refusal.ts';
 import { jsonLinesLog } from './json-lines-log.ts';
-import { loadConfig, type LoadedConfig } from './config.ts';
+import { fromEnvironment, loadConfig, type LoadedConfig } from './config.ts';
+import { DATABASE_CA_WORDS } from './leadership.ts';
 import { startLibraryServer, type RunningService } from './service.ts';
 import { requestSync } from './service-state.ts';
 import { WorkstationAdmin } from './workstations.ts';
@@ -25,7 +28,7 @@ import { runStaffCommand, STAFF_COMMANDS } from './staff-commands.ts';
 const USAGE = `Usage: node server/main.ts <config.json> [enrol-desk --name "<desk>" [--hours <h>] [--print-secret] | revoke-desk <id> | list-desks | sync-now
    | staff-add --name "<name>" [--role desk-staff|manager] | staff-reset-pin --name "<name>" | staff-disable --name "<name>" | staff-enable --name "<name>"
    | staff-list | purge-audit --credentials <file> [--keep-days <n>]]
-   (or LIBRARY_MIRROR_CONFIG=<config.json> node server/main.ts [command])`;
+   (or LIBRARY_SERVER_CONFIG=<config.json> node server/main.ts [command])`;
 
 const args = process.argv.slice(2);
 if (args[0] === '--help') {
@@ -33,7 +36,7 @@ if (args[0] === '--help') {
   process.exit(0);
 }
 const COMMANDS: string[] = ['enrol-desk', 'revoke-desk', 'list-desks', 'sync-now', ...STAFF_COMMANDS];
-const path = args[0] !== undefined && !COMMANDS.includes(args[0]) ? args.shift() : process.env.LIBRARY_MIRROR_CONFIG;
+const path = args[0] !== undefined && !COMMANDS.includes(args[0]) ? args.shift() : fromEnvironment(process.env, 'CONFIG');
 if (!path) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
@@ -53,7 +56,7 @@ if (command === undefined) serve(loaded);
 else await runCommand(command, rest, loaded);
 
 function serve(config: LoadedConfig): void {
-  const secrets = [config.credentials.password, config.credentials.databasePassword, new URL(config.config.database.url).password]
+  const secrets = [config.credentials.password, config.credentials.databasePassword, clientConfig({ url: config.config.database.url }).password]
     .filter((s): s is string => typeof s === 'string' && s !== '');
   const log: Logger = jsonLinesLog({ secrets: () => secrets, instance: config.config.instanceName });
   let service: RunningService;
@@ -88,7 +91,7 @@ async function runCommand(name: string, options: string[], config: LoadedConfig)
   try {
     db = await openSession(config.database, { applicationName: `lending-desk-library-server ${name}` });
   } catch (error) {
-    return fail(`the database could not be reached (${error instanceof Error ? error.message : String(error)}).`);
+    return fail(`the database could not be reached (${errorText(error, DATABASE_CA_WORDS)}).`);
   }
   try {
     // A command may come before the server's first start: the tables it needs are made the same way.
@@ -104,8 +107,9 @@ async function runCommand(name: string, options: string[], config: LoadedConfig)
         if (!values.name) fail('name the desk: enrol-desk --name "Front desk 2".');
         if (values['print-secret']) {
           const enrolled = await admin.enrolDirectly(values.name as string);
-          say(`Workstation ${enrolled.id} (${enrolled.name}) is enrolled. Put this in the desk's keychain (docs/library-server.md, "Enrolling a desk"):`);
-          say(JSON.stringify({ workstationId: enrolled.id, secret: enrolled.secret }));
+          // One line of letters, digits, '-', '_' and one ':': no shell or cmd quoting can change it.
+          say(`Workstation ${enrolled.id} (${enrolled.name}) is enrolled. Its credential for that desk's keychain, as one line (docs/library-server.md, "Enrolling and revoking desks"):`);
+          say(`${enrolled.id}:${enrolled.secret}`);
           return;
         }
         const hours = values.hours === undefined ? undefined : Number(values.hours);

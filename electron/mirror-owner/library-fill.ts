@@ -13,69 +13,16 @@
 //
 // A failure (the server down, the certificate or the password refused) keeps the copy as it was
 // and is recorded on the source with a reason staff read; the desk never turns to the partner.
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { changesSince, DEFAULT_CHANGES_LIMIT, type AvailabilityChange, type ChangeBatch, type EntitlementChange, type MirrorChange, type TitleChange } from '../node/library-mirror/changes.ts';
-import { clientConfig } from '../node/library-mirror/database.ts';
+import { deskSessionConfig, libraryFailure } from '../node/library-mirror/desk-session.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import type { Availability, CatalogChange, ContentId, Country, Entitlement, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { LIBRARY_FILL_SOURCE, type LibraryFillRequest, type LibraryFillResult, type LibraryMirrorTarget } from '../node/mirror-interface.ts';
+import { LIBRARY_FILL_SOURCE, type LibraryFillRequest, type LibraryFillResult } from '../node/mirror-interface.ts';
 import type { RunFailure } from '../node/sync/page-store.ts';
 import type { PageStoreOnFile } from './page-store.ts';
 import { recordOf } from './title-row.ts';
-
-/** A connection that does not answer in this long is unreachable (a stopped server refuses at once). */
-const CONNECT_TIMEOUT_MS = 15_000;
-/** A batch the server has not answered in this long: the fill stops, and the next one tries again. */
-const QUERY_TIMEOUT_MS = 120_000;
-
-/** What the desk's Sync view and log see of the library mirror: where, never the password. */
-const describe = (target: LibraryMirrorTarget): string => `${target.host}:${target.port}/${target.database}`;
-
-function sessionConfig(request: LibraryFillRequest): pg.ClientConfig {
-  const { target } = request;
-  const host = target.host.includes(':') && !target.host.startsWith('[') ? `[${target.host}]` : target.host;
-  let ca: string | undefined;
-  if (target.caFile !== undefined) {
-    try {
-      ca = readFileSync(target.caFile, 'utf8');
-    } catch (error) {
-      throw DeskError.because('invalid-input', 'library-mirror.ca-unreadable', { file: target.caFile, code: (error as NodeJS.ErrnoException).code ?? 'error' });
-    }
-  }
-  if (request.password === undefined) throw DeskError.because('unauthorized', 'library-mirror.no-password');
-  const url = `postgres://${encodeURIComponent(target.user)}@${host}:${target.port}/${encodeURIComponent(target.database)}`;
-  return {
-    ...clientConfig({ url, password: request.password, ...(ca === undefined ? {} : { ca }) }, { applicationName: 'lending-desk desk' }),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS,
-  };
-}
-
-/** TLS errors of Node's certificate check (the chain, the name, the dates). */
-const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME|HOSTNAME/;
-
-/** Why the library mirror could not be read, as staff read it; the server's words stay in the log's message. */
-export function libraryFailure(error: unknown, target: LibraryMirrorTarget): DeskError {
-  if (error instanceof DeskError) return error;
-  const where = { server: describe(target) };
-  const code = String((error as { code?: unknown }).code ?? '');
-  // The server's own words go to the log (the English message), not to staff as "the service's message": it is not the partner's.
-  const message = error instanceof Error ? error.message : String(error);
-  if (CERTIFICATE_CODES.test(code) || /certificate|does not support SSL/i.test(message)) {
-    return new DeskError('network', `The library mirror's certificate was refused (${message}).`, undefined, { reason: 'library-mirror.certificate', params: where });
-  }
-  // 28P01: wrong password; 28000: no entry lets this role in (pg_hba.conf).
-  if (code === '28P01' || code === '28000') {
-    return new DeskError('unauthorized', `The library mirror refused the desks' role (${message}).`, undefined, { reason: 'library-mirror.password', params: { ...where, user: target.user } });
-  }
-  // 42501: not allowed to read; 3D000: no such database; 42P01: no mirror tables there.
-  if (code === '42501' || code === '3D000' || code === '42P01' || code === '3F000') {
-    return new DeskError('server', `The library mirror's database could not be read (${message}).`, undefined, { reason: 'library-mirror.refused', params: where });
-  }
-  return new DeskError('network', `The library mirror could not be reached (${message}).`, undefined, { reason: 'library-mirror.unreachable', params: where });
-}
 
 const failureOf = (error: DeskError): RunFailure => {
   const { reason, params } = error.detail;
@@ -170,7 +117,7 @@ export class LibraryFillOnFile {
 
   /** A session kept between fills while its settings are the same; a new one after a failure. */
   private async connect(request: LibraryFillRequest): Promise<pg.ClientBase> {
-    const config = sessionConfig(request); // first: a CA file or password gone since the last fill is said, not a session reused
+    const config = deskSessionConfig(request.target, request.password); // first: a CA file or password gone since the last fill is said, not a session reused
     const key = JSON.stringify([request.target, request.password]);
     if (this.session?.key === key) return this.session.client;
     await this.dropSession();

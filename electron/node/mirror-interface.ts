@@ -39,6 +39,7 @@
 import type { BrowseRow, CatalogPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
+import type { LibraryMirrorTarget } from './library-mirror/desk-session.ts';
 import type { Asked, Call, PageHead, PageStore, PageStoreCalls } from './sync/page-store.ts';
 
 // ---- the Collection: what the desk asks ----
@@ -110,15 +111,7 @@ export interface CollectionCalls {
 // ---- the library fill: what a desk in a library asks ----
 
 /** Where the library mirror is (IT's policy, electron/main/policy/library-mirror-policy.ts). */
-export interface LibraryMirrorTarget {
-  host: string;
-  port: number;
-  database: string;
-  /** The desks' read-only role. */
-  user: string;
-  /** The CA that issued the server's certificate (absent: the system's trusted CAs). */
-  caFile?: string;
-}
+export type { LibraryMirrorTarget } from './library-mirror/desk-session.ts';
 
 export interface LibraryFillRequest {
   target: LibraryMirrorTarget;

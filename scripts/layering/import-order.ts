@@ -15,10 +15,13 @@ export type Order = readonly (readonly string[])[];
 export const ORDERS: Readonly<Record<string, Order>> = {
   // The desk's main process (electron/main) and its preload: never the mirror's owner thread's
   // code, which runs on a thread of its own (electron/mirror-owner), nor the library server's.
+  // The library mirror's sessions (electron/node/library-mirror) only for IT's headless check
+  // (electron/main/check-desk), which runs instead of the desk, with no window.
   main: [
     ['electron/shared'],
     ['electron/node/partner'],
     ['electron/node/logging', 'electron/node/pin', 'electron/node/library-server-protocol.ts', 'electron/main/settings', 'electron/main/credentials', 'electron/main/sandbox'],
+    ['electron/node/library-mirror'],
     ['electron/node/sync'],
     ['electron/node/mirror-interface.ts'],
     ['electron/main/policy'],
@@ -26,6 +29,7 @@ export const ORDERS: Readonly<Record<string, Order>> = {
     ['electron/main/mirror'],
     ['electron/main/connection'],
     ['electron/main/desk'],
+    ['electron/main/check-desk'],
     ['electron/main/ipc'],
     ['electron/main/app', 'electron/preload'],
   ],
@@ -33,7 +37,8 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   'mirror-owner': [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/node/library-mirror'],
+    ['electron/node/logging'],
+    ['electron/node/library-mirror'],
     ['electron/node/sync'],
     ['electron/node/mirror-interface.ts'],
     ['electron/mirror-owner'],
@@ -52,7 +57,8 @@ export const ORDERS: Readonly<Record<string, Order>> = {
   server: [
     ['electron/shared'],
     ['electron/node/partner'],
-    ['electron/node/logging', 'electron/node/library-mirror', 'electron/node/pin', 'electron/node/library-server-protocol.ts'],
+    ['electron/node/logging', 'electron/node/pin', 'electron/node/library-server-protocol.ts'],
+    ['electron/node/library-mirror'],
     ['electron/node/sync'],
     ['server'],
   ],

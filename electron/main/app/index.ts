@@ -19,6 +19,7 @@ import { createFileLogger, type Logger } from '../../node/logging/logger.ts';
 import { loadMachinePolicy, logMachinePolicy } from '../policy/index.ts';
 import { appFiles, rendererEntry } from './app-files.ts';
 import { applicationMenuTemplate } from './app-menu.ts';
+import { runDeskCheck, wantsDeskCheck } from './check-desk-run.ts';
 import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-protocol.ts';
 import { readBuildInfo } from './build-info.ts';
 import { createDesk } from './desk-assembly.ts';
@@ -326,8 +327,28 @@ function boot(): void {
     .catch((error: unknown) => startFailed(current, error));
 }
 
+/** IT's headless check of this desk (check-desk-run.ts): no window, no lock, nothing of the desk started. */
+function checkThisDesk(): void {
+  void runDeskCheck({
+    userData: process.env.LENDING_DESK_USER_DATA_DIR || app.getPath('userData'),
+    version: app.getVersion(),
+    platform: process.platform,
+    policy: () => loadMachinePolicy(),
+    keychainService: process.env.LENDING_DESK_KEYCHAIN_SERVICE || undefined,
+    print: (text) => {
+      try {
+        process.stdout.write(text);
+      } catch {
+        // No console to write to (a windowed start): the report file has it.
+      }
+    },
+    exit: (code) => app.exit(code),
+  });
+}
+
 const refused = app.isPackaged ? refusedStartFlags(process.argv.slice(1), (name) => app.commandLine.hasSwitch(name), process.platform) : [];
 const networkRefused = app.isPackaged ? refusedNetworkOptions(process.argv.slice(1), (name) => app.commandLine.hasSwitch(name), process.platform, process.env) : [];
 if (refused.length > 0) refuseToStart('start.debugging-refused', refused);
 else if (networkRefused.length > 0) refuseToStart('start.network-refused', networkRefused);
+else if (wantsDeskCheck(process.argv.slice(1))) checkThisDesk();
 else boot();

@@ -16,9 +16,11 @@
 // server expects (its informational 103 answer) is told to `onWait` as it comes, and so is the
 // wait of a call it refused as too long a wait (429 busy: the client sends it again after it).
 import { Agent, request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
+import { isCertificateError } from '../../node/logging/tls-refusal.ts';
 
 import { SESSION_HEADER, WAIT_HEADER } from '../../node/library-server-protocol.ts';
 /** A connection not made in this long: the instance is taken as down and the other is asked. */
@@ -34,8 +36,6 @@ export interface LibraryServerTarget {
 /** How the Sync view and messages name the server (never a secret). */
 export const serverLabel = (target: LibraryServerTarget): string => target.urls.map((u) => new URL(u).host).join(', ');
 
-/** TLS errors of Node's certificate check (the chain, the name, the dates). */
-const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME|HOSTNAME/;
 
 interface Attempt {
   response?: IncomingMessage;
@@ -60,7 +60,9 @@ export class LibraryServerLink {
   constructor(target: LibraryServerTarget) {
     if (target.urls.length === 0) throw new Error('A library server needs an address.');
     this.target = target;
-    this.agents = target.urls.map(() => new Agent({ keepAlive: true, maxSockets: 16, ...(target.ca ? { ca: target.ca } : {}) }));
+    // Without the policy's CA: Node's own public CAs, named, so that NODE_EXTRA_CA_CERTS (a variable any
+    // user of the PC can set) adds no root the desk trusts for its library server.
+    this.agents = target.urls.map(() => new Agent({ keepAlive: true, maxSockets: 16, ca: target.ca ?? [...rootCertificates] }));
   }
 
   /** The first instance's address: what the desk's client names as the service's base URL. */
@@ -172,14 +174,14 @@ export class LibraryServerLink {
         return toResponse(response, attempt.body as Buffer, this.target);
       }
       signal?.throwIfAborted();
-      if (attempt.error && CERTIFICATE_CODES.test(String((attempt.error as { code?: unknown }).code ?? ''))) {
+      if (attempt.error && isCertificateError(attempt.error)) {
         if (index !== order.at(-1)) continue;
         throw DeskError.because('network', 'library-server.certificate', { server: serverLabel(this.target) });
       }
       if (!attempt.notSent && !idempotent) break; // sent, answer lost: the client settles it by reading the account
     }
     signal?.throwIfAborted();
-    if (last?.error && CERTIFICATE_CODES.test(String((last.error as { code?: unknown }).code ?? ''))) {
+    if (last?.error && isCertificateError(last.error)) {
       throw DeskError.because('network', 'library-server.certificate', { server: serverLabel(this.target) });
     }
     throw DeskError.because('network', 'library-server.unreachable', { server: serverLabel(this.target) });

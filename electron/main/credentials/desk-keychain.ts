@@ -32,6 +32,18 @@ export const DESK_RECORDS = {
 } as const;
 export type DeskRecord = (typeof DESK_RECORDS)[keyof typeof DESK_RECORDS];
 
+/**
+ * A record's text as IT's tooling may have left it. keytar and secret-tool keep UTF-8; Windows'
+ * `cmdkey /pass:` writes UTF-16LE, which keytar reads back as each character followed by a NUL:
+ * such a text is read as the UTF-16 it is (ASCII — what a password generator or the library
+ * server prints — comes back whole).
+ */
+export function asWrittenByTooling(saved: string): string {
+  const chars = [...saved];
+  const utf16 = chars.length >= 2 && chars.length % 2 === 0 && chars.every((c, i) => (i % 2 === 1) === (c === '\u0000'));
+  return utf16 ? chars.filter((_, i) => i % 2 === 0).join('') : saved;
+}
+
 /** What Windows' Credential Manager takes in one entry (CRED_MAX_CREDENTIAL_BLOB_SIZE). */
 export const MAX_RECORD_BYTES = 2560;
 

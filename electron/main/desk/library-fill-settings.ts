@@ -3,7 +3,7 @@
 // changed, every minute — and the desk sends the partner no catalog, entitlement or
 // availability-refresh request. This module holds what DeskService needs for that: the
 // connection options made from the policy and the keychain, and when the next fill is due.
-import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import { asWrittenByTooling, DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
 import type { ConnectionsOptions } from '../connection/connections.ts';
 import { serverName } from '../mirror/library-fill.ts';
 import { DeskError } from '../../shared/desk-error.ts';
@@ -27,16 +27,10 @@ export function libraryMirrorOptions(policy: LibraryMirrorPolicy | undefined, ke
   };
 }
 
-/**
- * The password as IT's tooling left it. keytar keeps UTF-8 bytes; Windows' `cmdkey /pass:`
- * writes UTF-16LE, which keytar reads back as each character followed by a NUL: such a text is
- * read as the UTF-16 it is (an ASCII password — the kind a generator makes — comes back whole).
- */
+/** The password as IT's tooling left it (UTF-8, or cmdkey's UTF-16: asWrittenByTooling); an empty one is none. */
 export function typedPassword(saved: string | undefined): string | undefined {
   if (saved === undefined) return undefined;
-  const chars = [...saved];
-  const utf16 = chars.length >= 2 && chars.length % 2 === 0 && chars.every((c, i) => (i % 2 === 1) === (c === '\u0000'));
-  const password = utf16 ? chars.filter((_, i) => i % 2 === 0).join('') : saved;
+  const password = asWrittenByTooling(saved);
   return password === '' ? undefined : password;
 }
 

@@ -3,7 +3,7 @@
 // in the keychain, written when IT's one-time enrolment code was traded for them (or by IT's
 // tooling). The desk keeps no partner password and never sees the partner's token.
 import { readFileSync } from 'node:fs';
-import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
+import { asWrittenByTooling, DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
 import type { ConnectionsOptions } from '../connection/connections.ts';
 import { LibraryServerLink, serverLabel } from '../connection/library-server-fetch.ts';
 import type { Credentials } from '../../node/partner/token.ts';
@@ -12,10 +12,21 @@ import { serverUrls } from '../policy/library-server-policy.ts';
 import type { LibraryServerView } from '../../shared/contract.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 
-interface WorkstationRecord { workstationId: string; secret: string }
+export interface WorkstationRecord { workstationId: string; secret: string }
 
-function parseRecord(text: string | undefined): WorkstationRecord | undefined {
-  if (text === undefined) return undefined;
+/** The one line IT's tooling puts in the keychain (`enrol-desk --print-secret`): `<workstation id>:<secret>`. */
+const TOOLING_LINE = /^(ws-[0-9a-f]{12}):([A-Za-z0-9_-]{16,})$/;
+
+/**
+ * The workstation record as the desk wrote it at its enrolment (JSON), or as IT's tooling put it
+ * there (the server's one line, through secret-tool, security or cmdkey — whose UTF-16 is read as
+ * such); undefined when it is neither.
+ */
+export function parseWorkstationRecord(saved: string | undefined): WorkstationRecord | undefined {
+  if (saved === undefined) return undefined;
+  const text = asWrittenByTooling(saved).trim();
+  const line = TOOLING_LINE.exec(text);
+  if (line) return { workstationId: line[1] as string, secret: line[2] as string };
   try {
     const parsed = JSON.parse(text) as Partial<WorkstationRecord>;
     return typeof parsed.workstationId === 'string' && typeof parsed.secret === 'string' && parsed.secret !== ''
@@ -50,13 +61,13 @@ export class LibraryServerSettings {
 
   /** The workstation credentials the server's token request takes, from the keychain. */
   async workstation(): Promise<Credentials> {
-    const record = parseRecord(await this.keychain.read(DESK_RECORDS.workstation));
+    const record = parseWorkstationRecord(await this.keychain.read(DESK_RECORDS.workstation));
     if (!record) throw DeskError.because('unauthorized', 'library-server.not-enrolled', { server: serverLabel(this.link.target) });
     return { username: record.workstationId, password: record.secret };
   }
 
   async view(): Promise<LibraryServerView> {
-    const record = parseRecord(await this.keychain.read(DESK_RECORDS.workstation));
+    const record = parseWorkstationRecord(await this.keychain.read(DESK_RECORDS.workstation));
     return { server: serverLabel(this.link.target), enrolled: record !== undefined, ...(record ? { workstationId: record.workstationId } : {}) };
   }
 

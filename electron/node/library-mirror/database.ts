@@ -24,13 +24,22 @@ export interface SessionOptions {
 
 const ACCEPTED_PARAMETERS = new Set(['host', 'sslmode', 'application_name']);
 
+/**
+ * libpq's form for a Unix socket names no host in the URL (postgres://role@/database?host=/run/postgresql,
+ * or …@:5433/… with a port), which the WHATWG URL parser refuses: the socket folder is the host
+ * then, so an empty host is read as a placeholder the `host` parameter replaces.
+ */
+function withPlaceholderHost(text: string): string {
+  return /[?&]host=/.test(text) ? text.replace(/^(postgres(?:ql)?:\/\/[^/@?#]*@)(?=[:/])/i, '$1localhost') : text;
+}
+
 /** The pg client settings for `target`; throws (without quoting a password) when the URL is not one it accepts. */
 export function clientConfig(target: DatabaseTarget, options: SessionOptions = {}): pg.ClientConfig {
   let url: URL;
   try {
-    url = new URL(target.url);
+    url = new URL(withPlaceholderHost(target.url));
   } catch {
-    throw new Error('The database URL is not a URL (postgres://role@host:5432/database).');
+    throw new Error('The database URL is not a URL (postgres://role@host:5432/database, or postgres://role@/database?host=/run/postgresql for the Unix socket).');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('The database URL must start with postgres://.');
   for (const name of url.searchParams.keys()) {
@@ -38,7 +47,7 @@ export function clientConfig(target: DatabaseTarget, options: SessionOptions = {
   }
   const sslmode = url.searchParams.get('sslmode');
   if (sslmode !== null && sslmode !== 'verify-full') {
-    throw new Error('The database connection is always verified TLS (verify-full); the URL may not ask for less.');
+    throw new Error(`The database URL asks for sslmode=${sslmode}, but the connection is always verified TLS (verify-full: the certificate's chain up to the CA given and the host name it was issued for); the URL may not ask for less. Remove sslmode from the URL.`);
   }
   const socket = url.searchParams.get('host');
   const host = socket ?? decodeURIComponent(url.hostname).replace(/^\[|\]$/g, '');

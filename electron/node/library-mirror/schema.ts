@@ -214,7 +214,7 @@ export async function migrate(session: pg.ClientBase, upTo = SCHEMA_VERSION): Pr
  */
 export async function grantDeskRole(session: pg.ClientBase, deskRole: string): Promise<void> {
   const exists = await session.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [deskRole]);
-  if (exists.rowCount === 0) throw new Error(`The desks' role ${JSON.stringify(deskRole)} does not exist: create it first (docs/library-mirror.md).`);
+  if (exists.rowCount === 0) throw new Error(`The desks' role ${JSON.stringify(deskRole)} does not exist: create it first (docs/library-server.md §1).`);
   const role = quoteIdent(deskRole);
   await session.query('BEGIN');
   try {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_REQUESTS_PER_MINUTE, loadConfig, parseConfig } from '../../../server/config.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, fromEnvironment, loadConfig, parseConfig } from '../../../server/config.ts';
 import { readCredentialsFile } from '../../../server/credentials-file.ts';
 import { LEADER_RETRY_SECONDS } from '../../../server/leadership.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
@@ -49,11 +49,34 @@ describe('the configuration', () => {
     expect(LEADER_RETRY_SECONDS).toBeLessThanOrEqual(30);
   });
 
-  it('takes overrides from the environment (a container passes them so)', () => {
-    const config = parseConfig(minimal('/etc/x'), {
+  it('takes overrides from the environment (a container passes them so), by the library server\'s names and the library mirror\'s before them', () => {
+    const deskApi = { certFile: '/etc/lending-desk/library-server/desk-api.crt', keyFile: '/etc/lending-desk/library-server/desk-api.key', publicUrl: 'https://server-b.example.org:8443' };
+    const config = parseConfig({ ...minimal('/etc/x'), deskApi }, {
+      LIBRARY_SERVER_DATABASE_URL: 'postgres://svc@other/db', LIBRARY_SERVER_REQUESTS_PER_MINUTE: '30', LIBRARY_SERVER_INSTANCE: 'server-b',
+      LIBRARY_SERVER_DESK_API_KEY_FILE: '/run/credentials/desk-api.key',
+    });
+    expect(config).toMatchObject({ database: { url: 'postgres://svc@other/db' }, requestsPerMinute: 30, instanceName: 'server-b', deskApi: { keyFile: '/run/credentials/desk-api.key' } });
+    const old = parseConfig(minimal('/etc/x'), {
       LIBRARY_MIRROR_DATABASE_URL: 'postgres://svc@other/db', LIBRARY_MIRROR_REQUESTS_PER_MINUTE: '30', LIBRARY_MIRROR_INSTANCE: 'mirror-b',
     });
-    expect(config).toMatchObject({ database: { url: 'postgres://svc@other/db' }, requestsPerMinute: 30, instanceName: 'mirror-b' });
+    expect(old).toMatchObject({ database: { url: 'postgres://svc@other/db' }, requestsPerMinute: 30, instanceName: 'mirror-b' });
+    // A key file for a desk endpoint the file does not configure is no desk endpoint.
+    expect(parseConfig(minimal('/etc/x'), { LIBRARY_SERVER_DESK_API_KEY_FILE: '/run/credentials/desk-api.key' }).deskApi).toBeUndefined();
+    // Both set: the library server's name wins.
+    expect(parseConfig(minimal('/etc/x'), { LIBRARY_MIRROR_INSTANCE: 'old', LIBRARY_SERVER_INSTANCE: 'new' }).instanceName).toBe('new');
+    expect(fromEnvironment({ LIBRARY_MIRROR_CONFIG: '/etc/old.json' }, 'CONFIG')).toBe('/etc/old.json');
+    expect(fromEnvironment({ LIBRARY_MIRROR_CONFIG: '/etc/old.json', LIBRARY_SERVER_CONFIG: '/etc/new.json' }, 'CONFIG')).toBe('/etc/new.json');
+  });
+
+  it('refuses a database URL asking for less than verified TLS, or one it does not read, saying so', () => {
+    for (const mode of ['require', 'disable', 'prefer', 'verify-ca']) {
+      expect(() => parseConfig({ ...minimal('/etc/x'), database: { url: `postgres://svc@db.example.org/library_mirror?sslmode=${mode}` } }), mode)
+        .toThrow(new RegExp(`database\\.url: The database URL asks for sslmode=${mode}, but the connection is always verified TLS \\(verify-full`));
+    }
+    expect(() => parseConfig({ ...minimal('/etc/x'), database: { url: 'postgres://svc@db.example.org/library_mirror?connect_timeout=5' } })).toThrow(/database\.url: .*"connect_timeout" is not one/);
+    // The same-host form of the docs (libpq's, no host before the path): accepted.
+    expect(parseConfig({ ...minimal('/etc/x'), database: { url: 'postgres://library_mirror_service@/library_mirror?host=/run/postgresql' } }).database.url)
+      .toBe('postgres://library_mirror_service@/library_mirror?host=/run/postgresql');
   });
 
   it('refuses what it does not know, and a leader retry over 30 s', () => {
@@ -123,6 +146,23 @@ describe('the credentials file', () => {
     expect(stderr).toMatch(/credentials file .* was refused: its mode 0644/);
   });
 
+  it('the server refuses, at start and for a command, a database URL asking for sslmode=require (exit 2, the reason on standard error, never retried)', async () => {
+    const folder = dir();
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...minimal(credentials(folder)), database: { url: 'postgres://library_mirror_service@db.example.org/library_mirror?sslmode=require' } }));
+    for (const command of [[], ['list-desks']]) {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'server', 'main.ts'), join(folder, 'config.json'), ...command], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      const [code] = await once(child, 'exit');
+      expect(code, command.join(' ')).toBe(2);
+      expect(stderr).toMatch(/^library-server: The library server's configuration is not valid: database\.url: The database URL asks for sslmode=require, but the connection is always verified TLS/m);
+      expect(stderr).toContain('Remove sslmode from the URL.');
+      expect(stdout).not.toContain('database-unreachable');
+    }
+  });
+
   it('the service refuses a partner address that would send the credential in clear text (exit 2)', async () => {
     const folder = dir();
     writeFileSync(join(folder, 'config.json'), JSON.stringify({ ...minimal(credentials(folder)), partner: { baseUrl: 'http://lending.example.org' } }));
@@ -159,22 +199,39 @@ describe('what IT installs (server/deploy/)', () => {
     expect(parseConfig(JSON.parse(read('config.example.json')))).toMatchObject({ requestsPerMinute: 100, libraries: [{ libraryId: 101 }, { libraryId: 102 }] });
   });
 
-  it('the systemd unit runs the service\'s command as its own user, hardened, its credential through systemd', () => {
-    const unit = read('lending-desk-library-mirror.service');
-    const settings = new Map(unit.split('\n').filter((l) => /^[A-Za-z]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-    expect(settings.get('ExecStart')).toMatch(/^\/usr\/bin\/node \S+\/server\/main\.ts \S+config\.json$/);
-    expect(settings.get('User')).toBe('lending-mirror');
-    for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['ProtectHome', 'yes'], ['PrivateTmp', 'yes'], ['CapabilityBoundingSet', ''], ['RestrictSUIDSGID', 'yes'], ['UMask', '0077']]) {
-      expect(settings.get(key as string), key).toBe(value);
+  it('the systemd unit is the library server\'s: its command as its own user, hardened, its credential and desk key through systemd', () => {
+    const unit = read('lending-desk-library-server.service');
+    const settings = new Map<string, string[]>();
+    for (const line of unit.split('\n').filter((l) => /^[A-Za-z]+=/.test(l))) {
+      const key = line.slice(0, line.indexOf('='));
+      settings.set(key, [...(settings.get(key) ?? []), line.slice(line.indexOf('=') + 1)]);
     }
-    expect(settings.get('LoadCredential')).toMatch(/^credentials\.json:/);
-    expect(settings.get('Environment')).toBe('LIBRARY_MIRROR_CREDENTIALS_FILE=%d/credentials.json');
+    const one = (key: string): string | undefined => settings.get(key)?.at(-1);
+    expect(one('Description')).toMatch(/^Lending Desk library server/);
+    expect(one('Documentation')).toBe('file:///opt/lending-desk/docs/library-server.md');
+    expect(one('ExecStart')).toBe('/usr/bin/node /opt/lending-desk/server/main.ts /etc/lending-desk/library-server/config.json');
+    expect(one('User')).toBe('lending-server');
+    for (const [key, value] of [['NoNewPrivileges', 'yes'], ['ProtectSystem', 'strict'], ['ProtectHome', 'yes'], ['PrivateTmp', 'yes'], ['CapabilityBoundingSet', ''], ['RestrictSUIDSGID', 'yes'], ['UMask', '0077'], ['RestartPreventExitStatus', '2']]) {
+      expect(one(key as string), key).toBe(value);
+    }
+    expect(settings.get('LoadCredential')).toEqual([
+      'credentials.json:/etc/lending-desk/library-server/credentials.json', 'desk-api.key:/etc/lending-desk/library-server/desk-api.key',
+    ]);
+    expect(settings.get('Environment')).toEqual(['LIBRARY_SERVER_CREDENTIALS_FILE=%d/credentials.json', 'LIBRARY_SERVER_DESK_API_KEY_FILE=%d/desk-api.key']);
+    // What the environment names is what the configuration reads: the credential and the key systemd handed over.
+    const env = Object.fromEntries((settings.get('Environment') ?? []).map((e) => e.replace('%d', '/run/credentials/lending-desk-library-server.service').split('=') as [string, string]));
+    expect(parseConfig(JSON.parse(read('config.example.json')), env)).toMatchObject({
+      credentialsFile: '/run/credentials/lending-desk-library-server.service/credentials.json',
+      deskApi: { keyFile: '/run/credentials/lending-desk-library-server.service/desk-api.key' },
+    });
   });
 
-  it('the container runs the same command as a user that is not root', () => {
+  it('the container runs the same command as a user that is not root, from the official Node 24 image, with the library server\'s configuration', () => {
     const file = read('Containerfile');
-    expect(file).toMatch(/^FROM node:24/m);
+    expect(file).toMatch(/^FROM node:24-bookworm-slim$/m);
     expect(file).toMatch(/^USER 10001:10001$/m);
     expect(file).toMatch(/^ENTRYPOINT \["node", "server\/main\.ts"\]$/m);
+    expect(file).toMatch(/LIBRARY_SERVER_CONFIG=\/etc\/lending-desk\/library-server\/config\.json/);
+    expect(file).toMatch(/^EXPOSE 8443$/m);
   });
 });

@@ -39,6 +39,8 @@ const holder = vi.hoisted(() => ({
    * default service) unless a test variable named one, and this keeps tests apart from each other.
    */
   keychainService: '' as string,
+  /** What the desk's check finds, when a test plays it (its real checks: tests/unit/main/check-desk/); absent: the real check runs. */
+  deskCheck: undefined as Array<{ ok: boolean; what: string; detail: string }> | undefined,
 }));
 
 // Vitest builds a mocked module once; each export forwards to the stand-in of the current run.
@@ -110,6 +112,11 @@ vi.mock('../../../../electron/main/connection/catalog-folder.ts', async (importO
     }),
   };
 });
+// The desk's check for IT (--check-desk): the real one, unless a test says what it finds.
+vi.mock('../../../../electron/main/check-desk/check-desk.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../electron/main/check-desk/check-desk.ts')>();
+  return { ...real, checkDesk: (input: Parameters<typeof real.checkDesk>[0]) => (holder.deskCheck ? Promise.resolve(holder.deskCheck) : real.checkDesk(input)) };
+});
 // Recorded as main called it, and otherwise the real assembly (on the test's keychain service
 // where main asked for the default one).
 vi.mock('../../../../electron/main/app/desk-assembly.ts', async (importOriginal) => {
@@ -176,6 +183,7 @@ interface Launch {
   /** Roots this PC's user added to their certificate store (StandInOptions). */
   userRoots?: string[];
   catalog?: { dir: string; previous: string };
+  deskCheck?: Array<{ ok: boolean; what: string; detail: string }>;
 }
 
 /** Imports main afresh under a new stand-in; it runs up to waiting for `ready`. */
@@ -194,6 +202,7 @@ async function launch(options: Launch): Promise<Run> {
   holder.electron = electron;
   holder.failAt = options.failAt;
   holder.catalog = options.catalog;
+  holder.deskCheck = options.deskCheck;
   holder.machinePolicy = options.machinePolicy ?? join(folder('lending-desk-no-policy-'), 'policy.json');
   holder.policyPlatform = options.policyPlatform ?? 'darwin';
   holder.sourceMain = SOURCE_MAIN;
@@ -831,5 +840,78 @@ describe('the catalog moved to local app data (Windows: out of a roaming profile
     expect(readdirSync(run.userData).filter((name) => ['Cache', 'Local Storage', 'Network'].includes(name))).toEqual([]);
     expect(existsSync(join(run.userData, 'settings.json'))).toBe(true);
     expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"chromium-data\.moved".*"removed":\["Cache","Local Storage","Network"\]/);
+  });
+});
+
+describe('--check-desk: IT\'s headless check of this desk, before a rollout', () => {
+  /** A policy naming a library server that nothing answers at, for a profile of library 101. */
+  async function policyNamingAServerDown(): Promise<{ path: string; url: string }> {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const url = `https://127.0.0.1:${port}`;
+    const path = join(folder('lending-desk-policy-'), 'policy.json');
+    writeFileSync(path, JSON.stringify({
+      version: 1,
+      profiles: [{ id: 'city', name: 'City Library', baseUrl: 'https://partner.example.org', libraries: [{ libraryId: 101 }], country: 'US' }],
+      libraryServer: { url },
+    }));
+    return { path, url };
+  }
+
+  /** Everything main printed (its stdout) while `work` ran. */
+  async function printed(work: () => Promise<void>): Promise<string> {
+    let text = '';
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { text += String(chunk); return true; });
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return text;
+  }
+
+  it('runs before anything of the desk (no ready, lock, scheme or window), checks the machine policy and this user\'s keychain, prints the report, keeps it in the log folder, and exits 1 when a check fails', async () => {
+    const { path, url } = await policyNamingAServerDown();
+    let run: Run | undefined;
+    const text = await printed(async () => {
+      run = await launch({ packaged: true, policyPlatform: 'linux', machinePolicy: path, args: ['--check-desk'] });
+      await vi.waitFor(() => expect(run!.electron.exitCode).toBeDefined(), { timeout: 30_000 });
+    });
+    expect(run!.electron.exitCode).toBe(1);
+    expect(run!.electron.calls).toEqual(['app.exit 1']);
+    expect(run!.electron.windows).toEqual([]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Lending Desk 0\.1\.0 check-desk, \d{4}-\d\d-\d\dT[\d:.]+Z, as \S+$/);
+    expect(lines.slice(1)).toEqual([
+      `ok      policy: ${path}; libraryServer; libraries 101 (profile city)`,
+      'FAILED  keychain: no workstation credential (lending-desk:workstation): enrol this desk (docs/library-server.md §8)',
+      expect.stringMatching(new RegExp(`^FAILED  library server ${url}: not reached \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)$`)),
+      '2 checks failed.',
+    ]);
+    expect(readFileSync(join(run!.userData, 'logs', 'check-desk.txt'), 'utf8')).toBe(text);
+    // Nothing of the desk's own was made: no settings, no catalog, no app log.
+    expect(readdirSync(run!.userData).sort()).toEqual(['logs']);
+    expect(readdirSync(join(run!.userData, 'logs'))).toEqual(['check-desk.txt']);
+  }, 40_000);
+
+  it('exits 0 when every check passes, saying so', async () => {
+    let run: Run | undefined;
+    const text = await printed(async () => {
+      run = await launch({ packaged: true, args: ['--check-desk'], deskCheck: [{ ok: true, what: 'policy', detail: '/etc/lending-desk/policy.json; libraryServer' }] });
+      await vi.waitFor(() => expect(run!.electron.exitCode).toBeDefined(), { timeout: 30_000 });
+    });
+    expect(run!.electron.exitCode).toBe(0);
+    expect(text).toMatch(/\nok      policy: \/etc\/lending-desk\/policy\.json; libraryServer\nAll checks passed\.\n$/);
+    expect(readFileSync(join(run!.userData, 'logs', 'check-desk.txt'), 'utf8')).toBe(text);
+  });
+
+  it('is no way around the refused switches: a packaged start with --check-desk and a debugging switch is refused, and checks nothing', async () => {
+    const run = await launch({ packaged: true, args: ['--check-desk', '--remote-debugging-port=9222'], deskCheck: [{ ok: true, what: 'policy', detail: 'played' }] });
+    expect(run.electron.exitCode).toBe(1);
+    expect(run.electron.calls).toEqual(['dialog.showErrorBox', 'app.exit 1']);
+    expect(existsSync(join(run.userData, 'logs', 'check-desk.txt'))).toBe(false);
   });
 });

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryServerLink } from '../../../../electron/main/connection/library-server-fetch.ts';
-import { makeCertificateAuthority, type CertificateAuthority } from '../../../support/postgres-cluster.ts';
-import { makeServerCertificate } from '../../../support/server-certificate.ts';
+import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from '../../../support/certificates.ts';
 
 let dir: string;
 let ca: CertificateAuthority;

@@ -29,7 +29,7 @@ describe("the desk's areas", () => {
     const files = readdirSync(AREAS).filter((file) => file.endsWith('.ts')).sort();
     expect(files).toEqual(Object.keys(ALLOWED).sort());
     for (const file of files) {
-      const areas = importsOf(file).filter((name) => name.startsWith('.//')).map((name) => basename(name)).sort();
+      const areas = importsOf(file).filter((name) => name.startsWith('./')).map((name) => basename(name)).sort();
       expect(areas, file).toEqual(ALLOWED[file]);
     }
   });
