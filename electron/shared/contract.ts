@@ -205,8 +205,8 @@ export interface Preferences { idleLockMinutes: number; language: Language }
 
 /** How staff unlock this desk, for the lock and shift-start screens. */
 export interface SignInView {
-  /** Per-staff PINs set by IT in the policy, or the one desk PIN set on this desk. */
-  method: 'staff-pins' | 'desk-pin';
+  /** Per-staff PINs set by IT in the policy, the one desk PIN set on this desk, or staff accounts at the library server (issue #32). */
+  method: 'staff-pins' | 'desk-pin' | 'library-server';
   /** False until a desk PIN is set (the desk then asks for one before the first shift), and while IT's policy is refused. */
   ready: boolean;
   /**
@@ -236,7 +236,7 @@ export interface StaffSession {
   staffName: string;
   startedAt: number;
   /** Issue #35: how this shift signed in, its role and what that lets it do (main's shift area decides; screens only read `may`). */
-  signedInWith: 'staff-pin' | 'desk-pin';
+  signedInWith: 'staff-pin' | 'desk-pin' | 'library-server';
   role: StaffRole;
   may: StaffPermissions;
 }
@@ -425,7 +425,8 @@ export interface SyncStatusView {
 export type { CatalogPage };
 export interface EventPayloads {
   /** `shift-length`: the shift reached IT's longest (policy maxShiftHours, 12 hours without it). */
-  sessionLocked: { reason: 'idle' | 'staff' | 'system' | 'shift-length' };
+  /** `server`: the library server ended the shift (its length, or IT ended it). */
+  sessionLocked: { reason: 'idle' | 'staff' | 'system' | 'shift-length' | 'server' };
   syncProgress: SyncProgress;
   /** The library server expects a staff call to wait this long for its turn (the credential's limit is reached). */
   serviceWait: { seconds: number };

@@ -126,6 +126,15 @@ export const useSessionStore = defineStore('session', () => {
 
   const setDeskPin = (args: ArgsOf<'setDeskPin'>) => applying(gateway.call('setDeskPin', args));
 
+  /** Trades IT's one-time code for this desk's place at the library server; the app's description is read again. */
+  async function enrolDesk(code: string): Promise<Result<unknown>> {
+    const result = await gateway.call('enrolDesk', { code });
+    if (result.ok) await load();
+    return result;
+  }
+  /** The library server this desk's policy names, and whether the desk is enrolled there (null: none). */
+  const libraryServer = () => gateway.call('libraryServer');
+
   async function lockDesk(reason: 'idle' | 'staff'): Promise<Result<null>> {
     showLocked(reason);
     return gateway.call('lockSession', { reason });
@@ -164,7 +173,7 @@ export const useSessionStore = defineStore('session', () => {
     appInfo, loadError, profiles, selectedLibraryId, lock,
     profile, staffSession, may, libraryRules, recentPatrons, signIn, preferences, isSandbox, libraries, selectedLibrary, screen,
     managed, sandboxAvailable, isLockedProfile,
-    load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift, setDeskPin,
+    load, showLocked, useSandbox, savePartnerProfile, testPartnerConnection, startShift, setDeskPin, enrolDesk, libraryServer,
     lockDesk, updatePreferences, loadProfiles, activateProfile, removeProfile, replaceCredentials,
     forgetCredentials, selectLibrary,
   };

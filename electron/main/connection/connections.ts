@@ -46,6 +46,10 @@ export interface ConnectionsOptions {
     workstation: () => Promise<Credentials>;
     /** The server told a staff call to wait this many seconds for its turn. */
     onWait: (seconds: number) => void;
+    /** The signed-in member of staff's session at the server (issue #32), if any. */
+    session?: () => string | undefined;
+    /** The server said that session ended. */
+    sessionEnded?: () => void;
   };
 }
 
@@ -173,7 +177,7 @@ export class Connections {
     return new Connection({
       ...common, baseUrl,
       // Through the library server: its own fetch (its CA, both instances), the workstation's credentials.
-      fetch: server ? server.link.fetchWith(server.onWait) : options.fetch,
+      fetch: server ? server.link.fetchWith(server.onWait, server.session, server.sessionEnded) : options.fetch,
       credentials: server ? server.workstation : () => this.savedCredentials(profile, origin),
       libraries,
       // A copy filled from the library mirror is its own file: one filled from the partner is never mixed into it.

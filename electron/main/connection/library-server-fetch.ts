@@ -74,15 +74,20 @@ export class LibraryServerLink {
    * The fetch a connection's partner client uses: every call to the server goes through here,
    * with the signed-in member of staff's session (held in main's memory only) when there is one.
    */
-  fetchWith(onWait: (seconds: number) => void = () => {}, session: () => string | undefined = () => undefined): FetchFn {
+  fetchWith(onWait: (seconds: number) => void = () => {}, session: () => string | undefined = () => undefined, sessionEnded: () => void = () => {}): FetchFn {
     return async (input, init) => {
       const path = this.pathOf(input);
       const method = (init.method ?? 'GET').toUpperCase();
       const headers = Object.fromEntries(new Headers(init.headers).entries());
       const token = session();
       if (token !== undefined) headers[SESSION_HEADER] = token;
-      const answer = await this.send(method, path, headers, undefined, init.signal ?? undefined, onWait);
-      return answer;
+      try {
+        return await this.send(method, path, headers, undefined, init.signal ?? undefined, onWait);
+      } catch (error) {
+        // The server ended the shift (its length, IT): the desk locks, whoever's call heard it first.
+        if (error instanceof DeskError && error.detail.reason === 'library-server.session-ended') sessionEnded();
+        throw error;
+      }
     };
   }
 

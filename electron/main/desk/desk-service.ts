@@ -146,6 +146,7 @@ export class DeskService {
     const shift = this.#shift = new ShiftArea({
       signIn, settings, policyRefused, connectionRecords, vault, connections, clipboard, osUserName, logger, now, emit: deps.emit,
       maxShiftHours: policy?.maxShiftHours,
+      ...(libraryServer ? { libraryServer } : {}),
       roles: { deskPin: policy?.deskPinRole, deskPinNames: policy?.deskPinNames },
       // Nothing the renderer asked is wanted after the shift, and answers kept for it go (what was searched is what a patron asked for).
       onEnd: async () => {

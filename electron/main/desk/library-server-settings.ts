@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { asWrittenByTooling, DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
 import type { ConnectionsOptions } from '../connection/connections.ts';
-import { LibraryServerLink, serverLabel } from '../connection/library-server-fetch.ts';
+import { LibraryServerLink, serverLabel, type ServerSession } from '../connection/library-server-fetch.ts';
 import type { Credentials } from '../../node/partner/token.ts';
 import type { LibraryServerPolicy } from '../policy/library-server-policy.ts';
 import { serverUrls } from '../policy/library-server-policy.ts';
@@ -39,6 +39,14 @@ export function parseWorkstationRecord(saved: string | undefined): WorkstationRe
 export class LibraryServerSettings {
   readonly link: LibraryServerLink;
   private readonly keychain: DeskKeychain;
+  /**
+   * The signed-in member of staff's session at the server (issue #32): in main's memory only,
+   * never in the keychain or a file, so nothing a program of the desk's OS user rewrites opens a
+   * shift. Every partner call the server carries for this desk needs it.
+   */
+  private session: ServerSession | undefined;
+  /** Told when the server says the session ended (its length, or IT ended it): the desk locks. */
+  private onSessionEnded: () => void = () => {};
 
   constructor(policy: LibraryServerPolicy, keychain: DeskKeychain) {
     let ca: string | undefined;
@@ -56,7 +64,38 @@ export class LibraryServerSettings {
 
   /** The connections' library-server settings; `onWait` hears the server's expected waits. */
   options(onWait: (seconds: number) => void): NonNullable<ConnectionsOptions['libraryServer']> {
-    return { link: this.link, onWait, workstation: () => this.workstation() };
+    return {
+      link: this.link, onWait, workstation: () => this.workstation(),
+      session: () => this.session?.token,
+      sessionEnded: () => {
+        if (!this.session) return;
+        this.session = undefined;
+        this.onSessionEnded();
+      },
+    };
+  }
+
+  /** The shift area's way to hear that the server ended the session. */
+  whenSessionEnds(listener: () => void): void {
+    this.onSessionEnded = listener;
+  }
+
+  /**
+   * A member of staff signs in at the server, as themselves (their name and PIN, checked and
+   * counted there: nothing at the desk resets a wait). The session is kept in memory only.
+   */
+  async signIn(name: string, pin: string): Promise<ServerSession> {
+    const workstation = await this.workstation();
+    this.session = await this.link.signIn(workstation, name, pin);
+    return this.session;
+  }
+
+  /** The shift ends at the server too; a server that cannot be reached ends it at the session's own length. */
+  async signOut(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (!session) return;
+    await this.link.signOut(await this.workstation(), session.token);
   }
 
   /** The workstation credentials the server's token request takes, from the keychain. */

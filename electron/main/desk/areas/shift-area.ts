@@ -15,6 +15,7 @@ import { IdleClock } from '../idle-clock.ts';
 import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
 import type { SignInStatus } from '../staff-sign-in.ts';
 import { DeskPin, type DeskPinParts } from './desk-pin.ts';
+import type { LibraryServerSettings } from '../library-server-settings.ts';
 
 export type LockReason = EventPayloads['sessionLocked']['reason'];
 
@@ -30,6 +31,11 @@ export interface ShiftAreaParts extends DeskPinParts {
   roles?: { deskPin?: StaffRole | undefined; deskPinNames?: readonly string[] | undefined };
   /** Told when the shift ends, before the renderer hears of the lock (the desk drops what it was asked and kept). */
   onEnd?: () => Promise<void>;
+  /**
+   * A desk in a library (issue #32): staff sign in as themselves at the library server, which
+   * checks the PIN and counts wrong tries; the desk's own sign-in record is never read for it.
+   */
+  libraryServer?: Pick<LibraryServerSettings, 'signIn' | 'signOut' | 'whenSessionEnds' | 'view'>;
   now: () => number;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 }
@@ -61,6 +67,7 @@ export class ShiftArea {
     this.#parts = parts;
     this.#idle = new IdleClock(parts.now);
     this.#deskPin = new DeskPin(parts);
+    parts.libraryServer?.whenSessionEnds(() => { void this.lock('server'); });
   }
 
   /** The open shift, if any: a copy. */
@@ -93,6 +100,11 @@ export class ShiftArea {
   /** Their PIN typed again (before an export): a wrong one counts as a wrong try. Asked after `requireMay`, so always on shift. */
   async confirmPin(pin: string | undefined, needed: Reason): Promise<void> {
     if (pin === undefined || pin === '') throw DeskError.because('invalid-input', needed);
+    // At a library desk the server checks the PIN (and counts a wrong one); its session stays this shift's.
+    if (this.#parts.libraryServer && this.#session?.signedInWith === 'library-server') {
+      await this.#parts.libraryServer.signIn(this.#session.staffName, pin);
+      return;
+    }
     await this.#parts.signIn.confirmPin(this.#session?.staffName ?? '', pin);
   }
 
@@ -123,12 +135,27 @@ export class ShiftArea {
   async startShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
     const { signIn, logger, now } = this.#parts;
     if (this.#parts.policyRefused) throw DeskError.because('unauthorized', 'sign-in.policy-refused');
+    if (this.#parts.libraryServer) return this.#startServerShift(args);
     const signedIn = await signIn.signIn(args.staffName ?? '', args.pin);
     const role: StaffRole = signedIn.signedInWith === 'desk-pin' ? this.#parts.roles?.deskPin ?? 'desk' : signedIn.role ?? 'desk';
     this.#osUser = this.#parts.osUserName();
     this.#session = { staffName: signedIn.staffName, startedAt: now(), signedInWith: signedIn.signedInWith, role, may: permissionsOf(role) };
     this.#idle.touch();
     logger.info('session.start', { staff: signedIn.staffName, osUser: this.#osUser, signIn: signIn.method, role });
+    return this.session as StaffSession;
+  }
+
+  /** A shift at a library desk: the server says who signed in and their role; main keeps its session in memory. */
+  async #startServerShift(args: ParsedArgsOf<'startShift'>): Promise<StaffSession> {
+    const name = (args.staffName ?? '').trim();
+    if (name === '') throw DeskError.because('invalid-input', 'library-server.staff-wrong', { triesLeft: 0 });
+    const { logger, now } = this.#parts;
+    const session = await (this.#parts.libraryServer as NonNullable<ShiftAreaParts['libraryServer']>).signIn(name, args.pin);
+    const role: StaffRole = session.staff.role === 'manager' ? 'manager' : 'desk';
+    this.#osUser = this.#parts.osUserName();
+    this.#session = { staffName: session.staff.name, startedAt: now(), signedInWith: 'library-server', role, may: permissionsOf(role) };
+    this.#idle.touch();
+    logger.info('session.start', { staff: session.staff.name, osUser: this.#osUser, signIn: 'library-server', role });
     return this.session as StaffSession;
   }
 
@@ -140,6 +167,11 @@ export class ShiftArea {
   /** How staff unlock this desk, for the lock and shift-start screens (with the desk PIN, the names IT lists). */
   async signInView(): Promise<SignInView> {
     const view = await this.#deskPin.signInView();
+    // A library desk signs staff in at its server: no desk PIN to set; ready once IT enrolled the desk.
+    if (this.#parts.libraryServer) {
+      const server = await this.#parts.libraryServer.view();
+      return { ...view, method: 'library-server', ready: server.enrolled, deskPinNeeds: 'policy', waitSeconds: 0 };
+    }
     const names = this.#parts.roles?.deskPinNames;
     return view.method === 'desk-pin' && names?.length ? { ...view, deskPinNames: [...names] } : view;
   }
@@ -198,6 +230,8 @@ export class ShiftArea {
     const staff = this.#session?.staffName;
     this.#session = undefined;
     this.#osUser = '';
+    // The server's session ends with the shift (best effort: a server out of reach ends it at its own length).
+    await this.#parts.libraryServer?.signOut().catch((error: unknown) => this.#parts.logger.warn('session.server-sign-out-failed', { error }));
     await this.#parts.onEnd?.().catch(() => undefined);
     const clipboardCleared = await this.#parts.clipboard.clearIfOurs().catch(() => false);
     if (staff !== undefined || clipboardCleared) this.#parts.logger.info('session.lock', { staff: staff ?? '', reason, clipboardCleared });

@@ -4,7 +4,9 @@
 // it, a patron lookup and a borrow go through the server, the Collection fills from the library
 // mirror with availability for every Flex title it lists, and after a whole shift no partner
 // password and no token the partner issued is in the desk's files, keychain records or log. A
-// revoked desk is refused within a minute, in the staff's words.
+// revoked desk is refused within a minute, in the staff's words. Staff sign in as themselves at
+// the server (issue #32): its PIN check, its wrong tries, its session in the desk's memory only,
+// ended at the lock; a shift the server ends locks the desk.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,8 @@ import type { Logger } from '../../../../electron/node/logging/index.ts';
 import type { BrowseRow, MethodName, PatronView } from '../../../../electron/shared/contract.ts';
 import { loadConfig } from '../../../../server/config.ts';
 import { startLibraryServer, type RunningService } from '../../../../server/service.ts';
+import { StaffAdmin } from '../../../../server/staff.ts';
 import { WorkstationAdmin } from '../../../../server/workstations.ts';
-import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { useLibraryMirrorDatabase } from '../../../support/library-mirror-database.ts';
 import { deskTarget } from '../../../support/library-server.ts';
 import { createNodeDesk, keychainOf } from '../../../support/node-desk.ts';
@@ -64,6 +66,8 @@ beforeAll(async () => {
   });
   server = startLibraryServer(loadConfig(config), { log: quiet, now: serverNow });
   admin = await db().admin();
+  await new StaffAdmin(admin).add('Ana Lopez', 'desk-staff', '482913');
+  await new StaffAdmin(admin).add('Mo Chen', 'manager', '730518');
   while (!events.includes('first-full-sync-done')) await new Promise((resolve) => setTimeout(resolve, 50));
 }, 120_000);
 afterAll(async () => {
@@ -96,7 +100,6 @@ async function openDesk(name: string): Promise<{ desk: DeskService; folder: stri
   const created = createNodeDesk({ dir: folder, vault, policy, clientOptions: { timeoutMs: 10_000 } });
   desk = created.desk;
   closeLog = () => created.logger.close();
-  await ok('startShift', { staffName: 'IT', pin: TEST_DESK_PIN });
   return { desk, folder, vault };
 }
 
@@ -121,10 +124,15 @@ describe('a desk whose policy names the library server', () => {
   it('reaches nothing before IT enrols it, then looks up, borrows and fills its Collection through the server, and keeps no partner secret', async () => {
     const { folder, vault } = await openDesk('enrolled');
     expect(await ok('libraryServer')).toMatchObject({ enrolled: false });
-    const before = await call('lookupPatron', { libraryId: LIB, card: card() });
+    expect((await ok('appInfo')).signIn).toMatchObject({ method: 'library-server', ready: false });
+    const before = await call('startShift', { staffName: 'Ana Lopez', pin: '482913' });
     expect(before).toMatchObject({ ok: false, error: { code: 'unauthorized', reason: 'library-server.not-enrolled' } });
 
     expect(await ok('enrolDesk', { code: await code('Front desk') })).toMatchObject({ enrolled: true, workstationId: expect.stringMatching(/^ws-/) });
+    expect((await ok('appInfo')).signIn).toMatchObject({ method: 'library-server', ready: true });
+    // The server checks the PIN and counts the wrong try; then Ana signs in as herself, with her role.
+    expect(await call('startShift', { staffName: 'Ana Lopez', pin: '000000' })).toMatchObject({ ok: false, error: { reason: 'library-server.staff-wrong' } });
+    expect(await ok('startShift', { staffName: 'ana lopez', pin: '482913' })).toMatchObject({ staffName: 'Ana Lopez', signedInWith: 'library-server', role: 'desk' });
     const view = await ok<PatronView>('lookupPatron', { libraryId: LIB, card: card() });
     expect(view.status.borrowsAllowedPerMonth).toBeGreaterThan(0);
     const [title] = sandbox.control.sampleContent(LIB, { purchaseModel: 'INSTANT', active: true, count: 1 });
@@ -143,7 +151,14 @@ describe('a desk whose policy names the library server', () => {
     expect(flex.length).toBeGreaterThan(0);
     expect(flex.filter((row) => row.availability?.status === undefined)).toEqual([]);
 
-    // After the shift: no partner password and no token the partner issued, anywhere on this desk.
+    // The lock ends the shift at the server too.
+    await ok('lockSession', { reason: 'staff' });
+    const { rows: open } = await admin.query('SELECT count(*)::int AS n FROM library_mirror.staff_sessions WHERE ended_at IS NULL');
+    expect(open[0].n).toBe(0);
+    expect(await call('lookupPatron', { libraryId: LIB, card: card() })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
+
+    // After the shift: no partner password and no token the partner issued, anywhere on this desk;
+    // no staff PIN either (the server checked it).
     await desk!.close();
     desk = undefined;
     closeLog();
@@ -154,11 +169,29 @@ describe('a desk whose policy names the library server', () => {
     const kept = [...filesUnder(folder), ...keychainOf(vault).entries.values(), JSON.stringify((await vault.read('city')) ?? null)];
     expect(await vault.read('city')).toBeUndefined();
     for (const secret of secrets) for (const text of kept) expect(text.includes(secret), 'a partner secret on the desk').toBe(false);
+    for (const text of kept) expect(text.includes('482913'), 'a staff PIN on the desk').toBe(false);
+  }, 60_000);
+
+  it('locks when the server ends the shift (IT disabled the account), and nothing the desk keeps signs anyone in again', async () => {
+    const { vault } = await openDesk('ended');
+    await ok('enrolDesk', { code: await code('Side desk') });
+    await ok('startShift', { staffName: 'Mo Chen', pin: '730518' });
+    expect((await ok('appInfo')).session).toMatchObject({ role: 'manager', may: { exportLog: true } });
+    await ok('lookupPatron', { libraryId: LIB, card: card() });
+    await new StaffAdmin(admin).disable('Mo Chen');
+    ahead += 31_000; // past the server's cache of its sessions
+    expect(await call('lookupPatron', { libraryId: LIB, card: card() })).toMatchObject({ ok: false, error: { reason: 'library-server.session-ended' } });
+    await expect.poll(async () => (await ok('appInfo')).session).toBeUndefined();
+    // A sign-in record forged into the keychain (the standalone desk's) opens nothing here: the server decides.
+    keychainOf(vault).entries.set(DESK_RECORDS.signIn, JSON.stringify({ version: 1, forged: true }));
+    expect(await call('startShift', { staffName: 'Mo Chen', pin: '730518' })).toMatchObject({ ok: false, error: { reason: 'library-server.staff-disabled' } });
+    await new StaffAdmin(admin).enable('Mo Chen');
   }, 60_000);
 
   it('is refused, in the staff\'s words, once IT revokes it: within a minute', async () => {
     await openDesk('revoked');
     const enrolled = await ok('enrolDesk', { code: await code('Back office') });
+    await ok('startShift', { staffName: 'Ana Lopez', pin: '482913' });
     await ok('lookupPatron', { libraryId: LIB, card: card() });
     expect(await new WorkstationAdmin(admin).revoke(enrolled.workstationId)).toBe(true);
     ahead += 31_000; // past the server's read of its workstations
