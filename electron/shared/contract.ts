@@ -201,6 +201,23 @@ export interface LibraryServerView {
   workstationId?: string;
 }
 
+/** An entry of the library server's audit trail (issue #32), as a manager reads it: the card masked. */
+export interface AuditTrailEntry {
+  at: number;
+  staffName?: string;
+  staffRole?: string;
+  workstationName?: string;
+  /** lookup, borrow, return, place-hold, remove-hold, sign-in, sign-in-refused, sign-out, audit-read, audit-export, purge. */
+  action: string;
+  libraryId?: number;
+  cardMasked?: string;
+  contentId?: string;
+  title?: string;
+  /** sent, done, refused, not-done, unknown. */
+  outcome: string;
+}
+export interface AuditTrailPage { entries: AuditTrailEntry[]; total: number }
+
 export interface Preferences { idleLockMinutes: number; language: Language }
 
 /** How staff unlock this desk, for the lock and shift-start screens. */
@@ -368,6 +385,17 @@ export const METHODS = {
   libraryServer: method<LibraryServerView | null>()(none),
   /** Trades IT's one-time enrolment code for this desk's workstation credentials, kept in the keychain. */
   enrolDesk: method<LibraryServerView>()(z.strictObject({ code: z.string().trim().min(4).max(64) })),
+  /**
+   * A manager reads the library server's audit trail (issue #32): the server checks the role and
+   * records the read. One patron's entries by the whole card (with its library), and `export`
+   * (every matching entry, for a CSV, with the manager's PIN again), are a manager's on the desk too.
+   */
+  readAuditTrail: method<AuditTrailPage>()(z.strictObject({
+    from: moment.optional(), to: moment.optional(), staff: text(60).optional(),
+    libraryId: id.optional(), card: card.optional(),
+    offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(500).default(50),
+    export: z.boolean().optional(), pin: pin.optional(),
+  }).refine((args) => args.card === undefined || args.libraryId !== undefined, { message: 'input.not-valid' satisfies Reason })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
   /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),

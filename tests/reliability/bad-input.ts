@@ -40,6 +40,8 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   cancelCalls: [],
   // A desk in a library's server (issue #31): a desk on its own has none, and sends nothing.
   libraryServer: [], enrolDesk: [],
+  // A library desk's audit trail is the server's: a desk on its own has none.
+  readAuditTrail: [],
 };
 
 /** Methods that ask the connection's other libraries about the argument's card, never the argument's own library. */
@@ -226,7 +228,7 @@ function baseArguments(rig: Rig, f: Fixture): Record<MethodName, unknown> {
     titleContents: { libraryId, titleIds: contentIds }, lookUpTitles: { libraryId, titleIds: contentIds.slice(0, 5) },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'not-used-here' },
     cancelCalls: { callIds: ['s1-1'] },
-    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' }, readAuditTrail: { offset: 0, limit: 10 },
   };
 }
 

@@ -9,6 +9,7 @@
 // one of theirs, exposed only through the lock gate (lock-gate.ts): the one place that decides
 // what answers while the desk is locked.
 
+import { DeskError } from '../../shared/desk-error.ts';
 import {
   METHOD_NAMES, type CallOptions, type DeskHandlers, type EventName, type EventPayloads, type MethodName, type ParsedArgsOf, type ResultOf,
 } from '../../shared/contract.ts';
@@ -203,6 +204,16 @@ export class DeskService {
         return collection.setLibraryMirrorPassword(args);
       },
       ...methodsOf(actionLog, 'listActions', 'exportActions', 'todaysActions'),
+      // Issue #32: a library desk's audit trail is the server's; reading a patron's entries, and the export, are a manager's.
+      readAuditTrail: async ({ pin, ...args }) => {
+        if (!libraryServer) throw DeskError.because('invalid-input', 'library-server.none');
+        if (args.card !== undefined) shift.requireMay('readLogByCard', 'log.managers-only');
+        if (args.export) {
+          shift.requireMay('exportLog', 'log.managers-only');
+          await shift.confirmPin(pin, 'log.export-pin-needed');
+        }
+        return libraryServer.readAudit(args);
+      },
     };
     const gated = gateWhileLocked(handlers, {
       onShift: () => shift.onShift(),

@@ -9,7 +9,7 @@ import { LibraryServerLink, serverLabel, type ServerSession } from '../connectio
 import type { Credentials } from '../../node/partner/token.ts';
 import type { LibraryServerPolicy } from '../policy/library-server-policy.ts';
 import { serverUrls } from '../policy/library-server-policy.ts';
-import type { LibraryServerView } from '../../shared/contract.ts';
+import type { AuditTrailEntry, AuditTrailPage, LibraryServerView, ParsedArgsOf } from '../../shared/contract.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 
 export interface WorkstationRecord { workstationId: string; secret: string }
@@ -86,8 +86,21 @@ export class LibraryServerSettings {
    */
   async signIn(name: string, pin: string): Promise<ServerSession> {
     const workstation = await this.workstation();
+    const before = this.session;
     this.session = await this.link.signIn(workstation, name, pin);
+    // Signed in again on the same shift (a PIN typed again before an export): the earlier session goes.
+    if (before) await this.link.signOut(workstation, before.token).catch(() => undefined);
     return this.session;
+  }
+
+  /** The audit trail as the server gives it to a manager (the server checks the role, and records the read). */
+  async readAudit(args: Omit<ParsedArgsOf<'readAuditTrail'>, 'pin'>): Promise<AuditTrailPage> {
+    const session = this.session;
+    if (!session) throw DeskError.because('session-locked', 'library-server.session-ended', { server: serverLabel(this.link.target) });
+    const { export: exporting, ...filter } = args;
+    const body = await this.link.readAudit(await this.workstation(), session.token, { ...filter, ...(exporting ? { export: 1 } : {}) }) as { entries?: unknown; total?: unknown };
+    if (!Array.isArray(body.entries) || typeof body.total !== 'number') throw new DeskError('bad-response', 'The library server answered the audit read without its entries.');
+    return { total: body.total, entries: body.entries.map(auditEntryOf) };
   }
 
   /** The shift ends at the server too; a server that cannot be reached ends it at the session's own length. */
@@ -117,4 +130,17 @@ export class LibraryServerSettings {
     await this.keychain.write(DESK_RECORDS.workstation, JSON.stringify({ workstationId: enrolled.workstationId, secret: enrolled.secret }));
     return this.view();
   }
+}
+
+/** One entry as the server sent it: only the fields the view shows, each of the type it should be. */
+function auditEntryOf(raw: unknown): AuditTrailEntry {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const text = (key: string): string | undefined => (typeof r[key] === 'string' ? r[key] as string : undefined);
+  const entry: AuditTrailEntry = { at: typeof r.at === 'number' ? r.at : 0, action: text('action') ?? '', outcome: text('outcome') ?? '' };
+  for (const key of ['staffName', 'staffRole', 'workstationName', 'cardMasked', 'contentId', 'title'] as const) {
+    const value = text(key);
+    if (value !== undefined) entry[key] = value;
+  }
+  if (typeof r.libraryId === 'number') entry.libraryId = r.libraryId;
+  return entry;
 }

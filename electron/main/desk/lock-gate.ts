@@ -37,6 +37,7 @@ export const WHILE_LOCKED: Readonly<Record<MethodName, WhileLocked>> = {
   // with IT's one-time code, and is what a desk in a library needs before anyone can sign in.
   libraryServer: 'open',
   enrolDesk: 'open',
+  readAuditTrail: 'refused',
   activateProfile: 'refused',
   removeProfile: 'refused',
   updatePreferences: 'language-only',

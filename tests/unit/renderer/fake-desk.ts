@@ -129,6 +129,7 @@ export function installFakeDesk(info: AppInfo): FakeDesk {
     setLibraryMirrorPassword: vi.fn(),
     titleContents: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     cancelCalls: vi.fn(async () => ok(null)),
+    readAuditTrail: vi.fn(async () => ok({ entries: [], total: 0 })),
     lookUpTitles: vi.fn(async ({ titleIds }: { titleIds: number[] }) => ok(titleIds.map((titleId) => ({ titleId, contents: [{ contentId: titleId }] })))),
     on: vi.fn((event: EventName, listener: (payload: never) => void) => {
       const set = listeners.get(event) ?? new Set();

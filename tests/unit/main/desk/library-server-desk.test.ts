@@ -188,6 +188,34 @@ describe('a desk whose policy names the library server', () => {
     await new StaffAdmin(admin).enable('Mo Chen');
   }, 60_000);
 
+  it('lets a manager read and export the server\'s audit trail, each read recorded; desk staff are refused by the server and the desk', async () => {
+    await openDesk('audit');
+    await ok('enrolDesk', { code: await code('Audit desk') });
+    await ok('startShift', { staffName: 'Ana Lopez', pin: '482913' });
+    await ok('lookupPatron', { libraryId: LIB, card: card() });
+    // Desk staff: the whole trail refused by the server (and recorded there); one patron's entries and the export refused by the desk first.
+    expect(await call('readAuditTrail', { offset: 0, limit: 10 })).toMatchObject({ ok: false, error: { reason: 'library-server.manager-only' } });
+    expect(await call('readAuditTrail', { libraryId: LIB, card: card() })).toMatchObject({ ok: false, error: { reason: 'log.managers-only' } });
+    expect(await call('readAuditTrail', { export: true, pin: '482913' })).toMatchObject({ ok: false, error: { reason: 'log.managers-only' } });
+    await ok('lockSession', { reason: 'staff' });
+
+    await ok('startShift', { staffName: 'Mo Chen', pin: '730518' });
+    const patron = await ok('readAuditTrail', { libraryId: LIB, card: card(), offset: 0, limit: 50 });
+    expect(patron.entries.length).toBeGreaterThan(0);
+    expect(patron.entries.every((e: { cardMasked?: string }) => e.cardMasked?.endsWith(card().slice(-4)) && !e.cardMasked.includes(card()))).toBe(true);
+    expect(patron.entries).toContainEqual(expect.objectContaining({ action: 'lookup', staffName: 'Ana Lopez', workstationName: 'Audit desk' }));
+    // The export takes the manager's PIN again; a wrong one is the server's wrong try.
+    expect(await call('readAuditTrail', { export: true })).toMatchObject({ ok: false, error: { reason: 'log.export-pin-needed' } });
+    expect(await call('readAuditTrail', { export: true, pin: '000000' })).toMatchObject({ ok: false, error: { reason: 'library-server.staff-wrong' } });
+    const exported = await ok('readAuditTrail', { export: true, pin: '730518' });
+    // Every read is itself an entry: Ana's refusal, Mo's read of one patron and the export.
+    const actions = exported.entries.map((e: { action: string; outcome: string; staffName?: string }) => `${e.staffName} ${e.action} ${e.outcome}`);
+    expect(actions).toEqual(expect.arrayContaining(['Ana Lopez audit-read refused', 'Mo Chen audit-read done', 'Mo Chen audit-export done']));
+    // The PIN typed again for the export left one session open at the server, not two.
+    const { rows } = await admin.query('SELECT count(*)::int AS n FROM library_mirror.staff_sessions WHERE ended_at IS NULL');
+    expect(rows[0].n).toBe(1);
+  }, 60_000);
+
   it('is refused, in the staff\'s words, once IT revokes it: within a minute', async () => {
     await openDesk('revoked');
     const enrolled = await ok('enrolDesk', { code: await code('Back office') });

@@ -62,7 +62,7 @@ function workingArguments(libraryId: number, card: string): Record<MethodName, u
     syncNow: { full: false }, titleContents: { libraryId, titleIds: [1] }, lookUpTitles: { libraryId, titleIds: [1] },
     libraryMirror: undefined, setLibraryMirrorPassword: { password: 'a-password' },
     cancelCalls: { callIds: ['s1-1'] },
-    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' },
+    libraryServer: undefined, enrolDesk: { code: 'ABCD-EFGH-JKMN-PQRS' }, readAuditTrail: { offset: 0, limit: 10 },
   };
 }
 

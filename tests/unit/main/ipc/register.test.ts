@@ -74,6 +74,7 @@ describe('registerContract', () => {
       syncStatus: [{ now: true }], syncNow: [{ full: 'yes' }],
       libraryMirror: [{ x: 1 }], setLibraryMirrorPassword: [{}, { password: '' }, { password: 'x'.repeat(1001) }, { password: 'x', user: 'desk' }],
       libraryServer: [{ x: 1 }], enrolDesk: [{}, { code: 'ab' }, { code: 'x'.repeat(65) }, { code: 5 }, { code: 'K7QM-2ZTB', workstationId: 'ws-1' }, { code: 'ABCD-EFGH', extra: 1 }],
+      readAuditTrail: [{ offset: -1 }, { limit: 501 }, { card: '21234000000002' }, { staff: 'x'.repeat(61) }, { export: 'yes' }],
       titleContents: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: ['7'] }, { libraryId: 101, titleIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
       cancelCalls: [{}, { callIds: [] }, { callIds: ['a b'] }, { callIds: ['x'.repeat(65)] }, { callIds: Array.from({ length: 101 }, (_, i) => `c${i}`) }],
       lookUpTitles: [{ libraryId: 101, titleIds: [] }, { libraryId: 101, titleIds: [1, 2, 3, 4, 5, 6] }, { libraryId: 101, titleIds: [0] }],
