@@ -82,6 +82,7 @@ export const en = {
     title: 'Start your shift',
     intro: 'Patron details stay hidden until a member of staff signs in.',
     staffName: 'Enter your name or initials to start',
+    staffNameServer: 'Your name, as your library’s IT set up your account',
     chooseName: 'Your name (if it is listed)',
     noName: 'No name: the log says “desk PIN”',
     start: 'Start shift',

@@ -220,6 +220,7 @@ export const frCA: Messages = {
     libraryId: 'Bibliothèque', card: 'Carte de bibliothèque', contentId: 'Numéro du titre', contentIds: 'Numéros des titres', title: 'Titre',
     username: 'Nom d’utilisateur', password: 'Mot de passe', baseUrl: 'Adresse du service', profileId: 'Profil de connexion',
     staffName: 'Nom du membre du personnel', idleLockMinutes: 'Minutes avant verrouillage', language: 'Langue', q: 'Texte recherché',
+    staffNameServer: 'Votre nom, tel que le service informatique de votre bibliothèque a créé votre compte',
     offset: 'Position dans les résultats', limit: 'Résultats par page', formats: 'Formats', purchaseModel: 'Modèle de prêt',
     name: 'Nom', libraries: 'Numéros de bibliothèque', wsApi: 'Valeur ws-api', country: 'Pays', reason: 'Motif', profile: 'Profil',
     text: 'Texte recherché', model: 'Modèle de prêt', active: 'Visible des usagers', availableNow: 'Disponible maintenant', kids: 'Titres pour enfants',

@@ -1,0 +1,136 @@
+// Staff at a library desk (issue #32), end to end on the Chromium host: IT's policy names the
+// library server (a real one, with PostgreSQL and the sandbox over HTTP, its desk endpoint over
+// TLS with a test CA). The desk first asks for IT's enrolment code; then staff sign in as
+// themselves; five wrong PINs and the server makes the account wait (said on the sign-in screen);
+// a manager opens the server's audit trail with Alt+L. Keyboard only, English and French, 1280x800
+// and 1024x700, each screen photographed.
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type pg from 'pg';
+import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
+import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
+import { StaffAdmin } from '../../server/staff.ts';
+import { WorkstationAdmin } from '../../server/workstations.ts';
+import { makeCertificateAuthority } from '../support/certificates.ts';
+import { deskTarget } from '../support/library-server.ts';
+import { createLibraryMirrorDatabase, type LibraryMirrorDatabase } from '../support/library-mirror-database.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import { runLibraryServer, type RunningLibraryServer } from '../support/running-library-server.ts';
+import { removeServiceConfigs } from '../unit/server/service-process.ts';
+import { LANGUAGES, say, screenshots, type Language } from './desk-steps.ts';
+import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
+
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+const root = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-server-'));
+chmodSync(root, 0o755);
+const policyFile = join(root, 'policy.json');
+const caFile = join(root, 'library-server-ca.pem');
+let cluster: PostgresCluster;
+let db: LibraryMirrorDatabase;
+let partner: SandboxHandle;
+let server: RunningLibraryServer;
+let admin: pg.Client;
+let mirrorPassword = '';
+
+test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root }, protectedPlaces: { trustRoot: root } } });
+test.beforeAll(async ({}, testInfo) => {
+  testInfo.skip(testInfo.project.name === 'electron',
+    'Electron host: the app reads only the machine\'s own policy (/etc/lending-desk/policy.json here), never a folder a test names; this spec runs on the Chromium host.');
+  testInfo.setTimeout(180_000);
+  cluster = await startPostgresCluster();
+  db = await createLibraryMirrorDatabase(cluster);
+  partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 800 });
+  const work = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-server-ca-'));
+  const ca = await makeCertificateAuthority(work, 'server-ca');
+  server = await runLibraryServer(db, partner, { dir: work, ca, name: 'desk-api', overrides: { libraries: [{ libraryId: 101, countries: ['US'] }] } });
+  await server.log.waitFor('first-full-sync-done');
+  copyFileSync(ca.certFile, caFile);
+  chownSync(caFile, 0, 0);
+  admin = await db.admin();
+  await new StaffAdmin(admin).add('Ana Lopez', 'desk-staff', '482913');
+  await new StaffAdmin(admin).add('Mo Chen', 'manager', '730518');
+  const named = deskTarget(db, root);
+  mirrorPassword = named.password;
+  writeFileSync(policyFile, JSON.stringify({
+    version: 1,
+    profiles: [{ id: 'city', name: 'Riverside', baseUrl: 'https://partner.invalid', libraries: [{ libraryId: 101, name: 'Riverside Public Library' }], country: 'US' }],
+    libraryMirror: named.target,
+    libraryServer: { url: server.url, caFile },
+  }), { mode: 0o644 });
+  chownSync(policyFile, 0, 0);
+});
+test.afterAll(async () => {
+  await admin?.end();
+  await server?.service.stop();
+  await partner?.close();
+  await cluster?.stop();
+  removeServiceConfigs();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function inLanguage(page: Page, language: Language): Promise<void> {
+  await page.evaluate(async (lang) => { await window.lendingDesk.updatePreferences({ language: lang }); }, language);
+  await page.reload();
+}
+
+/** Name and own PIN, typed: Tab from the name to the PIN, Enter. */
+async function signIn(page: Page, language: Language, name: string, pin: string): Promise<void> {
+  const nameField = page.getByLabel(say(language, 'shift.staffNameServer'), { exact: true });
+  await expect(nameField).toBeFocused();
+  await page.keyboard.type(name);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(pin);
+  await page.keyboard.press('Enter');
+}
+
+test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a locked-out account, the manager\'s audit trail, in English and French', async ({ desk }) => {
+  test.setTimeout(180_000);
+  await keychainDeskRecords({ service: desk.keychainService }).write(DESK_RECORDS.libraryMirrorPassword, mirrorPassword);
+  const workstations = new WorkstationAdmin(admin);
+
+  for (const language of LANGUAGES) {
+    // A fresh keychain record each language: the desk is not enrolled yet.
+    await keychainDeskRecords({ service: desk.keychainService }).remove(DESK_RECORDS.workstation);
+    const page = await desk.restart();
+    await inLanguage(page, language);
+    const codeField = page.getByLabel(say(language, 'pin.enrolCode'), { exact: true });
+    await expect(codeField).toBeFocused();
+    await expect(page.getByText(say(language, 'pin.enrolIntro', { server: new URL(server.url).host }))).toBeVisible();
+    await screenshots(page, 'server-enrol', language);
+    await page.keyboard.type((await workstations.createCode(`Front desk ${language}`)).code);
+    await page.keyboard.press('Enter');
+
+    // Five wrong PINs for Ana: the server makes her account wait, and the sign-in screen says so.
+    await expect(page.getByText(say(language, 'pin.hintServer'))).toBeVisible();
+    await screenshots(page, 'server-sign-in', language);
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel(say(language, 'shift.staffNameServer'), { exact: true }).focus();
+      await page.keyboard.press('Control+A');
+      await signIn(page, language, 'Ana Lopez', '000000');
+      await expect(page.getByRole('alert')).toBeVisible();
+    }
+    await page.getByLabel(say(language, 'shift.staffNameServer'), { exact: true }).focus();
+    await page.keyboard.press('Control+A');
+    await signIn(page, language, 'Ana Lopez', '000000');
+    await expect(page.getByRole('alert')).toContainText(say(language, "reasons['library-server.staff-wait']", { seconds: '@' }).split('@')[0]!.trim());
+    await screenshots(page, 'server-locked-out', language);
+    // The wait counts at this desk too (anyone's tries): here it passes without being waited out.
+    await new StaffAdmin(admin).resetPin('Ana Lopez', '482913');
+    await admin.query('DELETE FROM library_mirror.sign_in_failures');
+
+    // The manager signs in and reads the trail (Alt+L), which lists the refused sign-ins.
+    await page.getByLabel(say(language, 'shift.staffNameServer'), { exact: true }).focus();
+    await page.keyboard.press('Control+A');
+    await signIn(page, language, 'Mo Chen', '730518');
+    await expect(page.locator('#card-entry-input')).toBeFocused();
+    await page.keyboard.press('Alt+L');
+    const trail = page.getByRole('dialog', { name: say(language, 'audit.title') });
+    await expect(trail).toBeVisible();
+    await expect(trail.getByRole('cell', { name: say(language, 'audit.actions.sign-in-refused') }).first()).toBeVisible();
+    await screenshots(page, 'server-audit-trail', language);
+    await page.keyboard.press('Escape');
+  }
+});
