@@ -21,6 +21,7 @@ import { LibraryServerLink } from '../../../electron/main/connection/library-ser
 import { policySchema } from '../../../electron/main/policy/index.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
 import { PartnerClient } from '../../../electron/node/partner/client.ts';
+import { StaffAdmin } from '../../../server/staff.ts';
 import { documentedBlock, documentedLines, readDoc } from '../../support/documented.ts';
 import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { makeCertificateAuthority, type CertificateAuthority } from '../../support/certificates.ts';
@@ -64,6 +65,21 @@ function command(args: string[], main = CLI): Promise<{ code: number | null; std
   });
 }
 
+/** A member of staff to sign in at the desk (issue #32: every staff call the server carries needs a live session). */
+let staffAccount: Promise<void> | undefined;
+beforeAll(() => {
+  staffAccount = (async () => {
+    await server.log.waitFor('first-full-sync-done');
+    const admin = await db().admin();
+    try {
+      await new StaffAdmin(admin).add('Ana Lopez', 'desk-staff', '482913');
+    } finally {
+      await admin.end();
+    }
+  })();
+  staffAccount.catch(() => {});
+});
+
 /** What a desk of library 101 holds for its server (its policy's libraryServer, the CA in a file) and a look-up through it. */
 async function lookUpThrough(keychain: ReturnType<typeof memoryDeskRecords> | ReturnType<typeof keychainDeskRecords>): Promise<number> {
   const caFile = join(dir, 'desk-ca.pem');
@@ -71,7 +87,10 @@ async function lookUpThrough(keychain: ReturnType<typeof memoryDeskRecords> | Re
   const policy = policySchema.parse({ libraryServer: { url: server.url, caFile } }).libraryServer!;
   const settings = new LibraryServerSettings(policy, keychain);
   try {
-    const client = new PartnerClient({ baseUrl: settings.link.baseUrl, fetch: settings.link.fetchWith(), credentials: await settings.workstation() });
+    await staffAccount;
+    await settings.signIn('Ana Lopez', '482913');
+    const through = settings.options(() => {});
+    const client = new PartnerClient({ baseUrl: settings.link.baseUrl, fetch: settings.link.fetchWith(through.onWait, through.session), credentials: await settings.workstation() });
     const card = sandbox.libraries.find((l) => l.libraryId === LIB)!.cards[0]!;
     return (await client.patronStatus(LIB, card)).borrowsAllowedPerMonth ?? 0;
   } finally {
