@@ -664,6 +664,11 @@ export const en = {
     libraryStaleNever: 'The library mirror could not be read at the last attempt, {attempt}. {error} This desk has no copy of the collection yet.',
     // The full entitlement pass (issue #24): removals the service's updates do not mark.
     fullPassButton: 'Check for removed titles',
+    refreshHeading: 'Catalog updates',
+    refreshIntro: 'The desk reads what changed in the service’s catalog and in each library’s holdings by itself, every day. | The desk reads what changed in the service’s catalog and in each library’s holdings by itself, every {days} days.',
+    refreshLast: 'Last read {when}.',
+    refreshNext: 'Next: {when}.',
+    refreshSoon: 'Next: as soon as the desk is open and connected.',
     fullPassHeading: 'Titles the library no longer holds',
     fullPassIntro: 'The service’s updates do not always say when the library stops holding a title, so the desk reads the whole list of what each library holds every day and removes what is no longer on it. | The service’s updates do not always say when the library stops holding a title, so the desk reads the whole list of what each library holds every {days} days and removes what is no longer on it.',
     fullPassLast: 'Last full check: {when}. {count} title no longer listed was removed. | Last full check: {when}. {count} titles no longer listed were removed.',

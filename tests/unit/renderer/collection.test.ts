@@ -293,4 +293,27 @@ describe('sync page', () => {
     await flushPromises();
     expect(desk.syncNow).toHaveBeenCalledWith({ full: true, entitlementsOnly: true });
   });
+
+  it('says when a desk on its own last read the catalog\'s changes by itself and when it will next (issue #34), in English and French', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const lastAt = Date.UTC(2026, 10, 27, 8, 0);
+    desk.syncStatus.mockResolvedValue(ok(syncView({ catalogRefresh: { everyDays: 2, setBy: 'default', lastAt, nextAt: lastAt + 2 * 86_400_000 } })));
+    await openView(wrapper, 'Sync');
+    const section = wrapper.get('.catalog-refresh').text();
+    expect(section).toContain('Catalog updates');
+    expect(section).toContain('by itself, every 2 days');
+    expect(section).toMatch(/Last read .*\. Next: /);
+    expect(section).not.toContain("Set by your library's IT");
+    wrapper.unmount();
+
+    // Set by IT, never read yet, in French.
+    const info = sandboxInfo();
+    const french = await mountApp({ ...info, preferences: { ...info.preferences, language: 'fr-CA' } });
+    french.desk.syncStatus.mockResolvedValue(ok(syncView({ catalogRefresh: { everyDays: 1, setBy: 'policy' } })));
+    await openView(french.wrapper, 'Synchronisation');
+    const fr = french.wrapper.get('.catalog-refresh').text();
+    expect(fr).toContain('Mises à jour du catalogue');
+    expect(fr).toContain('chaque jour');
+    expect(fr).toContain('Prochaine : dès que le poste est ouvert et connecté.');
+  });
 });
