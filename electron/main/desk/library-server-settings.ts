@@ -96,7 +96,7 @@ export class LibraryServerSettings {
   /** The audit trail as the server gives it to a manager (the server checks the role, and records the read). */
   async readAudit(args: Omit<ParsedArgsOf<'readAuditTrail'>, 'pin'>): Promise<AuditTrailPage> {
     const session = this.session;
-    if (!session) throw DeskError.because('session-locked', 'library-server.session-ended', { server: serverLabel(this.link.target) });
+    if (!session) throw DeskError.because('unauthorized', 'library-server.session-ended', { server: serverLabel(this.link.target) });
     const { export: exporting, ...filter } = args;
     const body = await this.link.readAudit(await this.workstation(), session.token, { ...filter, ...(exporting ? { export: 1 } : {}) }) as { entries?: unknown; total?: unknown };
     if (!Array.isArray(body.entries) || typeof body.total !== 'number') throw new DeskError('bad-response', 'The library server answered the audit read without its entries.');

@@ -241,6 +241,8 @@ describe('secrets', () => {
     // Nor a library server: nothing to enrol with.
     await drive('libraryServer');
     await drive('enrolDesk', { code: 'K7QM-2ZTB-9XWD-4HNA' });
+    // Nor an audit trail of a server's (issue #32).
+    await drive('readAuditTrail', { offset: 0, limit: 10 });
     await drive('removeProfile', { profileId: 'main-branch-2' });
     await drive('cancelCalls', { callIds: ['s1-1'] });
     expect([...called].sort()).toEqual([...METHOD_NAMES].sort());
