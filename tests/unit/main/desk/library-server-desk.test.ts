@@ -8,7 +8,6 @@
 // the server (issue #32): its PIN check, its wrong tries, its session in the desk's memory only,
 // ended at the lock; a shift the server ends locks the desk.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -29,6 +28,7 @@ import { useLibraryMirrorDatabase } from '../../../support/library-mirror-databa
 import { deskTarget } from '../../../support/library-server.ts';
 import { createNodeDesk, keychainOf } from '../../../support/node-desk.ts';
 import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from '../../../support/certificates.ts';
+import { freePort } from '../../../support/running-library-server.ts';
 import { removeServiceConfigs, writeServiceConfig } from '../../server/service-process.ts';
 
 const LIB = 101;
@@ -45,14 +45,6 @@ let ahead = 0;
 const serverNow = (): number => Date.now() + ahead;
 const events: string[] = [];
 const quiet: Logger = { info: (event) => { events.push(event); }, warn: (event) => { events.push(event); }, error: (event) => { events.push(event); } };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ catalogSize: 1200 });
