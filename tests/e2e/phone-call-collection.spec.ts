@@ -29,7 +29,7 @@ test('the Collection: active titles, keyboard sorting, Close and backdrop, h:mm 
 
   // Sorting from the keyboard: Tab reaches the column headings after the filters; Enter sorts, Enter again reverses.
   await page.locator('#collection-text').focus();
-  for (let n = 0; n < 7; n++) await page.keyboard.press('Tab'); // format, model, shown to patrons, available now, no copy free, children's, the grid
+  for (let n = 0; n < 8; n++) await page.keyboard.press('Tab'); // format, model, shown to patrons, content, available now, no copy free, children's, the grid
   await expect(grid).toBeFocused();
   await page.keyboard.press('Tab'); // the grid's first column heading
   const titleHeading = grid.getByRole('columnheader', { name: 'Title' });
