@@ -1,4 +1,4 @@
-// Ingest figures of the catalog mirror, each beside the limit it is held to, measured in the
+// Ingest figures of the mirror, each beside the limit it is held to, measured in the
 // same run against the same sandbox:
 // - the HTTP limit: the partner client's bare paged extraction of the global catalog (every
 //   page fetched and parsed, nothing stored);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MirrorBenchFigures } from './catalog-mirror.ts';
+import type { MirrorBenchFigures } from './mirror-bench.ts';
 import { benchRefreshBudget } from './connection-budget.ts';
 import { benchFreshDeskBorrow } from './fresh-desk-borrow.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
@@ -37,8 +37,8 @@ const { refresh, stall, fresh } = await (async () => {
 console.log();
 // In a process of its own: its peak RSS is the mirror's, not this process's after the benchmarks above.
 const dir = mkdtempSync(join(tmpdir(), 'bench-figures-'));
-const ran = spawnSync(process.execPath, [join(import.meta.dirname, 'catalog-mirror-process.ts'), join(dir, 'mirror.json')], { stdio: 'inherit' });
-if (ran.status !== 0) throw new Error(`the catalog mirror benchmark failed (exit code ${ran.status})`);
+const ran = spawnSync(process.execPath, [join(import.meta.dirname, 'mirror-process.ts'), join(dir, 'mirror.json')], { stdio: 'inherit' });
+if (ran.status !== 0) throw new Error(`the mirror benchmark failed (exit code ${ran.status})`);
 const mirror = JSON.parse(readFileSync(join(dir, 'mirror.json'), 'utf8')) as MirrorBenchFigures;
 rmSync(dir, { recursive: true, force: true });
 console.log(`\nThe whole run took ${((performance.now() - started) / 60_000).toFixed(1)} minutes.`);

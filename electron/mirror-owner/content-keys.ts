@@ -42,7 +42,7 @@ export class ContentKeys {
     if (key < KEYED_FROM) return key;
     const found = this.statement('SELECT id FROM content_keys WHERE rowid_key = ?').get(key) as { id: string } | undefined;
     const id = found ? contentIdOf(found.id) : undefined;
-    if (id === undefined) throw new Error(`The catalog mirror has no content id for its key ${key}.`);
+    if (id === undefined) throw new Error(`The mirror has no content id for its key ${key}.`);
     return id;
   }
 }

@@ -1,4 +1,4 @@
-// The catalog mirror's tables, versioned with SQLite's user_version. A migration is a list of
+// The mirror's tables, versioned with SQLite's user_version. A migration is a list of
 // statements run in one transaction; the database never sits between two versions.
 import type { DatabaseSync } from 'node:sqlite';
 import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
@@ -167,7 +167,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: DatabaseSync, upTo = SCHEMA_VERSION): void {
   const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (current > SCHEMA_VERSION) {
-    throw new Error(`The catalog mirror was written by a newer Lending Desk (schema ${current}, this one knows ${SCHEMA_VERSION}).`);
+    throw new Error(`The mirror was written by a newer Lending Desk (schema ${current}, this one knows ${SCHEMA_VERSION}).`);
   }
   for (let version = current; version < upTo; version++) {
     db.exec('BEGIN IMMEDIATE');

@@ -1,4 +1,4 @@
-// What the desk shows of the catalog mirror (the Collection and Sync views): rows, a title's
+// What the desk shows of the mirror (the Collection and Sync views): rows, a title's
 // record, sync state and progress, and how staff may sort it. The mirror (electron/mirror-owner/)
 // produces the rows; the contract, the mirror's interface and the renderer's store share these.
 import type { ErrorCode, ErrorParams } from './errors.ts';

@@ -423,7 +423,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }
 
 export type { SyncProgress };
 
-/** The catalog mirror's state for the Sync page. */
+/** The mirror's state for the Sync page. */
 export interface SyncStatusView {
   /** False until a connection is active. */
   available: boolean;

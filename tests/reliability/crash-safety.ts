@@ -1,6 +1,6 @@
 // Crash safety of local data: the desk's three stores killed with SIGKILL mid-write, at
 // moments drawn from a seeded generator, then read back the way the app reads them.
-// - The catalog mirror: a child process syncs from a sandbox into one SQLite database and is
+// - The mirror: a child process syncs from a sandbox into one SQLite database and is
 //   killed mid-run; after each kill the database must pass `PRAGMA integrity_check`, the next
 //   run must resume the interrupted source rather than start it over, and a last run left to
 //   finish must end identical to the service and to an uninterrupted sync.
@@ -97,7 +97,7 @@ function spread(values: number[], unit = ''): string {
   return `${Math.min(...values).toLocaleString('en-US')}–${Math.max(...values).toLocaleString('en-US')}${unit}`;
 }
 
-// ---------------------------------------------------------------- the catalog mirror
+// ---------------------------------------------------------------- the mirror
 
 interface StateRow { source: string; in_progress: number; run_started_at: number | null; last_success_at: number | null; items: number }
 

@@ -1,5 +1,5 @@
 // Token churn: tokens that live 2 seconds, a desk that keeps working for minutes of simulated
-// time, the network taking its share of each request, while the catalog mirror syncs in the
+// time, the network taking its share of each request, while the mirror syncs in the
 // background and staff look at the Collection. Staff must never see a token expire, the sync
 // must finish, and the one connection must renew about once a lifetime, not in a storm.
 import type { Result } from '../../electron/shared/contract.ts';

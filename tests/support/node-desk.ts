@@ -1,5 +1,5 @@
 // DeskService wired as main wires it, but on plain Node: settings through conf (electron-store's
-// base), the log, action log and catalog mirrors in one data folder, the desk's keychain records
+// base), the log, action log and mirrors in one data folder, the desk's keychain records
 // in memory. Used by the Chromium test host, the DeskService tests and the bench, so the three
 // run the same assembly. A fresh desk gets the test desk PIN (desk-pin.ts) unless `deskPin:
 // 'none'` asks for the first-run state; the action log's key is held in memory unless a keychain

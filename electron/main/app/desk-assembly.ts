@@ -1,5 +1,5 @@
 // DeskService as main assembles it: settings in electron-store, credentials in the keychain,
-// the action log in the user data folder, the catalog mirrors where main put them, the network through Electron's
+// the action log in the user data folder, the mirrors where main put them, the network through Electron's
 // net.fetch (the system proxy and certificate store), the built-in sandbox in-process, and the
 // system clipboard. The one place that knows DeskService's constructor, so a change to its
 // dependencies is made here and nowhere else in main.
@@ -18,7 +18,7 @@ import { readSettingsFile, Settings } from '../settings/index.ts';
 
 export interface DeskAssembly {
   userData: string;
-  /** The catalog mirrors' folder (on Windows in local app data: electron/main/connection/catalog-folder.ts). */
+  /** The mirrors' folder (on Windows in local app data: electron/main/connection/catalog-folder.ts). */
   catalogDir: string;
   /** The bundled mirror worker (app-files.ts): the thread that owns the mirror. */
   mirrorWorker: string;

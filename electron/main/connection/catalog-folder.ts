@@ -1,4 +1,4 @@
-// Where the catalog mirrors live, and their one move there. On Windows the catalog (up to 1.4 GiB
+// Where the mirrors live, and their one move there. On Windows the catalog (up to 1.4 GiB
 // and its WAL) belongs in local, non-roaming app data (%LOCALAPPDATA%): under the user data
 // folder (%APPDATA%, Roaming) it is copied at every logon and logoff of a roaming profile, and a
 // redirected %APPDATA% puts SQLite's WAL on a network share, where it does not work. Electron

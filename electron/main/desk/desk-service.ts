@@ -83,7 +83,7 @@ export interface DeskServiceDeps {
   /** Windows: this copy is installed for all users (MSI or per-machine), so it never updates itself. */
   installedForAllUsers?: boolean;
   emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
-  /** Where the catalog mirrors live and how they are written. */
+  /** Where the mirrors live and how they are written. */
   mirrors: ConnectionsOptions['mirrors'];
   /** The system clipboard (Electron's in the product). */
   clipboard: ClipboardPort;

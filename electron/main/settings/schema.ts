@@ -45,7 +45,7 @@ export const connectionProfileSchema = z
       .max(MAX_LIBRARIES, { error: REASONS['settings.too-many-libraries'] }),
     wsApi: z.string({ error: 'ws-api version must be text.' }).trim().max(10, { error: REASONS['settings.ws-api-long'] }).default('2.1'),
     country: z.enum(COUNTRIES, { error: REASONS['settings.country'] }),
-    // Where the catalog mirror comes from: the global catalog plus entitlements (the spec's
+    // Where the mirror comes from: the global catalog plus entitlements (the spec's
     // recipe), or the library content endpoint for services that offer only that.
     catalogSource: z.enum(['global+entitlements', 'library-content'], { error: "Catalog source must be 'global+entitlements' or 'library-content'." }).optional(),
   }, { error: (issue) => (issue.code === 'invalid_type' ? 'A connection profile must be an object.' : undefined) })

@@ -680,7 +680,7 @@ describe('quitting', () => {
     await expect(call('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
     await expect(call('useSandbox')).resolves.toMatchObject({ ok: true });
     await expect(call('startShift', { staffName: 'JD', pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
-    // The sandbox connection is open, with its catalog mirror (and WAL) on disk.
+    // The sandbox connection is open, with its mirror (and WAL) on disk.
     await expect(call('syncStatus')).resolves.toMatchObject({ ok: true, value: { available: true } });
     const catalog = join(run.userData, 'catalog');
     expect(readdirSync(catalog).some((name) => name.endsWith('.db-wal'))).toBe(true);

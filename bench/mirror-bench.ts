@@ -1,4 +1,4 @@
-// Catalog mirror figures on a 1,000,000-title sandbox in another process, library 101 (US),
+// Mirror figures on a 1,000,000-title sandbox in another process, library 101 (US),
 // every one printed beside its goal (issues #15 and #23) and returned for the BENCH-JSON line:
 // ingest against the HTTP limit and the write path against the bulk limit, both limits
 // measured in this run; the entitlements; a 1% delta; the Collection's filter, search, scroll
@@ -45,14 +45,14 @@ const fileSize = (path: string): number => ['', '-wal'].reduce((sum, suffix) => 
   }
 }, 0);
 
-export async function benchCatalogMirror(): Promise<MirrorBenchFigures> {
+export async function benchMirror(): Promise<MirrorBenchFigures> {
   const sandbox = await startSandboxProcess(['--catalog-size', String(CATALOG)]);
   const dir = mkdtempSync(join(tmpdir(), 'bench-mirror-'));
   const mirrorPath = join(dir, 'mirror.db');
   try {
     const { libraryId, country: countryCode } = sandbox.libraries[0]!;
     const country = countryCode as Country;
-    console.log(`Catalog mirror: sandbox of ${count(CATALOG)} titles in another process, library ${libraryId} (${country}), pages of ${count(PAGE)}`);
+    console.log(`Mirror: sandbox of ${count(CATALOG)} titles in another process, library ${libraryId} (${country}), pages of ${count(PAGE)}`);
 
     // Ingest: the limits first, in a process of their own, then the real sync here.
     const limits = await measureLimits(sandbox, country, dir);

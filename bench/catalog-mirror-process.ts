@@ -1,7 +1,0 @@
-// The catalog mirror benchmark in a process of its own, so its peak RSS is the mirror's and not
-// that of the benchmarks before it. Prints as it goes; writes its figures as JSON to argv[2].
-import { writeFileSync } from 'node:fs';
-import { benchCatalogMirror } from './catalog-mirror.ts';
-
-const [figuresFile] = process.argv.slice(2) as [string];
-writeFileSync(figuresFile, JSON.stringify(await benchCatalogMirror()));
