@@ -13,7 +13,7 @@
 import type { BrowseQuery } from '../electron/node/mirror-interface.ts';
 import { MirrorDatabase } from '../electron/mirror-owner/mirror-database.ts';
 import { browse, detail } from '../electron/mirror-owner/queries.ts';
-import type { CatalogPage, TitleDetail } from '../electron/shared/collection.ts';
+import type { CollectionPage, TitleDetail } from '../electron/shared/collection.ts';
 import { CollectionCache, type LibraryCollection } from '../electron/mirror-owner/collection-cache.ts';
 import { queryWords } from '../electron/mirror-owner/search-text.ts';
 import { Rng } from '../electron/main/sandbox/random.ts';
@@ -45,7 +45,7 @@ export class MirrorReader {
     this.collections = new CollectionCache(this.mirror);
   }
 
-  browse(query: BrowseQuery): CatalogPage {
+  browse(query: BrowseQuery): CollectionPage {
     return browse(this.mirror, this.collections, query);
   }
 

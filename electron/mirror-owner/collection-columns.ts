@@ -3,7 +3,7 @@
 // statements that fill the copies, shared by the migration and the write path.
 
 /** The copied columns, in the order COPY_FROM_TITLE selects them. */
-export const SHELF_COLUMNS = '(title, artist, format, year, kids, words)';
+export const COLLECTION_COLUMNS = '(title, artist, format, year, kids, words)';
 
 /**
  * The title's columns for the entitlement row `e` (NULLs, and not for children, while the

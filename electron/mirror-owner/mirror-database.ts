@@ -14,7 +14,7 @@ import { ContentKeys } from './content-keys.ts';
 import { COLLECTION_ORDER_INDEXES, migrate } from './schema.ts';
 import { decodeRecord } from './title-record.ts';
 import { MODEL_BITS, recordOf, titleRow, type TitleRow } from './title-row.ts';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, FLAGS_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, FLAGS_FROM_TITLE, COLLECTION_COLUMNS } from './collection-columns.ts';
 import { StoredVocabulary } from './vocabulary.ts';
 import { mergeEpisodes } from '../node/sync/page-reading.ts';
 
@@ -266,8 +266,8 @@ export class MirrorDatabase {
       this.ftsConfig(BUILD_HASH_SIZE, BUILD_AUTOMERGE);
       this.db.exec('INSERT INTO title_words (rowid, words) SELECT id, words FROM titles WHERE words IS NOT NULL');
       this.ftsConfig(DEFAULT_HASH_SIZE, DEFAULT_AUTOMERGE);
-      this.db.exec(`UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
-        WHERE ${SHELF_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
+      this.db.exec(`UPDATE entitlements SET ${COLLECTION_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}
+        WHERE ${COLLECTION_COLUMNS} IS NOT ${COPY_FROM_TITLE('entitlements')}`);
       this.db.exec(`UPDATE entitlements SET flags = ${FLAGS_FROM_TITLE('entitlements')} WHERE flags IS NOT ${FLAGS_FROM_TITLE('entitlements')}`);
       for (const index of COLLECTION_ORDER_INDEXES) this.db.exec(`CREATE INDEX IF NOT EXISTS ${index}`); // after the copies: built once from them
       this.db.exec("DELETE FROM mirror_state WHERE key = 'bulk'");
@@ -414,7 +414,7 @@ export class MirrorDatabase {
   sweepTitles(run: number): number {
     if (!this.inBulk()) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE seen_run < ? AND words IS NOT NULL`).run(run);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0
+      this.statement(`UPDATE entitlements SET ${COLLECTION_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0
         WHERE content_id IN (SELECT id FROM titles WHERE seen_run < ?)`).run(run);
     }
     return Number(this.statement('DELETE FROM titles WHERE seen_run < ?').run(run).changes);
@@ -519,7 +519,7 @@ export class MirrorDatabase {
   private removeTitle(id: number, bulk: boolean): void {
     if (!bulk) {
       this.statement(`INSERT INTO title_words (title_words, rowid, words) SELECT 'delete', id, words FROM titles WHERE id = ? AND words IS NOT NULL`).run(id);
-      this.statement(`UPDATE entitlements SET ${SHELF_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0 WHERE content_id = ?`).run(id);
+      this.statement(`UPDATE entitlements SET ${COLLECTION_COLUMNS} = (NULL, NULL, NULL, NULL, 0, NULL), flags = 0 WHERE content_id = ?`).run(id);
     }
     this.statement('DELETE FROM titles WHERE id = ?').run(id);
   }

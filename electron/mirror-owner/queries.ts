@@ -8,7 +8,7 @@
 // directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, ContentId, Format, PurchaseModel } from '../shared/model.ts';
-import { CONTENT_FLAGS, type BrowseRow, type CatalogPage, type RowAvailability, type TitleDetail } from '../shared/collection.ts';
+import { CONTENT_FLAGS, type BrowseRow, type CollectionPage, type RowAvailability, type TitleDetail } from '../shared/collection.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
 import type { BrowseQuery, MirrorCounts } from '../node/mirror-interface.ts';
 import { queryWords } from './search-text.ts';
@@ -55,7 +55,7 @@ function rowsByKey(mirror: MirrorDatabase, libraryId: number, keys: readonly num
 }
 
 /** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
-export function browse(mirror: MirrorDatabase, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CatalogPage {
+export function browse(mirror: MirrorDatabase, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CollectionPage {
   const words = query.text ? queryWords(query.text) : [];
   const sort = query.sort ?? 'title';
   const direction = query.direction ?? 'asc';

@@ -1,7 +1,7 @@
 // The mirror's tables, versioned with SQLite's user_version. A migration is a list of
 // statements run in one transaction; the database never sits between two versions.
 import type { DatabaseSync } from 'node:sqlite';
-import { AVAILABILITY_RANK, COPY_FROM_TITLE, SHELF_COLUMNS } from './collection-columns.ts';
+import { AVAILABILITY_RANK, COPY_FROM_TITLE, COLLECTION_COLUMNS } from './collection-columns.ts';
 
 /**
  * The Collection's title and artist orders (schema 2), by name and definition: a first fill from
@@ -90,7 +90,7 @@ const MIGRATIONS: string[][] = [
        value INTEGER NOT NULL
      ) WITHOUT ROWID`,
     // Filled before the indexes exist: building an index once is far quicker than keeping it row by row.
-    `UPDATE entitlements SET ${SHELF_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}, avail = ${AVAILABILITY_RANK('entitlements')}`,
+    `UPDATE entitlements SET ${COLLECTION_COLUMNS} = ${COPY_FROM_TITLE('entitlements')}, avail = ${AVAILABILITY_RANK('entitlements')}`,
     ...COLLECTION_ORDER_INDEXES.map((index) => `CREATE INDEX ${index}`),
     'CREATE INDEX entitlements_by_content ON entitlements (content_id)',
     "INSERT INTO mirror_state (key, value) SELECT 'words_after', 0 WHERE EXISTS (SELECT 1 FROM titles)",

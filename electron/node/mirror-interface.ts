@@ -36,7 +36,7 @@
 //    `{ cancel: id }` and answers the caller itself at once; if the owner has not begun the read
 //    yet, it drops it and answers it `call.cancelled`, spending no time on it. A read it has begun
 //    runs to its end (its answer is dropped). Only Collection reads are ever cancelled.
-import type { BrowseRow, CatalogPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
+import type { BrowseRow, CollectionPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
 import type { LibraryMirrorTarget } from './library-mirror/desk-session.ts';
@@ -85,7 +85,7 @@ export interface MirrorStatus {
 
 
 export interface CollectionCalls {
-  browse: Call<[query: BrowseQuery], CatalogPage>;
+  browse: Call<[query: BrowseQuery], CollectionPage>;
   /** A title's details as the library holds it; undefined when the library has no such title. */
   title: Call<[libraryId: number, contentId: ContentId], TitleDetail | undefined>;
   /** The rows of these titles of the library, in this order (those it does not hold left out). */

@@ -135,7 +135,7 @@ export type TitleUnresolved = 'no-mirror' | 'not-in-mirror' | 'not-found-by-id';
 export const TITLE_LOOKUPS_AT_ONCE = 5;
 
 /** A page of the Collection browser. */
-export interface CatalogPage {
+export interface CollectionPage {
   /** How many titles match; with `atLeast`, a search matched more than this and was not counted further (shown as "1,000+"). */
   total: number;
   rows: BrowseRow[];

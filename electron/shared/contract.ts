@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ACTION_OUTCOME_FILTERS, type ActionEntry } from './action-log.ts';
-import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, TITLE_LOOKUPS_AT_ONCE, type ServiceMismatch, type BrowseRow, type CatalogPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
+import { CONTENT_FLAGS, DIRECTIONS, SORT_KEYS, TITLE_LOOKUPS_AT_ONCE, type ServiceMismatch, type BrowseRow, type CollectionPage, type SourceState, type SyncProgress, type TitleContents, type TitleDetail } from './collection.ts';
 import type { ErrorInfo, ErrorParams } from './errors.ts';
 import type { Availability, Hold, Loan, PatronStatus, SearchPage } from './model.ts';
 import { COUNTRIES, FORMATS, type Country } from './model.ts';
@@ -352,7 +352,7 @@ export const METHODS = {
   exportActions: method<ActionExport>()(z.strictObject({ ...actionFilter, pin: pin.optional() }).default({})),
   /** Today's actions at this desk for the patron on screen (matched on the whole card, which the log keeps only as a keyed hash). */
   todaysActions: method<ActionEntry[]>()(patronArgs),
-  collectionBrowse: method<CatalogPage>()(z.strictObject({
+  collectionBrowse: method<CollectionPage>()(z.strictObject({
     libraryId: id,
     text: z.string().max(200).optional(),
     formats: z.array(z.enum(FORMATS)).max(6).optional(),
@@ -450,7 +450,7 @@ export interface SyncStatusView {
   libraryMirror?: { server: string };
 }
 
-export type { CatalogPage };
+export type { CollectionPage };
 export interface EventPayloads {
   /** `shift-length`: the shift reached IT's longest (policy maxShiftHours, 12 hours without it). */
   /** `server`: the library server ended the shift (its length, or IT ended it). */

@@ -8,7 +8,7 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ContentFlag, Direction, SortKey } from '../../electron/shared/collection.ts';
-import type { BrowseRow, CatalogPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
+import type { BrowseRow, CollectionPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { ContentId, Format, PurchaseModel } from '../../electron/shared/model.ts';
 import { useGateway } from '../gateway/gateway.ts';
@@ -117,7 +117,7 @@ export const useCollectionStore = defineStore('collection', () => {
   }
 
   /** A capped count never replaces an exact one of the same search. */
-  function takeCount(page: CatalogPage): void {
+  function takeCount(page: CollectionPage): void {
     searchUpgrade.value = page.searchUpgrade;
     if (page.atLeast && total.value !== undefined && !totalAtLeast.value) return;
     total.value = page.total;

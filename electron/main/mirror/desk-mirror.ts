@@ -4,7 +4,7 @@
 // holds no database: each method here sends requests and awaits answers.
 import type { PartnerClient } from '../../node/partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
-import type { BrowseRow, CatalogPage, ServiceMismatch, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
+import type { BrowseRow, CollectionPage, ServiceMismatch, SourceState, TitleContents, TitleDetail } from '../../shared/collection.ts';
 import type { ContentId } from '../../shared/model.ts';
 import { LibraryFillClient, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
@@ -146,7 +146,7 @@ export class DeskMirror {
   }
 
   /** `signal`: a newer query took this one's place: the owner drops it if it has not run it yet. */
-  browse(query: BrowseQuery, signal?: AbortSignal): Promise<CatalogPage> {
+  browse(query: BrowseQuery, signal?: AbortSignal): Promise<CollectionPage> {
     return this.mirror.browse(query, signal);
   }
 

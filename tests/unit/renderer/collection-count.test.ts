@@ -5,7 +5,7 @@
 // a search staff have already typed past. A mirror still computing search words says so.
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import type { ArgsOf, BrowseRow, CatalogPage } from '../../../electron/shared/contract.ts';
+import type { ArgsOf, BrowseRow, CollectionPage } from '../../../electron/shared/contract.ts';
 import { EXACT_COUNT_AFTER_MS } from '../../../src/stores/collection.ts';
 import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
 
@@ -29,7 +29,7 @@ describe('the Collection count', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const { wrapper, desk } = await mountApp(sandboxInfo());
-      desk.collectionBrowse.mockImplementation(async (args?: ArgsOf<'collectionBrowse'>): Promise<ReturnType<typeof ok<CatalogPage>>> => {
+      desk.collectionBrowse.mockImplementation(async (args?: ArgsOf<'collectionBrowse'>): Promise<ReturnType<typeof ok<CollectionPage>>> => {
         if (!args?.text) return ok({ total: 500_000, rows: [row(0), row(1)] });
         if (args.exactCount) return ok({ total: args.text === 'gard' ? 12_345 : 99_999, rows: [row(0)] });
         return ok({ total: 1000, atLeast: true, rows: [row(0), row(1)] });
@@ -68,7 +68,7 @@ describe('the Collection count', () => {
           await new Promise<void>((resolve) => { releaseExact = resolve; });
           return ok({ total: 77_777, rows: [] });
         }
-        return ok({ total: 1000, atLeast: true, rows: [row(0)] } as CatalogPage);
+        return ok({ total: 1000, atLeast: true, rows: [row(0)] } as CollectionPage);
       });
       await openCollection(wrapper);
       type('river');

@@ -5,7 +5,7 @@
 // event came is never shown (an attacker's view: a slow answer carrying a patron after a lock).
 import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import type { ActionOutcome, CatalogPage, Result } from '../../../electron/shared/contract.ts';
+import type { ActionOutcome, CollectionPage, Result } from '../../../electron/shared/contract.ts';
 import type { Loan, SearchPage } from '../../../electron/shared/model.ts';
 import { useLifecycle, type LifecycleEvent } from '../../../src/lifecycle.ts';
 import { useCirculationStore } from '../../../src/stores/circulation.ts';
@@ -155,7 +155,7 @@ describe('answers that come after the event', () => {
 
   it("a page of the last library's collection is dropped; the new library's first page is read", async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
-    const slow = deferred<Result<CatalogPage>>();
+    const slow = deferred<Result<CollectionPage>>();
     desk.collectionBrowse.mockReturnValueOnce(slow.promise);
     await wrapper.findAll('[role="tab"]').find((t) => t.text() === 'Collection')!.trigger('click');
     await flushPromises();

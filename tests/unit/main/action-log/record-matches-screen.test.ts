@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
-import type { ActionEntry, ActionPage, AppInfo, BrowseRow, CatalogPage } from '../../../../electron/shared/contract.ts';
+import type { ActionEntry, ActionPage, AppInfo, BrowseRow, CollectionPage } from '../../../../electron/shared/contract.ts';
 import { createClock } from '../../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { logDesk, type LogDesk } from './log-desk.ts';
@@ -48,7 +48,7 @@ describe("today's actions", () => {
     await pc.start({ version: 1, actionLogTitles: false });
     const { libraryId, card } = await onShift();
     await pc.ok('syncNow', { full: false });
-    const rows = (await pc.ok<CatalogPage>('collectionBrowse', { libraryId, model: 'FLEX', limit: 50 })).rows.filter((r: BrowseRow) => r.title);
+    const rows = (await pc.ok<CollectionPage>('collectionBrowse', { libraryId, model: 'FLEX', limit: 50 })).rows.filter((r: BrowseRow) => r.title);
     const [first, second] = rows as [BrowseRow, BrowseRow];
     await dispatch(pc.desk, 'placeHold', { libraryId, card, contentId: first.contentId, title: 'Kept out by policy' });
     await dispatch(pc.desk, 'placeHold', { libraryId, card, contentId: second.contentId });
