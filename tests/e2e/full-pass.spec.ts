@@ -49,5 +49,9 @@ for (const language of LANGUAGES) {
     expect(await collectionTotal(page)).toBe(before - 3);
     expect(await axeViolations(page)).toEqual([]);
     await screenshots(page, 'sync-full-pass', language, undefined, page.locator('.full-pass'));
+    // Issue #34: a desk on its own says when it reads the catalog's changes by itself next.
+    await expect(page.locator('.catalog-refresh')).toContainText(say(language, 'sync.refreshHeading'));
+    await expect(page.locator('.catalog-refresh-when')).toContainText(say(language, 'sync.refreshNext', { when: '\u0000' }).split('\u0000')[0]!.trim());
+    await screenshots(page, 'sync-catalog-refresh', language, undefined, page.locator('.catalog-refresh'));
   });
 }
