@@ -2,8 +2,9 @@
 // library server (a real one, with PostgreSQL and the sandbox over HTTP, its desk endpoint over
 // TLS with a test CA). The desk first asks for IT's enrolment code; then staff sign in as
 // themselves; five wrong PINs and the server makes the account wait (said on the sign-in screen);
-// a manager opens the server's audit trail with Alt+L. Keyboard only, English and French, 1280x800
-// and 1024x700, each screen photographed.
+// a manager opens the server's audit trail with Alt+L; IT revokes the desk (issue #31: the refusal
+// in the staff's words); the server stops (unreachable, said at the sign-in). Keyboard only,
+// English and French, 1280x800 and 1024x700, each screen photographed.
 import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { createLibraryMirrorDatabase, type LibraryMirrorDatabase } from '../supp
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { runLibraryServer, type RunningLibraryServer } from '../support/running-library-server.ts';
 import { removeServiceConfigs } from '../unit/server/service-process.ts';
-import { LANGUAGES, say, screenshots, type Language } from './desk-steps.ts';
+import { LANGUAGES, say, scan, screenshots, type Language } from './desk-steps.ts';
 import { SCREENSHOT_DIR, expect, test } from './hosts.ts';
 
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -34,6 +35,8 @@ let partner: SandboxHandle;
 let server: RunningLibraryServer;
 let admin: pg.Client;
 let mirrorPassword = '';
+// The server's clock: real time, moved ahead past its 30 s read of revoked workstations (never waited out).
+let ahead = 0;
 
 test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root }, protectedPlaces: { trustRoot: root } } });
 test.beforeAll(async ({}, testInfo) => {
@@ -45,7 +48,9 @@ test.beforeAll(async ({}, testInfo) => {
   partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 800 });
   const work = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-server-ca-'));
   const ca = await makeCertificateAuthority(work, 'server-ca');
-  server = await runLibraryServer(db, partner, { dir: work, ca, name: 'desk-api', overrides: { libraries: [{ libraryId: 101, countries: ['US'] }] } });
+  server = await runLibraryServer(db, partner, {
+    dir: work, ca, name: 'desk-api', overrides: { libraries: [{ libraryId: 101, countries: ['US'] }] }, deps: { now: () => Date.now() + ahead },
+  });
   await server.log.waitFor('first-full-sync-done');
   copyFileSync(ca.certFile, caFile);
   chownSync(caFile, 0, 0);
@@ -132,5 +137,23 @@ test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a 
     await expect(trail.getByRole('cell', { name: say(language, 'audit.actions.sign-in-refused') }).first()).toBeVisible();
     await screenshots(page, 'server-audit-trail', language);
     await page.keyboard.press('Escape');
+
+    // IT revokes this desk: the next lookup is refused in the staff's words (issue #31).
+    const enrolled = (await workstations.list()).find((w) => w.name === `Front desk ${language}`)!;
+    await workstations.revoke(enrolled.id);
+    ahead += 31_000;
+    await scan(page, partner.libraries.find((l) => l.libraryId === 101)!.cards[0]!);
+    await expect(page.getByText(say(language, "reasons['library-server.revoked']", { server: new URL(server.url).host }))).toBeVisible();
+    await screenshots(page, 'server-revoked', language);
+  }
+
+  // The server stops: signing in says it cannot be reached, and sends nothing elsewhere.
+  await server.service.stop();
+  for (const language of LANGUAGES) {
+    const page = await desk.restart();
+    await inLanguage(page, language);
+    await signIn(page, language, 'Mo Chen', '730518');
+    await expect(page.getByRole('alert')).toContainText(say(language, "reasons['library-server.unreachable']", { server: new URL(server.url).host }));
+    await screenshots(page, 'server-unreachable', language);
   }
 });
