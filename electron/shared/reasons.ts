@@ -205,20 +205,20 @@ export const REASONS = {
   'log.export-pin-wrong': 'That is not the PIN you signed in with. The export needs it.',
   'library-mirror.managers-only': 'Only a manager, or your library’s IT with its own tools, may replace the library mirror’s password.',
   // ---- the library server (issue #31): every partner call of a desk in a library goes through it ----
-  'library-server.unreachable': 'The library server ({server}) could not be reached, so nothing was sent to the lending service. Try again in a moment; if it keeps happening, tell your library’s IT.',
-  'library-server.certificate': 'The library server ({server}) did not show the certificate your library’s IT named, so the desk did not connect. A proxy or a program on this computer may be in the way. Tell your library’s IT.',
-  'library-server.not-enrolled': 'This desk is not enrolled with the library server ({server}), so it cannot reach the lending service. Your library’s IT enrols it.',
-  'library-server.revoked': 'Your library’s IT has withdrawn this desk from the library server ({server}), so it cannot reach the lending service. Tell your library’s IT.',
+  'library-server.unreachable': 'The library server could not be reached, so nothing was sent to the lending service. Try again in a moment; if it keeps happening, tell your library’s IT.',
+  'library-server.certificate': 'The library server did not show the certificate your library’s IT named, so the desk did not connect. A proxy or a program on this computer may be in the way. Tell your library’s IT.',
+  'library-server.not-enrolled': 'This desk is not enrolled with the library server, so it cannot reach the lending service. Your library’s IT enrols it.',
+  'library-server.revoked': 'Your library’s IT has withdrawn this desk from the library server, so it cannot reach the lending service. Tell your library’s IT.',
   'library-server.enrolment-code': 'That enrolment code was not accepted: it was used already, it expired, or it was mistyped. Ask your library’s IT for a new one.',
-  'library-server.refused': 'The library server ({server}) refused the request (status {status}). Tell your library’s IT.',
+  'library-server.refused': 'The library server refused the request (status {status}). Tell your library’s IT.',
   'library-server.enrolled-already': 'This desk is already enrolled with the library server.',
   'library-server.none': 'This desk has no library server: your library’s IT names one in its policy.',
   'library-server.staff-wrong': 'That name and PIN do not match at the library server. {triesLeft} more tries before the desk waits.',
   'library-server.staff-wait': 'Too many wrong PINs for this name or at this desk: the library server waits {seconds} seconds before the next try.',
   'library-server.staff-disabled': 'This member of staff cannot sign in: IT has disabled the account at the library server.',
   'library-server.manager-only': 'Only a manager reads the audit trail; the library server recorded the attempt.',
-  'library-server.session-ended': 'Your shift at the library server ({server}) has ended (it reached its length, or IT ended it): sign in again.',
-  'library-server.audit-unavailable': 'The library server ({server}) could not write this action to its audit trail, so it did not send it. Nothing was done; tell your library’s IT.',
+  'library-server.session-ended': 'Your shift at the library server has ended (it reached its length, or IT ended it): sign in again.',
+  'library-server.audit-unavailable': 'The library server could not write this action to its audit trail, so it did not send it. Nothing was done; tell your library’s IT.',
 } as const;
 
 export type Reason = keyof typeof REASONS;

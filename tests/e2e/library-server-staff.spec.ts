@@ -143,7 +143,7 @@ test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a 
     await workstations.revoke(enrolled.id);
     ahead += 31_000;
     await scan(page, partner.libraries.find((l) => l.libraryId === 101)!.cards[0]!);
-    await expect(page.getByText(say(language, "reasons['library-server.revoked']", { server: new URL(server.url).host }))).toBeVisible();
+    await expect(page.getByText(say(language, "reasons['library-server.revoked']"))).toBeVisible();
     await screenshots(page, 'server-revoked', language);
   }
 
@@ -153,7 +153,7 @@ test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a 
     const page = await desk.restart();
     await inLanguage(page, language);
     await signIn(page, language, 'Mo Chen', '730518');
-    await expect(page.getByRole('alert')).toContainText(say(language, "reasons['library-server.unreachable']", { server: new URL(server.url).host }));
+    await expect(page.getByRole('alert')).toContainText(say(language, "reasons['library-server.unreachable']"));
     await screenshots(page, 'server-unreachable', language);
   }
 });
