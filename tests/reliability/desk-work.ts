@@ -54,9 +54,24 @@ export async function holdableTitles(rig: Rig, libraryId: number, wanted: number
   const flex = await rig.admin.sampleContent(libraryId, { purchaseModel: 'FLEX', active: true, status: 'BORROW', count: wanted });
   const occupiers = await addPatrons(rig, libraryId, prefix, 10);
   for (const contentId of flex) {
-    for (const card of occupiers) if (!(await rig.call('borrow', { libraryId, card, contentId })).ok) break;
+    for (const card of occupiers) if (!(await callAsStaff(rig, 'borrow', { libraryId, card, contentId })).ok) break;
   }
   return flex;
+}
+
+/**
+ * A call as staff make it when the desk says the service asked it to wait (issue #34: a staff call
+ * past a few seconds' wait is answered at once with the time to wait): they wait that long (on the
+ * rig's simulated clock) and try again. Hundreds of set-up borrows in a row spend the credential's
+ * minute; the runs measure what follows, not this.
+ */
+export async function callAsStaff(rig: Rig, method: string, args: unknown): ReturnType<Rig['call']> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await rig.call(method, args);
+    const seconds = !result.ok && result.error.reason === 'service.wait' ? Number(result.error.params?.seconds) : Number.NaN;
+    if (result.ok || !Number.isFinite(seconds) || attempt >= 5) return result;
+    rig.advanceTo(rig.clock.now() + seconds * 1000);
+  }
 }
 
 function pick<T>(rig: Rig, items: readonly T[]): T {

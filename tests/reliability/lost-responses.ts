@@ -2,7 +2,7 @@
 // connection drops) or arrives garbled. The desk must not send the action twice — an Instant
 // borrow costs the library money — and must tell staff what really happened.
 import { figure, zero, type Scale, type Section } from './report.ts';
-import { holdableTitles } from './desk-work.ts';
+import { callAsStaff, holdableTitles } from './desk-work.ts';
 import { addPatrons, startRig, type Rig } from './rig.ts';
 
 type Loss = 'reset' | 'malformed-json';
@@ -34,7 +34,8 @@ export async function runLostResponses(scale: Scale): Promise<Section> {
     const act = async (method: 'borrow' | 'placeHold', card: string, ids: number[], done: string, reread: string): Promise<void> => {
       for (const [index, contentId] of ids.entries()) {
         await lose(rig, method, index % 2 === 0 ? 'reset' : 'malformed-json');
-        const result = await rig.call(method, { libraryId, card, contentId, title: `Title ${contentId}` });
+        // Told to wait (the credential's minute spent), staff wait and try again: the lost answer is what is measured.
+        const result = await callAsStaff(rig, method, { libraryId, card, contentId, title: `Title ${contentId}` });
         tell(told, result.ok
           ? `${method}: "${done}"${(result.value as { confirmedByReread: boolean }).confirmedByReread ? `, confirmed by re-reading the patron's ${reread}` : ''}`
           : `${method}: ${result.error.code}: ${result.error.message}`);
