@@ -22,7 +22,7 @@ import { DeskError } from '../electron/shared/desk-error.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { mergeEpisodes } from '../electron/node/sync/page-reading.ts';
 import {
-  type AvailabilityStored, sourceName, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type StoringPage, type SyncSource, type TitleRecords, type UnreadAvailability,
+  type AvailabilityStored, sourceName, type PageStore, type PageStored, type Run, type RunEnd, type RunFailure, type RunOpening, type RunRequest, type StoringPage, type SyncSource, type TitleRecords, type UnreadAvailability,
 } from '../electron/node/sync/page-store.ts';
 import { copyBytes, copyRows } from './copy.ts';
 import type { LeaderWrites } from './leader-writes.ts';
@@ -81,22 +81,11 @@ function stateOf(row: CursorRow): SourceState {
   };
 }
 
-/** An opening of a run, in this life of the store (as the desk's store keeps them). */
-interface Opening {
-  source: SyncSource;
-  name: string;
-  /** The run's start (epoch ms): its identity in the cursor and in every row it writes (seen_run). */
-  runStartedAt: number;
-  full: boolean;
-  nextPage: number;
-  /** A page of this opening could not be stored: the rest are refused. */
-  broken: boolean;
-}
 
 export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRecords {
   private readonly writes: LeaderWrites;
   private readonly session: pg.ClientBase;
-  private readonly openings = new Map<number, Opening>();
+  private readonly openings = new Map<number, RunOpening>();
   private lastRun = 0;
   private staged = false;
 
@@ -143,7 +132,7 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
    * the cursor that follows it. Pages are read in the order they come, so their writes keep it.
    */
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {
-    let opening: Opening;
+    let opening: RunOpening;
     try {
       opening = this.opening(run);
       if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
@@ -266,7 +255,7 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
     return rows.head.items;
   }
 
-  private opening(run: number): Opening {
+  private opening(run: number): RunOpening {
     const opening = this.openings.get(run);
     if (!opening) throw new DeskError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
     return opening;

@@ -9,7 +9,7 @@ import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
 import type { Availability, PurchaseModel } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
-import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunRequest, type SyncSource } from '../node/sync/page-store.ts';
+import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunOpening, type RunRequest, type SyncSource } from '../node/sync/page-store.ts';
 import { catalogChanges, readPage } from '../node/sync/page-reading.ts';
 import type { MirrorUpgrade } from './mirror-upgrade.ts';
 
@@ -37,16 +37,6 @@ export interface DiskSpace {
 /** What the mirror may still take of its disk. */
 export const spareOf = (disk: DiskSpace): number => disk.free() - disk.keep;
 
-/** An opening of a run (mirror-interface.ts, rule 2), in this life of the store. */
-interface Opening {
-  source: SyncSource;
-  name: string;
-  runStartedAt: number;
-  full: boolean;
-  nextPage: number;
-  /** A page of this opening could not be stored: the rest are refused. */
-  broken: boolean;
-}
 
 const writesTitles = (source: SyncSource): boolean => source.kind === 'global' || source.kind === 'library-content';
 
@@ -54,7 +44,7 @@ export class PageStoreOnFile {
   private readonly db: MirrorDatabase;
   private readonly disk: DiskSpace;
   private readonly upgrade: MirrorUpgrade;
-  private readonly openings = new Map<number, Opening>();
+  private readonly openings = new Map<number, RunOpening>();
   private lastRun = 0;
 
   constructor(db: MirrorDatabase, disk: DiskSpace, upgrade: MirrorUpgrade) {
@@ -169,7 +159,7 @@ export class PageStoreOnFile {
     return this.db.state(sourceName({ kind: 'entitlements', libraryId, model })).runStartedAt;
   }
 
-  private opening(run: number): Opening {
+  private opening(run: number): RunOpening {
     const opening = this.openings.get(run);
     if (!opening) throw new DeskError('server', 'This run is not open here: another opening of its source took it over, or it ended.');
     return opening;

@@ -156,3 +156,15 @@ export const filesTitleRecords = (store: object): store is TitleRecords => 'with
 export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
   storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;
 };
+
+/** An opening of a run in this life of a store (rule 2), as both stores keep it. */
+export interface RunOpening {
+  source: SyncSource;
+  name: string;
+  /** The run's start (epoch ms): its identity in the store's cursor and in every row it writes. */
+  runStartedAt: number;
+  full: boolean;
+  nextPage: number;
+  /** A page of this opening could not be stored: the rest are refused. */
+  broken: boolean;
+}

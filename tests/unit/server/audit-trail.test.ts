@@ -8,7 +8,6 @@
 // the trail, and only the maintenance role's purge removes old entries, itself recorded; a
 // manager's read is recorded with its filter, and desk staff are refused (and that is recorded).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -24,6 +23,7 @@ import { StaffAdmin } from '../../../server/staff.ts';
 import { WorkstationAdmin } from '../../../server/workstations.ts';
 import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from '../../support/certificates.ts';
+import { freePort } from '../../support/running-library-server.ts';
 import { removeServiceConfigs, writeServiceConfig } from './service-process.ts';
 
 const LIB = 101;
@@ -38,14 +38,6 @@ const events: string[] = [];
 let ahead = 0;
 const serverNow = (): number => Date.now() + ahead;
 const log: Logger = { info: (event) => { events.push(event); }, warn: (event) => { events.push(event); }, error: (event) => { events.push(event); } };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ catalogSize: 400 });

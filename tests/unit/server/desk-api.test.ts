@@ -6,7 +6,6 @@
 // does not serve is not carried; and the credential's one budget holds past the limit: the
 // partner refuses nothing, every call is done, and a wait past two seconds is told first.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -22,6 +21,7 @@ import { WorkstationAdmin } from '../../../server/workstations.ts';
 import { StaffAdmin } from '../../../server/staff.ts';
 import { useLibraryMirrorDatabase } from '../../support/library-mirror-database.ts';
 import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from '../../support/certificates.ts';
+import { freePort } from '../../support/running-library-server.ts';
 import { removeServiceConfigs, writeServiceConfig } from './service-process.ts';
 
 const db = useLibraryMirrorDatabase();
@@ -39,14 +39,6 @@ const log: Logger = {
   warn: (event, fields = {}) => { lines.push({ event, fields }); },
   error: (event, fields = {}) => { lines.push({ event, fields }); },
 };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** The events logged so far, until `event` comes (the server's own log, in this process). */
 async function logged(event: string): Promise<void> {
