@@ -163,11 +163,14 @@ export class StaffQueue {
       this.through += 1;
       job.start();
     }
-    if (this.turns.length > 0 && this.through < THROUGH_AT_A_TIME && this.wake === undefined) {
-      this.wake = setTimeout(() => {
-        this.wake = undefined;
-        this.next();
-      }, this.budget.nextRoomInMs());
-    }
+    clearTimeout(this.wake);
+    this.wake = undefined;
+    if (this.turns.length === 0 || this.through >= THROUGH_AT_A_TIME) return;
+    // Set afresh each time from the budget's clock: a wake-up set before the clock stepped forward
+    // (NTP; the budget's window is read by the clock) would hold calls back past the room it waited for.
+    this.wake = setTimeout(() => {
+      this.wake = undefined;
+      this.next();
+    }, this.budget.nextRoomInMs());
   }
 }

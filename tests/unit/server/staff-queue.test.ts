@@ -107,4 +107,27 @@ describe('the staff queue', () => {
     await Promise.all([...busy, ...later]);
     expect(most).toBe(THROUGH_AT_A_TIME);
   });
+  it('lets a waiting call go when the window moves, though the clock stepped forward after a burst', async () => {
+    // The budget reads the wall clock, which may step (NTP); timers run on their own. A burst of a
+    // whole window's calls: a wake-up set while it filled the window (for a minute on) must not hold
+    // back a call that comes once the clock has stepped to 6 s before the window frees.
+    let step = 0;
+    const budget = new CredentialBudget({ perMinute: 100, windowMs: 60_000, now: () => Date.now() + step, record: async () => {} });
+    const queue = new StaffQueue(budget);
+    const sent: number[] = [];
+    const from = Date.now();
+    const burst = Promise.all(Array.from({ length: 100 }, () => queue.run('burst', partnerCall(budget, sent), () => {})));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await burst;
+    expect(sent).toHaveLength(100);
+    step = from + 54_000 - Date.now();
+    const told: number[] = [];
+    const call = queue.run('desk', partnerCall(budget, sent), (ms) => told.push(ms));
+    const settled = call.then(() => 'answered', (error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(6_500);
+    expect(await Promise.race([settled, 'still waiting'])).toBe('answered');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThan(TOLD_AFTER_MS);
+    expect(told[0]).toBeLessThanOrEqual(6_000);
+  });
 });
