@@ -11,6 +11,7 @@
 // call whose entry cannot be written is not carried (the server fails closed).
 import { createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { Queries } from './desk-sessions.ts';
 import { maskCard } from '../electron/shared/card-mask.ts';
 import { SCHEMA as MIRROR_SCHEMA } from '../electron/node/library-mirror/schema.ts';
 
@@ -68,11 +69,14 @@ const entryOf = (r: EntryRow): AuditEntry => {
 };
 
 export class AuditTrail {
-  private readonly db: () => Promise<pg.ClientBase>;
+  private readonly db: () => Promise<Queries>;
+  /** Where lookups' entries go (desk-sessions.ts: committed without waiting for the disk); absent: with the others. */
+  private readonly lookupEntries: () => Promise<Queries>;
   private key: Promise<Buffer> | undefined;
 
-  constructor(db: () => Promise<pg.ClientBase>) {
+  constructor(db: () => Promise<Queries>, lookupEntries: () => Promise<Queries> = db) {
     this.db = db;
+    this.lookupEntries = lookupEntries;
   }
 
   /** The card's keyed hash: the same card at the same library always gives the same text, which names no card. */
@@ -81,7 +85,7 @@ export class AuditTrail {
   }
 
   async record(entry: AuditEntryInput): Promise<void> {
-    const db = await this.db();
+    const db = await (entry.action === 'lookup' ? this.lookupEntries() : this.db());
     const card = entry.card === undefined || entry.libraryId === undefined ? undefined
       : { masked: maskCard(entry.card), key: await this.cardKey(entry.libraryId, entry.card) };
     await db.query(`INSERT INTO ${ENTRIES} (staff_id, staff_name, staff_role, workstation_id, workstation_name, action, library_id, card_masked, card_key,

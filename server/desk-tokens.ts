@@ -5,7 +5,7 @@
 // proves who asked only while the workstation stands: each use checks the workstation registry,
 // so a revoked desk is refused within a minute even with a token that has not expired.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type pg from 'pg';
+import type { Queries } from './desk-sessions.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 
 /** A desk's token lasts an hour; its client asks for a new one shortly before. */
@@ -14,7 +14,7 @@ const KEY_NAME = 'desk-token-key';
 const PREFIX = 'ld1';
 
 /** The key all instances seal desks' tokens with: made by the first instance that needs it, read by the others. */
-export async function deskTokenKey(db: pg.ClientBase): Promise<Buffer> {
+export async function deskTokenKey(db: Queries): Promise<Buffer> {
   await db.query(`INSERT INTO ${SCHEMA}.service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`,
     [KEY_NAME, JSON.stringify(randomBytes(32).toString('base64url'))]);
   const { rows } = await db.query<{ value: string }>(`SELECT value FROM ${SCHEMA}.service_state WHERE key = $1`, [KEY_NAME]);

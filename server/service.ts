@@ -13,7 +13,7 @@ import { openSession } from '../electron/node/library-mirror/database.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import type { LoadedConfig } from './config.ts';
 import { CredentialBudget, recentSends, recordSends } from './credential-budget.ts';
-import { startDeskApi, type DeskApi, type LeadServing } from './desk-api/server.ts';
+import { startDeskApi, type DeskApi, type LeadServing, type StaffCallRecord } from './desk-api/server.ts';
 import { DeskTokens, deskTokenKey } from './desk-tokens.ts';
 import { LeaderWrites } from './leader-writes.ts';
 import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts';
@@ -21,7 +21,7 @@ import { LibraryPageStore } from './page-store.ts';
 import { runSchedule } from './schedule.ts';
 import { grantDeskRole, migrate } from '../electron/node/library-mirror/schema.ts';
 import { ServiceState, SYNC_NOW_CHANNEL } from './service-state.ts';
-import { SessionHolder } from './session-holder.ts';
+import { DeskSessions } from './desk-sessions.ts';
 import { StaffQueue } from './staff-queue.ts';
 import { WorkstationAdmin, WorkstationRegistry } from './workstations.ts';
 import { AuditTrail } from './audit-trail.ts';
@@ -35,6 +35,8 @@ export interface ServiceDependencies {
   now?: () => number;
   /** The credential's rate window, a minute; only a bench that compresses time (bench:fleet) shortens it. */
   rateWindowMs?: number;
+  /** Hears every staff call the desk endpoint carried, with where its time went (the fleet bench's breakdown). */
+  onStaffCall?: (record: StaffCallRecord) => void;
 }
 
 export interface RunningService {
@@ -111,28 +113,28 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
     lead, log, retrySeconds: config.leaderRetrySeconds,
   });
 
-  // The desk endpoint's own session: workstations, enrolments, the token key, who leads.
-  const api = new SessionHolder(() => openSession(database, { applicationName: `lending-desk-library-server ${config.instanceName} desks` }));
+  // The desk endpoint's own sessions: workstations, enrolments, staff, the audit trail, the token key, who leads.
+  const api = new DeskSessions(database, config.instanceName);
   let deskApi: Promise<DeskApi> | undefined;
   if (config.deskApi && deskTls) {
     let tokens: Promise<DeskTokens> | undefined;
     let leader: { url: string | undefined; readAt: number } = { url: undefined, readAt: -Infinity };
     deskApi = startDeskApi({
       host: config.deskApi.host, port: config.deskApi.port, key: deskTls.key, cert: deskTls.cert, ...(deskTls.ca ? { ca: deskTls.ca } : {}),
-      instance: config.instanceName, libraries: config.libraries, log, now,
-      registry: new WorkstationRegistry(() => api.get(), now),
-      admin: async () => new WorkstationAdmin(await api.get()),
+      instance: config.instanceName, libraries: config.libraries, log, now, ...(deps.onStaffCall ? { onStaffCall: deps.onStaffCall } : {}),
+      registry: new WorkstationRegistry(async () => api.queries, now),
+      enrol: (code) => api.transaction((session) => new WorkstationAdmin(session).enrol(code)),
       tokens: () => {
-        tokens ??= api.get().then(async (db) => new DeskTokens(await deskTokenKey(db), now));
+        tokens ??= deskTokenKey(api.queries).then((key) => new DeskTokens(key, now));
         tokens.catch(() => { tokens = undefined; });
         return tokens;
       },
-      staff: new StaffSignIn({ db: () => api.get(), now, sessionHours: config.staff.sessionHours }),
-      audit: new AuditTrail(() => api.get()),
+      staff: new StaffSignIn({ db: async () => api.queries, now, sessionHours: config.staff.sessionHours }),
+      audit: new AuditTrail(async () => api.queries, async () => api.lookupEntries),
       lead: () => serving,
       leaderUrl: async () => {
         if (now() - leader.readAt < LEADER_URL_MS) return leader.url;
-        const { rows } = await (await api.get()).query<{ url: string | null }>(`SELECT value->>'deskUrl' AS url FROM ${SCHEMA}.service_state WHERE key = 'leader'`);
+        const { rows } = await api.queries.query<{ url: string | null }>(`SELECT value->>'deskUrl' AS url FROM ${SCHEMA}.service_state WHERE key = 'leader'`);
         const url = rows[0]?.url ?? undefined;
         leader = { url: url === config.deskApi?.publicUrl ? undefined : url, readAt: now() };
         return leader.url;

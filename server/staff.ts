@@ -7,6 +7,7 @@
 // desk needs a live one.
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { Queries } from './desk-sessions.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { hashPin, spendVerification, verifyPin, type PinCost } from '../electron/node/pin/pin-hash.ts';
 import { FREE_TRIES, secondsToWait } from '../electron/node/pin/sign-in-throttle.ts';
@@ -130,7 +131,7 @@ export type SignInRefusal =
 export type SignInAnswer = { ok: true; token: string; session: StaffSession } | ({ ok: false } & SignInRefusal);
 
 export interface StaffSignInOptions {
-  db: () => Promise<pg.ClientBase>;
+  db: () => Promise<Queries>;
   now: () => number;
   /** The longest shift IT allows. */
   sessionHours: number;
@@ -208,13 +209,13 @@ export class StaffSignIn {
     return session && session.expiresAt > now ? session : undefined;
   }
 
-  private async waits(db: pg.ClientBase, keys: string[], now: number): Promise<number> {
+  private async waits(db: Queries, keys: string[], now: number): Promise<number> {
     const { rows } = await db.query<{ failures: number; last_failure_at: Date }>(`SELECT failures, last_failure_at FROM ${SCHEMA}.sign_in_failures WHERE key = ANY($1)`, [keys]);
     return Math.max(0, ...rows.map((r) => secondsToWait(r.failures, r.last_failure_at.getTime(), now)));
   }
 
   /** One more wrong try on each key; answers the most any of them now counts. */
-  private async countFailure(db: pg.ClientBase, keys: string[], now: number): Promise<number> {
+  private async countFailure(db: Queries, keys: string[], now: number): Promise<number> {
     const { rows } = await db.query<{ failures: number }>(`INSERT INTO ${SCHEMA}.sign_in_failures (key, failures, last_failure_at)
       SELECT k, 1, $2 FROM unnest($1::text[]) AS k
       ON CONFLICT (key) DO UPDATE SET failures = ${SCHEMA}.sign_in_failures.failures + 1, last_failure_at = excluded.last_failure_at

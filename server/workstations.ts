@@ -9,6 +9,7 @@
 // opens no desk. A copied workstation secret is a stolen workstation until IT revokes it.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import type { Queries } from './desk-sessions.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 
 /** How long a revocation may take to reach an instance's answers (the desk is refused within a minute). */
@@ -121,14 +122,14 @@ function checkName(name: string): string {
  * that long. An id not found is looked up at once (a desk enrolled a second ago is known).
  */
 export class WorkstationRegistry {
-  private readonly db: () => Promise<pg.ClientBase>;
+  private readonly db: () => Promise<Queries>;
   private readonly now: () => number;
   private cache = new Map<string, Row>();
   private readAt = -Infinity;
   private reading: Promise<void> | undefined;
   private readonly seen = new Set<string>();
 
-  constructor(db: () => Promise<pg.ClientBase>, now: () => number = Date.now) {
+  constructor(db: () => Promise<Queries>, now: () => number = Date.now) {
     this.db = db;
     this.now = now;
   }
