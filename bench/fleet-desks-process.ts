@@ -8,14 +8,14 @@
 // `fills` runs the library fill: fifty first fills of a 1M-title library would measure this
 // 2-core machine's CPU, not the library (the bench measures one desk's fill amid readers apart).
 //
-// At "go" each desk works the modelled peak, as staff at a desk would, until "stop": every
+// At "sign in" staff sign in at the server; at "go" each desk works the modelled peak, as staff at a desk would, until "stop": every
 // `everyMs` (at its own phase) a patron lookup, then one action chosen from what the lookup showed
 // — the return of the desk's title when it is on the patron's loans, its borrow when it is not.
 // Each call is timed as staff wait for it, with what staff were shown instead of an answer and
 // when the server's first estimate of the wait (the serviceWait event) reached the desk. At
 // "fill" (the service's sync over) the filling desk fills once more, as staff's "Sync now" does,
 // and its Collection is counted; then the process prints what staff saw and exits.
-// argv: one JSON FleetDesksJob. Prints {"ready":true}, then the FleetDesksResult as one line.
+// argv: one JSON FleetDesksJob. Prints {"ready":true}, {"signedIn":true}, then the FleetDesksResult as one line.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
@@ -194,13 +194,16 @@ async function peak(desk: Desk): Promise<void> {
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 const input = createInterface({ input: process.stdin });
 const lines = input[Symbol.asyncIterator]();
-await lines.next(); // "go"
-// Staff sign in at the library server as themselves (issue #32), each at their own desk.
+await lines.next(); // "sign in": the server runs
+// Staff sign in at the library server as themselves (issue #32), each at their own desk, before the
+// peak: fifty PIN hashes at once are a shift change (bench:sign-in measures it), not the peak's lookups.
 await Promise.all(desks.filter((d) => d.plan.staff).map(async (d) => {
   const staff = d.plan.staff as NonNullable<FleetDesk['staff']>;
   const started = await dispatch(d.service, 'startShift', { staffName: staff.name, pin: staff.pin });
   if (!started.ok) throw new Error(`${staff.name} could not sign in at the library server: ${started.error.code} ${started.error.message}`);
 }));
+process.stdout.write(`${JSON.stringify({ signedIn: true })}\n`);
+await lines.next(); // "go"
 loop.enable();
 const cpuAtGo = process.cpuUsage();
 const working = desks.map((desk) => peak(desk));

@@ -9,6 +9,7 @@ import { loadConfig } from '../server/config.ts';
 import { jsonLinesLog } from '../server/json-lines-log.ts';
 import { startLibraryServer } from '../server/service.ts';
 import type { FetchFn } from '../electron/node/partner/transport.ts';
+import type { StaffCallRecord } from '../server/desk-api/server.ts';
 
 const [path, windowMs] = process.argv.slice(2) as [string, string];
 const loaded = loadConfig(path);
@@ -26,7 +27,11 @@ const fetchSaid: FetchFn = async (input, init) => {
 // How late its event loop ran (staff calls wait behind whatever holds it) and its CPU, said at the end.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
-const service = startLibraryServer(loaded, { log, rateWindowMs: Number(windowMs), fetch: fetchSaid });
+// Every staff call with where its time went (its line, its audit entries, the partner): the bench's breakdown of the relay.
+const onStaffCall = ({ call, status, waitedMs, queuedMs, auditMs, partnerMs }: StaffCallRecord): void => {
+  process.stdout.write(`${JSON.stringify({ event: 'staff-call', operation: call.operation, status, waitedMs, queuedMs, auditMs, partnerMs })}\n`);
+};
+const service = startLibraryServer(loaded, { log, rateWindowMs: Number(windowMs), fetch: fetchSaid, onStaffCall });
 process.on('SIGTERM', () => {
   log.info('share-at-stop', service.share());
   const cpu = process.cpuUsage();

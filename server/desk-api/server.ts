@@ -16,7 +16,7 @@ import type { PartnerClient } from '../../electron/node/partner/client.ts';
 import type { DeskTokens } from '../desk-tokens.ts';
 import type { StaffQueue } from '../staff-queue.ts';
 import { WaitTooLong } from '../staff-queue.ts';
-import type { WorkstationAdmin, WorkstationRefusal, WorkstationRegistry, Workstation } from '../workstations.ts';
+import type { EnrolledWorkstation, WorkstationRefusal, WorkstationRegistry, Workstation } from '../workstations.ts';
 import type { AuditAction, AuditFilter, AuditOutcome, AuditTrail } from '../audit-trail.ts';
 import type { StaffSession, StaffSignIn } from '../staff.ts';
 import { maskCard } from '../../electron/shared/card-mask.ts';
@@ -37,8 +37,17 @@ export interface LeadServing {
   queue: StaffQueue;
 }
 
-/** What a staff call did, for the log and the benches. */
-export interface StaffCallRecord { call: Extract<DeskCall, { kind: 'staff' }>; workstation: Workstation; status: number; waitedMs: number }
+/**
+ * What a staff call did and where its time went, for the log and the benches: in its desk's line
+ * (the credential's window), writing its audit entries, and with the partner.
+ */
+export interface StaffCallRecord {
+  call: Extract<DeskCall, { kind: 'staff' }>; workstation: Workstation; status: number; waitedMs: number;
+  queuedMs: number; auditMs: number; partnerMs: number;
+}
+
+/** A staff call slower than this is logged with where its time went (IT's first question when staff say the desk is slow). */
+export const SLOW_STAFF_CALL_MS = 1_000;
 
 export interface DeskApiOptions {
   host: string;
@@ -50,7 +59,8 @@ export interface DeskApiOptions {
   instance: string;
   libraries: readonly { libraryId: number; countries: readonly string[] }[];
   registry: WorkstationRegistry;
-  admin: () => Promise<WorkstationAdmin>;
+  /** Trades an enrolment code for a new workstation (a transaction of its own). */
+  enrol: (code: string) => Promise<EnrolledWorkstation | undefined>;
   tokens: () => Promise<DeskTokens>;
   /** This instance's lead, while it leads. */
   lead: () => LeadServing | undefined;
@@ -70,6 +80,8 @@ const AUDITED: Partial<Record<Extract<DeskCall, { kind: 'staff' }>['operation'],
   'patron-status': 'lookup', borrow: 'borrow', return: 'return', 'place-hold': 'place-hold', 'remove-hold': 'remove-hold',
 };
 const MUTATIONS = new Set<AuditAction>(['borrow', 'return', 'place-hold', 'remove-hold']);
+const roundedPhases = (phases: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(phases).map(([name, ms]) => [name, Math.round(ms)]));
 const outcomeOf = (status: number): 'done' | 'refused' | 'unknown' => (status >= 200 && status < 300 ? 'done' : status >= 500 || status === 0 ? 'unknown' : 'refused');
 
 export interface DeskApi {
@@ -222,16 +234,25 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
       ...(call.contentId === undefined ? {} : { title: await options.audit.titleOf(call.contentId).catch(() => undefined) }),
     };
     let sent = false;
+    const phases = { queuedMs: 0, auditMs: 0, partnerMs: 0 };
     /** The call's answer to the desk, once its outcome is written. */
     let reply: () => void;
     let status: number;
     let outcome: AuditOutcome;
     try {
       const answer = await lead.queue.run(workstation.id, async () => {
+        const turn = now();
+        phases.queuedMs = turn - started;
         // An action is written when it is sent: a server that dies before the answer still leaves it.
         if (entry && MUTATIONS.has(entry.action)) await options.audit.record({ ...entry, outcome: 'sent' });
         sent = true;
-        return lead.client.relay(call.relay, gone.signal);
+        const asked = now();
+        phases.auditMs = asked - turn;
+        try {
+          return await lead.client.relay(call.relay, gone.signal);
+        } finally {
+          phases.partnerMs = now() - asked;
+        }
       }, (waitMs) => {
         if (!res.headersSent) res.writeEarlyHints(waitHints(String(Math.ceil(waitMs / 1000))));
       }, gone.signal);
@@ -271,13 +292,19 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
         reply = () => refuse(res, 502, message, 'unreachable');
       }
     }
-    options.onStaffCall?.({ call, workstation, status, waitedMs: now() - started });
     if (entry) {
+      const writing = now();
       await options.audit.record({ ...entry, outcome, ...(status === 0 ? {} : { status }) }).catch((error: unknown) => {
         log.error('audit-unavailable', { message: error instanceof Error ? error.message : String(error), action: entry.action });
       });
+      phases.auditMs += now() - writing;
     }
     if (!gone.signal.aborted) reply();
+    const waitedMs = now() - started;
+    options.onStaffCall?.({ call, workstation, status, waitedMs, ...phases });
+    if (waitedMs > SLOW_STAFF_CALL_MS) {
+      log.info('staff-call-slow', { workstation: workstation.id, operation: call.operation, status, ms: Math.round(waitedMs), ...roundedPhases(phases) });
+    }
   };
 
   /** A follower passes the call on to the leader as it came, and the answer back as it comes. */
@@ -314,7 +341,7 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
     } catch {
       return refuse(res, 400, 'An enrolment is a JSON object with the code IT gave.');
     }
-    const enrolled = code === '' ? undefined : await (await options.admin()).enrol(code);
+    const enrolled = code === '' ? undefined : await options.enrol(code);
     if (!enrolled) {
       log.warn('enrolment-refused', {});
       return refuse(res, 403, 'That enrolment code is not good: it was used already, it expired, or it was mistyped.', 'enrolment-code');
