@@ -2,6 +2,7 @@
 // fake there). Every call comes back as a typed Result, a bridge that throws included; main
 // answering session-locked locks the desk (a lifecycle event), whoever made the call.
 import { defineStore } from 'pinia';
+import { ref } from 'vue';
 import type { EventName, EventPayloads, MethodName } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import { reasonText } from '../../electron/shared/reasons.ts';
@@ -15,14 +16,19 @@ const NO_ANSWER: ErrorInfo = { code: 'server', reason: 'desk.no-answer', params:
 
 export const useGateway = defineStore('gateway', () => {
   const lifecycle = useLifecycle();
+  /** Calls sent and not answered yet (a wait main says the service imposes is shown only while one is). */
+  const pending = ref(0);
 
   async function call<M extends MethodName>(method: M, ...args: CallArgs<M>): Promise<Answer<M>> {
     let answer: Answer<M>;
+    pending.value += 1;
     try {
       const send = window.lendingDesk[method] as (...a: CallArgs<M>) => Promise<Answer<M>>;
       answer = await send(...args);
     } catch {
       answer = { ok: false, error: NO_ANSWER };
+    } finally {
+      pending.value -= 1;
     }
     if (!answer.ok && answer.error.code === 'session-locked') lifecycle.publish({ type: 'deskLocked', reason: 'system' });
     return answer;
@@ -45,5 +51,5 @@ export const useGateway = defineStore('gateway', () => {
     return createRequestScope(call, cancel);
   }
 
-  return { call, on, scope };
+  return { call, on, scope, pending };
 });

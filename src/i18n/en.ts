@@ -171,6 +171,7 @@ export const en = {
     item: '{time} · {action} · {title} · {outcome}',
   },
   desk: {
+    serviceWait: 'The lending service’s limit for this minute is reached: this goes through in about {seconds} seconds. Nothing to do; keep the desk open.',
     connection: 'Connection',
     library: 'Library',
     libraryNumbered: 'Library {id}',

@@ -369,6 +369,7 @@ export const frCA: Messages = {
     item: '{time} · {action} · {title} · {outcome}',
   },
   desk: {
+    serviceWait: 'La limite du service de prêt pour cette minute est atteinte : ceci passera dans environ {seconds} secondes. Rien à faire; gardez le comptoir ouvert.',
     connection: 'Connexion',
     library: 'Bibliothèque',
     libraryNumbered: 'Bibliothèque {id}',
