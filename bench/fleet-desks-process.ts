@@ -24,7 +24,6 @@ import { createInterface } from 'node:readline';
 import { createMemoryVault } from '../electron/main/credentials/index.ts';
 import { DESK_RECORDS } from '../electron/main/credentials/desk-keychain.ts';
 import type { DeskService } from '../electron/main/desk/desk-service.ts';
-import type { RepeatingTask } from '../electron/main/desk/repeating-task.ts';
 import { dispatch } from '../electron/main/ipc/dispatch.ts';
 import { policySchema } from '../electron/main/policy/index.ts';
 import type { EventName, EventPayloads, PatronView, SyncStatusView } from '../electron/shared/contract.ts';
@@ -113,7 +112,7 @@ const policyOf = (direct: boolean) => policySchema.parse({
   ...(direct ? {} : { libraryServer: { url: serverUrl, ...(fallbackUrl ? { fallbackUrl } : {}), caFile: serverCaFile } }),
 });
 
-interface Desk { plan: FleetDesk; service: DeskService; tasks: RepeatingTask[]; waits: { at: number; seconds: number }[]; actions: DeskActions; close: () => void }
+interface Desk { plan: FleetDesk; service: DeskService; waits: { at: number; seconds: number }[]; actions: DeskActions; close: () => void }
 const desks: Desk[] = [];
 for (const [i, plan] of job.desks.entries()) {
   const dir = join(root, `desk-${i}`);
@@ -132,10 +131,12 @@ for (const [i, plan] of job.desks.entries()) {
     const started = await dispatch(desk, 'startShift', { staffName: `Desk ${i}`, pin: TEST_DESK_PIN });
     if (!started.ok) throw new Error(`desk ${i} could not start a shift: ${started.error.code}`);
   }
-  const tasks = [desk.startAvailabilityRefresh(job.refreshEveryMs), desk.startFullEntitlementPass(job.fullPassEveryMs)];
-  if (plan.fills) tasks.push(desk.startLibraryFill(job.fillEveryMs));
+  desk.background.start({
+    only: plan.fills ? ['availability-refresh', 'full-pass', 'library-fill'] : ['availability-refresh', 'full-pass'],
+    everyMs: { 'availability-refresh': job.refreshEveryMs, 'full-pass': job.fullPassEveryMs, 'library-fill': job.fillEveryMs },
+  });
   const actions: DeskActions = { card: plan.card, direct, borrowsDone: 0, returnsDone: 0, notDone: 0, unknown: 0 };
-  desks.push({ plan, service: desk, tasks, waits, actions, close: () => logger.close() });
+  desks.push({ plan, service: desk, waits, actions, close: () => logger.close() });
 }
 
 const result: FleetDesksResult = { calls: [], actions: desks.map((d) => d.actions), filledTitles: null, loop: { p99: 0, max: 0, cpuSeconds: 0 } };
@@ -215,7 +216,7 @@ loop.disable();
 const cpu = process.cpuUsage(cpuAtGo);
 result.loop = { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 // Main's tasks stopped first: a fill under way finishes (a first fill shows its Collection only once done).
-await Promise.all(desks.flatMap((desk) => desk.tasks.map((task) => task.stop())));
+await Promise.all(desks.map((desk) => desk.service.background.stop()));
 await lines.next(); // "fill": the service's sync is over
 const filling = desks.find((d) => d.plan.fills);
 if (filling) {

@@ -53,14 +53,14 @@ export async function benchFreshDeskBorrow(sandbox: SandboxProcess): Promise<Fre
     /** Search, look the first five hits up, read their availability, borrow one: the time it took. */
     const searchAndBorrow = async (q: string, card: string): Promise<number> => {
       const asked = time.now();
-      const { hits } = await connection.desk.search(LIBRARY, { q, limit: 20 });
+      const { hits } = await connection.staff.search(LIBRARY, { q, limit: 20 });
       const titleIds = hits.flatMap((h) => (h.titleId === undefined ? [] : [h.titleId])).slice(0, 5);
       const answers = await connection.mirror.lookUpTitles(LIBRARY, titleIds);
       const contents = answers.flatMap((a) => ('contents' in a ? a.contents : [])).filter((c) => c.active !== false);
       // What staff see beside each result before they borrow: its availability.
-      const offered = (await connection.desk.contentInfo(LIBRARY, contents.map((c) => c.contentId))).find((a) => a.status === 'BORROW');
+      const offered = (await connection.staff.contentInfo(LIBRARY, contents.map((c) => c.contentId))).find((a) => a.status === 'BORROW');
       if (!offered) throw new Error('no hit of the first five was resolved on the service with a copy to borrow');
-      await connection.desk.borrow(LIBRARY, card, offered.contentId);
+      await connection.staff.borrow(LIBRARY, card, offered.contentId);
       return time.now() - asked;
     };
     const staff = (async () => {

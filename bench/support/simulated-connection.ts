@@ -67,7 +67,7 @@ export function staffCalls(simulated: SimulatedConnection, libraryId: number, ca
       const asked = time.now();
       const from = exchanges.length;
       try {
-        await connection.desk.patronStatus(libraryId, card);
+        await connection.staff.patronStatus(libraryId, card);
       } catch {
         calls.refused += 1;
         continue;

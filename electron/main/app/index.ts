@@ -10,7 +10,6 @@ import { basename, join } from 'node:path';
 import { app, BrowserWindow, clipboard, ClipboardItem, dialog, ipcMain, Menu, net, powerMonitor, protocol, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
 import { catalogFolder, localAppFolder, moveCatalogFolder } from '../connection/catalog-folder.ts';
-import type { RepeatingTask } from '../desk/repeating-task.ts';
 import { channelOf } from '../../shared/contract.ts';
 import { reasonText } from '../../shared/reasons.ts';
 import { START_REFUSALS_FR, type StartRefusal } from '../../shared/start-refusals.ts';
@@ -162,10 +161,8 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   endShiftBeforeQuit(app, () => desk.endShiftForQuit());
   ways?.watchWindow(deskWindow);
   ways?.watchShutdown(powerMonitor);
-  const background: RepeatingTask[] = [
-    desk.startIdleWatch(), desk.startAvailabilityRefresh(), desk.startActionLogRetention(), desk.startFullEntitlementPass(), desk.startCatalogRefresh(),
-    desk.startLibraryFill(),
-  ];
+  // The areas' background tasks, as one (desk/background-tasks.ts): the idle lock, the Collection's refreshes, the log's retention.
+  desk.background.start();
   // Updates only for an installed app, and only as the policy allows (off without one).
   const updateChecks: UpdateSchedule | undefined = packaged
     ? scheduleUpdateChecks(electronUpdater.autoUpdater, configureUpdates(electronUpdater.autoUpdater, policy, logger), logger)
@@ -173,7 +170,7 @@ async function start(step: (name: StartStep) => void): Promise<void> {
   opened.closers.push(async () => {
     updateChecks?.stop();
     stopScreenLockWatch();
-    await Promise.all(background.map((task) => task.stop()));
+    await desk.background.stop();
   });
   deskWindow.on('close', () => {
     if (deskWindow.isDestroyed()) return;

@@ -50,8 +50,8 @@ export class Connection {
   readonly profile: ConnectionProfile;
   readonly origin: string;
   readonly libraries: { libraryId: number; country: Country }[];
-  /** Patron work and what staff are waiting for: first through the budget. */
-  readonly desk: PartnerClient;
+  /** Staff calls: patron work and what staff are waiting for, first through the budget. */
+  readonly staff: PartnerClient;
   /** Sync and the 10-minute refresh: what is left of the budget, one request at a time. */
   readonly background: PartnerClient;
   readonly budget: RequestBudget;
@@ -77,13 +77,13 @@ export class Connection {
       spec.onMismatch?.(mismatch);
       this.mirror.noteMismatch(mismatch);
     };
-    this.desk = new PartnerClient({
+    this.staff = new PartnerClient({
       now: spec.now, ...clientOptions,
       baseUrl: spec.baseUrl, wsApi: spec.profile.wsApi, credentials: spec.credentials, fetch: spec.fetch, gate: this.budget.gate, onMismatch,
     });
-    this.background = this.desk.withPriority('background');
+    this.background = this.staff.withPriority('background');
     this.mirror = new DeskMirror({
-      ...spec.mirror, desk: this.desk, background: this.background, now: spec.now,
+      ...spec.mirror, desk: this.staff, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
       ...(spec.onMismatch ? { onMismatch: spec.onMismatch } : {}),
       ...(spec.library ? { library: spec.library } : {}),

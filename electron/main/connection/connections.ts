@@ -116,7 +116,7 @@ export class Connections {
 
   /** The open connection forgets the answers it kept for the desk (the shift ended). */
   async forgetAnswers(): Promise<void> {
-    (await this.current())?.desk.forgetAnswers();
+    (await this.current())?.staff.forgetAnswers();
   }
 
   /** Whether a partner profile's saved password may be sent to its address. */

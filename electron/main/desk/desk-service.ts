@@ -7,7 +7,9 @@
 // and the action log, each handed what it needs here, dependencies pointing one way (shift <-
 // connections <- action log <- patron desk; connections <- Collection). Every contract method is
 // one of theirs, exposed only through the lock gate (lock-gate.ts): the one place that decides
-// what answers while the desk is locked.
+// what answers while the desk is locked. The areas' background tasks (main's idle lock, the
+// Collection's refreshes, the log's retention) run under one scheduler, `background`
+// (background-tasks.ts), which main starts and stops as one.
 
 import { DeskError } from '../../shared/desk-error.ts';
 import {
@@ -15,7 +17,6 @@ import {
 } from '../../shared/contract.ts';
 import type { ActionLog } from '../action-log/action-log.ts';
 import { logRules } from '../action-log/rules.ts';
-import type { Connection } from '../connection/connection.ts';
 import { Connections, type ConnectionsOptions } from '../connection/connections.ts';
 import type { SandboxEndpoint } from '../connection/sandbox-endpoint.ts';
 import { DESK_RECORDS, type DeskKeychain } from '../credentials/desk-keychain.ts';
@@ -25,7 +26,7 @@ import type { PartnerClientOptions } from '../../node/partner/client.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
 import { PolicySettings, type Policy, type PolicyProblems } from '../policy/index.ts';
 import type { DeskSettings, Settings } from '../settings/index.ts';
-import { ActionLogArea, type RetentionTimers } from './areas/action-log-area.ts';
+import { ActionLogArea } from './areas/action-log-area.ts';
 import { CollectionArea } from './areas/collection-area.ts';
 import { libraryMirrorOptions } from './library-fill-settings.ts';
 import { LibraryServerSettings } from './library-server-settings.ts';
@@ -40,14 +41,13 @@ import { fullPassRule } from './full-pass.ts';
 import { gateWhileLocked } from './lock-gate.ts';
 import { MIN_COST_LOG2 } from '../../node/pin/pin-hash-format.ts';
 import { PRODUCT_PIN_COST, type PinCost } from '../../node/pin/pin-hash.ts';
-import type { RepeatingTask } from './repeating-task.ts';
+import { BackgroundTasks, type BackgroundTask } from './background-tasks.ts';
 import { SignInRecords } from './sign-in-record.ts';
 import { currentOsUserName, StaffSignIn } from './staff-sign-in.ts';
 import { TitlePages } from './title-pages.ts';
 import { CancellableCalls } from './cancellable-calls.ts';
 
 export { SANDBOX_PROFILE_ID } from './areas/connections-area.ts';
-export type { RetentionTimers } from './areas/action-log-area.ts';
 export type { DeskSettings };
 
 export interface DeskServiceDeps {
@@ -98,14 +98,18 @@ type ContractMethods = {
   [M in MethodName]: undefined extends ParsedArgsOf<M> ? (args?: ParsedArgsOf<M>) => Promise<ResultOf<M>> : DeskHandlers[M];
 };
 
+type TaskNameOf<Area extends { backgroundTasks(): BackgroundTask[] }> = ReturnType<Area['backgroundTasks']>[number]['name'];
+/** The desk's background tasks, by name: main's idle lock, the Collection's, the action log's retention. */
+export type DeskTaskName = TaskNameOf<ShiftArea> | TaskNameOf<CollectionArea> | TaskNameOf<ActionLogArea>;
+
 /** The contract's methods, each defined once, gated, in the constructor. */
 export interface DeskService extends ContractMethods {}
 
 export class DeskService {
   readonly #connections: Connections;
   readonly #shift: ShiftArea;
-  readonly #collection: CollectionArea;
-  readonly #actionLog: ActionLogArea;
+  /** The areas' background tasks: main starts them once its window is up and stops them at quit (tests run one with `runNow`). */
+  readonly background: BackgroundTasks<DeskTaskName>;
   /** The hosts of title pages the service named in what the desk showed: main opens links to them (title-pages.ts). */
   readonly #titlePages = new TitlePages();
   /** Reads the renderer may cancel once a newer one supersedes them (issue #34). */
@@ -164,7 +168,7 @@ export class DeskService {
     const policyLibraryName = (libraryId: number) => policy?.libraries?.find((l) => l.libraryId === libraryId)?.name;
     const libraryName = (libraryId: number) => policyLibraryName(libraryId)
       ?? connectionsArea.activeProfile()?.libraries.find((l) => l.libraryId === libraryId)?.name ?? String(libraryId);
-    const actionLog = this.#actionLog = new ActionLogArea({
+    const actionLog = new ActionLogArea({
       log: deps.actionLog, rules: logRules(policy), shift, connections: connectionsArea, logger, now, libraryName: policyLibraryName,
       titles: async (libraryId, contentIds) => {
         const titles = new Map<string, string>();
@@ -177,10 +181,11 @@ export class DeskService {
     });
     const cards = policy?.libraries?.some((l) => l.cards || l.items) ? new CardCheck(policy.libraries, libraryName) : undefined;
     const patronDesk = new PatronDeskArea({ connections: connectionsArea, actionLog, titlePages: this.#titlePages, clipboard, logger, ...(cards ? { cards } : {}) });
-    const collection = this.#collection = new CollectionArea({
+    const collection = new CollectionArea({
       connections: connectionsArea, fullPass: fullPassRule(policy), catalogRefresh: catalogRefreshRule(policy), titlePages: this.#titlePages, logger, now, emit: deps.emit,
       library: { policy: policy?.libraryMirror, keychain, staff: () => shift.who().staff },
     });
+    this.background = new BackgroundTasks([...shift.backgroundTasks(), ...actionLog.backgroundTasks(), ...collection.backgroundTasks()], logger);
     const handlers: DeskHandlers = {
       ...methodsOf(shift, 'startShift', 'lockSession', 'reportActivity', 'updatePreferences'),
       setDeskPin: async (args) => {
@@ -223,17 +228,14 @@ export class DeskService {
     for (const name of METHOD_NAMES) Object.defineProperty(this, name, { value: gated[name] });
   }
 
-  /** The open connection, if any (tests and the reliability runs look at its budget and sandbox). */
-  openConnection(): Promise<Connection | undefined> {
-    return this.#connections.current();
-  }
-
   /** At quit, as at a lock: the shift ends and what the desk put on the clipboard goes (main waits for it: quit-ends-shift.ts). */
   endShiftForQuit(): Promise<void> {
     return this.#shift.endShift('quit');
   }
 
+  /** The background tasks stop (waiting for a run under way), the shift ends, the connection closes. */
   async close(): Promise<void> {
+    await this.background.stop();
     await this.#shift.endShift('quit');
     await this.#connections.close();
   }
@@ -243,60 +245,9 @@ export class DeskService {
     return this.#shift.lock(reason);
   }
 
-  /** Main's own idle lock (areas/shift-area.ts): true when it locked. */
-  enforceIdleLock(): Promise<boolean> {
-    return this.#shift.enforceIdleLock();
-  }
-
-  startIdleWatch(everyMs?: number): RepeatingTask {
-    return this.#shift.startIdleWatch(everyMs);
-  }
-
   /** Whether a link the renderer opens is a title page the service named (main's window guard asks). */
   isTitlePage(url: string): boolean {
     return this.#titlePages.opens(url);
-  }
-
-  startFullEntitlementPass(everyMs?: number): RepeatingTask {
-    return this.#collection.startFullEntitlementPass(everyMs);
-  }
-
-  runDueFullPass(): Promise<boolean> {
-    return this.#collection.runDueFullPass();
-  }
-
-  /** A desk on its own: its catalog's and holdings' deltas when due (catalog-refresh.ts), checked now and every `everyMs`. */
-  startCatalogRefresh(everyMs?: number): RepeatingTask {
-    return this.#collection.startCatalogRefresh(everyMs);
-  }
-
-  runDueCatalogRefresh(): Promise<boolean> {
-    return this.#collection.runDueCatalogRefresh();
-  }
-
-  startAvailabilityRefresh(everyMs?: number): RepeatingTask {
-    return this.#collection.startAvailabilityRefresh(everyMs);
-  }
-
-  refreshChanged(): Promise<boolean> {
-    return this.#collection.refreshChanged();
-  }
-
-  /** A desk in a library: the library mirror's fill, checked now and every `everyMs`, run when due (a minute after the last). */
-  startLibraryFill(everyMs?: number): RepeatingTask {
-    return this.#collection.startLibraryFill(everyMs);
-  }
-
-  runDueLibraryFill(): Promise<boolean> {
-    return this.#collection.runDueLibraryFill();
-  }
-
-  startActionLogRetention(timers?: RetentionTimers): RepeatingTask {
-    return this.#actionLog.startRetention(timers);
-  }
-
-  applyRetention(): Promise<void> {
-    return this.#actionLog.applyRetention();
   }
 }
 

@@ -76,7 +76,8 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
     emit,
   });
 
-  const retention = desk.startActionLogRetention();
+  // Of main's background tasks, the log's retention (the specs drive the rest themselves).
+  desk.background.start({ only: ['retention'] });
   const serveRenderer = createRendererHandler({ root: rendererDir, readFile: (file) => readFile(file) });
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -132,7 +133,7 @@ export async function startDeskHost(options: DeskHostOptions): Promise<DeskHost>
       for (const res of listeners) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await retention.stop();
+      await desk.background.stop();
       await desk.close();
       logger.close();
     },

@@ -14,7 +14,7 @@ import type { Logger } from '../../../node/logging/logger.ts';
 import { DeskError } from '../../../shared/desk-error.ts';
 import { contentIdOf } from '../../../shared/content-id.ts';
 import type { ContentId } from '../../../shared/model.ts';
-import type { RepeatingTask } from '../repeating-task.ts';
+import type { BackgroundTask } from '../background-tasks.ts';
 import type { ConnectionsArea } from './connections-area.ts';
 import type { ShiftArea } from './shift-area.ts';
 
@@ -38,12 +38,6 @@ export interface ActionLogAreaParts {
 
 /** An on-behalf action as the log records it: the whole card (the log masks and hashes it), and the title when the policy keeps titles. */
 export interface OnBehalf { libraryId: number; card: string; contentId: ContentId; title?: string | undefined }
-
-/** The timers the retention runs on (the global ones in the product). */
-export interface RetentionTimers {
-  setTimeout(run: () => void, ms: number): ReturnType<typeof setTimeout>;
-  clearTimeout(timer: ReturnType<typeof setTimeout>): void;
-}
 
 export class ActionLogArea {
   readonly #parts: ActionLogAreaParts;
@@ -178,37 +172,28 @@ export class ActionLogArea {
   }
 
   /**
-   * The retention period, applied now and at every midnight of the log's zone after (the period is
-   * counted in calendar days: rules.ts): old entries, and titles the policy no longer allows, go.
-   * Stopping waits for a purge under way. `timers` is for tests that move the clock themselves.
+   * The retention period, applied at start and at every midnight of the log's zone after (the
+   * period is counted in calendar days: rules.ts): old entries, and titles the policy no longer
+   * allows, go. Main runs it with its other background tasks (background-tasks.ts).
    */
-  startRetention(timers: RetentionTimers = { setTimeout, clearTimeout }): RepeatingTask {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    let current: Promise<void> | undefined;
-    const run = (): void => {
-      current = this.applyRetention().catch((error: unknown) => this.#parts.logger.warn('action-log.purge-failed', { error })).then(async () => {
-        current = undefined;
-        if (stopped) return;
-        const now = this.#parts.now();
-        // A desk whose keychain is away (no boundary to count by) looks again in an hour.
-        const next = await this.#dayBoundary().then((boundary) => nextRetentionRun(now, boundary), () => now + 3_600_000);
-        if (stopped) return;
-        timer = timers.setTimeout(run, next - now);
-        (timer as { unref?: () => void }).unref?.();
-      });
-    };
-    run();
-    return {
-      stop: async () => {
-        stopped = true;
-        if (timer !== undefined) timers.clearTimeout(timer);
-        await current;
+  backgroundTasks(): BackgroundTask<'retention'>[] {
+    return [{
+      name: 'retention', schedule: { after: () => this.#untilNextRetention() }, failedEvent: 'action-log.purge-failed', now: true,
+      runIfDue: async () => {
+        await this.#applyRetention();
+        return true;
       },
-    };
+    }];
   }
 
-  async applyRetention(): Promise<void> {
+  /** How long until the next midnight of the log's zone; a desk whose keychain is away (no boundary to count by) looks again in an hour. */
+  async #untilNextRetention(): Promise<number> {
+    const now = this.#parts.now();
+    const next = await this.#dayBoundary().then((boundary) => nextRetentionRun(now, boundary), () => now + 3_600_000);
+    return next - now;
+  }
+
+  async #applyRetention(): Promise<void> {
     const { log, logger, rules: { retentionDays, titles } } = this.#parts;
     if (retentionDays === 0) {
       const setAside = await log.erase();

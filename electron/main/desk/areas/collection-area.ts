@@ -1,8 +1,8 @@
 // The Collection: what the desk asks of the active connection's mirror. Its queries (browse, a
 // title's details, rows with fresh availability, what a search hit's titleId stands for), the
-// sync (staff's "Sync now", its status for the Sync page), and the background work: the catalog
-// refresh when it is due (catalog-refresh.ts), the full entitlement pass when it is due
-// (full-pass.ts) and the 10-minute availability refresh; on a
+// sync (staff's "Sync now", its status for the Sync page), and its background tasks
+// (background-tasks.ts): the catalog refresh when it is due (catalog-refresh.ts), the full
+// entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh; on a
 // desk in a library, the library mirror's fill every minute instead (library-desk.ts). Works
 // through the active connection and nothing else of the other areas.
 
@@ -15,7 +15,7 @@ import { catalogRefreshDue, catalogRefreshView } from '../catalog-refresh.ts';
 import type { DaysRule } from '../days-rule.ts';
 import { fullPassDue, fullPassView } from '../full-pass.ts';
 import { LIBRARY_FILL_CHECK_EVERY_MS, libraryFillDue, libraryMirrorView, saveLibraryMirrorPassword } from '../library-fill-settings.ts';
-import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
+import type { BackgroundTask } from '../background-tasks.ts';
 import { emptySyncStatus, syncRequest } from '../sync-request.ts';
 import type { TitlePages } from '../title-pages.ts';
 import type { ConnectionsArea } from './connections-area.ts';
@@ -35,6 +35,9 @@ export interface CollectionAreaParts {
 }
 
 type MirrorStatus = Awaited<ReturnType<Connection['mirror']['status']>>;
+
+/** The Collection's background tasks, by name (main starts them: background-tasks.ts). */
+export type CollectionTaskName = 'full-pass' | 'catalog-refresh' | 'availability-refresh' | 'library-fill';
 
 export class CollectionArea {
   readonly #parts: CollectionAreaParts;
@@ -106,15 +109,25 @@ export class CollectionArea {
   }
 
   /**
-   * The full entitlement pass when it is due (full-pass.ts): checked now and every `everyMs` (an
-   * hour in the product), so a desk that is off at the due time runs it soon after it starts.
+   * The Collection's background tasks (background-tasks.ts):
+   * - the spec's 10-minute availability refresh;
+   * - the full entitlement pass when it is due (full-pass.ts): checked at start and every hour, so
+   *   a desk that is off at the due time runs it soon after it starts;
+   * - the catalog refresh (catalog-refresh.ts): checked at start and every 10 minutes, run when due;
+   * - a desk in a library: the library mirror's fill, checked at start and every 15 seconds
+   *   (LIBRARY_FILL_CHECK_EVERY_MS), run when due (a minute after the last).
    */
-  startFullEntitlementPass(everyMs = 3_600_000): RepeatingTask {
-    return repeatLogged(everyMs, () => this.runDueFullPass(), this.#parts.logger, 'catalog.full-pass-failed', { now: true });
+  backgroundTasks(): BackgroundTask<CollectionTaskName>[] {
+    return [
+      { name: 'availability-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#refreshChanged(), failedEvent: 'catalog.refresh-failed' },
+      { name: 'full-pass', schedule: { everyMs: 3_600_000 }, runIfDue: () => this.#runDueFullPass(), failedEvent: 'catalog.full-pass-failed', now: true },
+      { name: 'catalog-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#runDueCatalogRefresh(), failedEvent: 'catalog.scheduled-sync-failed', now: true },
+      { name: 'library-fill', schedule: { everyMs: LIBRARY_FILL_CHECK_EVERY_MS }, runIfDue: () => this.#runDueLibraryFill(), failedEvent: 'catalog.library-fill-failed', now: true },
+    ];
   }
 
   /** Runs the full entitlement pass of the active connection if it is due; true when it ran. */
-  async runDueFullPass(): Promise<boolean> {
+  async #runDueFullPass(): Promise<boolean> {
     const connection = await this.#parts.connections.activeIfAny();
     if (!connection || !fullPassDue((await connection.mirror.status()).sources, this.#parts.fullPass, this.#parts.now())) return false;
     const status = await this.#sync(connection, true, true);
@@ -122,13 +135,8 @@ export class CollectionArea {
     return true;
   }
 
-  /** The catalog refresh (catalog-refresh.ts): checked now and every `everyMs` (10 minutes in the product), run when due. */
-  startCatalogRefresh(everyMs = 600_000): RepeatingTask {
-    return repeatLogged(everyMs, () => this.runDueCatalogRefresh(), this.#parts.logger, 'catalog.scheduled-sync-failed', { now: true });
-  }
-
   /** Runs the catalog's and holdings' deltas of the active connection (its first sync, on a fresh desk) when due; true when it ran. */
-  async runDueCatalogRefresh(): Promise<boolean> {
+  async #runDueCatalogRefresh(): Promise<boolean> {
     const connection = await this.#parts.connections.activeIfAny();
     if (!connection || connection.mirror.fromLibrary) return false;
     const before = (await connection.mirror.status()).sources;
@@ -144,13 +152,8 @@ export class CollectionArea {
     this.#parts.logger.info('catalog.full-pass', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
   }
 
-  /** Every `everyMs` (10 minutes in the product), availability of the titles changed since the last run. */
-  startAvailabilityRefresh(everyMs = 600_000): RepeatingTask {
-    return repeatLogged(everyMs, () => this.refreshChanged(), this.#parts.logger, 'catalog.refresh-failed');
-  }
-
-  /** The spec's 10-minute refresh, for a connection whose entitlements have been mirrored once. */
-  async refreshChanged(): Promise<boolean> {
+  /** The spec's 10-minute refresh (availability of the titles changed since the last run), for a connection whose entitlements have been mirrored once. */
+  async #refreshChanged(): Promise<boolean> {
     const connection = await this.#parts.connections.activeIfAny();
     if (!connection) return false;
     const mirrored = (await connection.mirror.status()).sources.some((s) => s.source.startsWith('entitlements:') && s.lastSuccessAt !== undefined);
@@ -160,13 +163,8 @@ export class CollectionArea {
 
   // ---- a desk in a library (issue #25, library-desk.ts) ----
 
-  /** The library mirror's fill: checked now and every `everyMs`, run when due (a minute after the last). */
-  startLibraryFill(everyMs = LIBRARY_FILL_CHECK_EVERY_MS): RepeatingTask {
-    return repeatLogged(everyMs, () => this.runDueLibraryFill(), this.#parts.logger, 'catalog.library-fill-failed', { now: true });
-  }
-
   /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
-  async runDueLibraryFill(): Promise<boolean> {
+  async #runDueLibraryFill(): Promise<boolean> {
     if (!this.#parts.library.policy) return false; // a desk on its own: nothing opened, nothing logged
     const connection = await this.#parts.connections.activeIfAny();
     if (!connection?.mirror.fromLibrary || !libraryFillDue((await connection.mirror.status()).sources, this.#parts.now())) return false;

@@ -40,21 +40,21 @@ export class PatronDeskArea {
 
   async lookupPatron(args: ParsedArgsOf<'lookupPatron'>, signal?: AbortSignal): Promise<PatronView> {
     this.#parts.cards?.refuseBroken(args.libraryId, args.card);
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    const view = await patronView(desk, args.libraryId, args.card, signal);
+    const { staff } = await this.#parts.connections.forLibrary(args.libraryId);
+    const view = await patronView(staff, args.libraryId, args.card, signal);
     this.#parts.titlePages.note([...view.loans, ...view.holds].map((item) => item.url));
     return view;
   }
 
   /** A card this library does not know, tried at the profile's other libraries at once: staff switch to one that knows it. */
   async findCardElsewhere(args: ParsedArgsOf<'findCardElsewhere'>, signal?: AbortSignal): Promise<CardElsewhere[]> {
-    const { desk, libraries } = await this.#parts.connections.forLibrary(args.libraryId);
+    const { staff, libraries } = await this.#parts.connections.forLibrary(args.libraryId);
     const others = libraries.map((l) => l.libraryId).filter((libraryId) => libraryId !== args.libraryId);
     return Promise.all(others.map(async (libraryId): Promise<CardElsewhere> => {
       // Not a card of a library whose rules it breaks: that library is not asked.
       if (this.#parts.cards && !this.#parts.cards.accepts(libraryId, args.card)) return { libraryId, known: false };
       try {
-        await desk.patronStatus(libraryId, args.card, signal);
+        await staff.patronStatus(libraryId, args.card, signal);
         return { libraryId, known: true };
       } catch (error) {
         if (!isDeskError(error) || signal?.aborted) throw error;
@@ -64,32 +64,32 @@ export class PatronDeskArea {
   }
 
   borrow(args: ParsedArgsOf<'borrow'>): Promise<ActionOutcome<Loan>> {
-    return this.#act('borrow', args, (desk) => desk.borrow(args.libraryId, args.card, args.contentId));
+    return this.#act('borrow', args, (staff) => staff.borrow(args.libraryId, args.card, args.contentId));
   }
 
   returnTitle(args: ParsedArgsOf<'returnTitle'>): Promise<ActionOutcome<null>> {
-    return withoutValue(this.#act('return', args, (desk) => desk.returnTitle(args.libraryId, args.card, args.contentId)));
+    return withoutValue(this.#act('return', args, (staff) => staff.returnTitle(args.libraryId, args.card, args.contentId)));
   }
 
   placeHold(args: ParsedArgsOf<'placeHold'>): Promise<ActionOutcome<Hold>> {
-    return this.#act('place-hold', args, (desk) => desk.placeHold(args.libraryId, args.card, args.contentId));
+    return this.#act('place-hold', args, (staff) => staff.placeHold(args.libraryId, args.card, args.contentId));
   }
 
   removeHold(args: ParsedArgsOf<'removeHold'>): Promise<ActionOutcome<null>> {
-    return withoutValue(this.#act('remove-hold', args, (desk) => desk.removeHold(args.libraryId, args.card, args.contentId)));
+    return withoutValue(this.#act('remove-hold', args, (staff) => staff.removeHold(args.libraryId, args.card, args.contentId)));
   }
 
   async liveSearch(args: ParsedArgsOf<'liveSearch'>, signal?: AbortSignal): ReturnType<DeskHandlers['liveSearch']> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
+    const { staff } = await this.#parts.connections.forLibrary(args.libraryId);
     const { libraryId, ...query } = args;
-    const page = await desk.search(libraryId, query, signal);
+    const page = await staff.search(libraryId, query, signal);
     this.#parts.titlePages.note(page.hits.map((hit) => hit.url));
     return page;
   }
 
   async liveAvailability(args: ParsedArgsOf<'liveAvailability'>, signal?: AbortSignal): ReturnType<DeskHandlers['liveAvailability']> {
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
-    return desk.contentInfo(args.libraryId, args.contentIds, signal);
+    const { staff } = await this.#parts.connections.forLibrary(args.libraryId);
+    return staff.contentInfo(args.libraryId, args.contentIds, signal);
   }
 
   /** A due-date slip or a card, for the patron's email; the lock clears it if it is still there. */
@@ -100,13 +100,13 @@ export class PatronDeskArea {
   }
 
   /** An on-behalf action at the patron's library, recorded in the action log; a repeated click while it runs joins it instead of sending twice. */
-  async #act<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: (desk: Connection['desk']) => Promise<T>): Promise<T> {
+  async #act<T extends { confirmedByReread: boolean }>(action: ActionKind, args: OnBehalf, work: (staff: Connection['staff']) => Promise<T>): Promise<T> {
     this.#parts.cards?.refuseBroken(args.libraryId, args.card);
-    const { desk } = await this.#parts.connections.forLibrary(args.libraryId);
+    const { staff } = await this.#parts.connections.forLibrary(args.libraryId);
     const key = `${action}|${args.libraryId}|${args.card}|${args.contentId}`;
     const running = this.#inFlight.get(key);
     if (running) return running as Promise<T>;
-    const promise = this.#parts.actionLog.recorded(action, args, () => work(desk)).finally(() => this.#inFlight.delete(key));
+    const promise = this.#parts.actionLog.recorded(action, args, () => work(staff)).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, promise);
     return promise;
   }

@@ -12,7 +12,7 @@ import type { Reason } from '../../../shared/reasons.ts';
 import type { StaffPermissions, StaffRole } from '../../../shared/staff.ts';
 import type { DeskClipboard } from '../clipboard.ts';
 import { IdleClock } from '../idle-clock.ts';
-import { repeatLogged, type RepeatingTask } from '../repeating-task.ts';
+import type { BackgroundTask } from '../background-tasks.ts';
 import type { SignInStatus } from '../staff-sign-in.ts';
 import { DeskPin, type DeskPinParts } from './desk-pin.ts';
 import type { LibraryServerSettings } from '../library-server-settings.ts';
@@ -206,9 +206,9 @@ export class ShiftArea {
     return true;
   }
 
-  /** Main checks every `everyMs` (15 seconds in the product). */
-  startIdleWatch(everyMs = 15_000): RepeatingTask {
-    return repeatLogged(everyMs, () => this.enforceIdleLock(), this.#parts.logger, 'session.idle-check-failed');
+  /** Main's idle lock, checked every 15 seconds (background-tasks.ts). */
+  backgroundTasks(): BackgroundTask<'idle-lock'>[] {
+    return [{ name: 'idle-lock', schedule: { everyMs: 15_000 }, runIfDue: () => this.enforceIdleLock(), failedEvent: 'session.idle-check-failed' }];
   }
 
   async lockSession(args: ParsedArgsOf<'lockSession'>): Promise<null> {

@@ -92,7 +92,7 @@ describe('the action log\'s gaps show', () => {
   it('a retention purge starts a new chain and is not an edit; a change found before stays shown until the retention period has passed since', async () => {
     await sixEntries();
     pc.clock.advance(31 * DAY);
-    await pc.desk.applyRetention();
+    await pc.desk.background.runNow('retention');
     let page = await onShiftAgain();
     expect(page.entries.filter((e) => e.action !== 'log-read')).toHaveLength(0);
     expect(page.changedAt).toBeUndefined();
@@ -104,10 +104,10 @@ describe('the action log\'s gaps show', () => {
     page = await onShiftAgain();
     const found = page.changedAt;
     expect(found).toBeDefined();
-    await pc.desk.applyRetention();
+    await pc.desk.background.runNow('retention');
     expect((await onShiftAgain()).changedAt).toBe(found);
     pc.clock.advance(31 * DAY);
-    await pc.desk.applyRetention();
+    await pc.desk.background.runNow('retention');
     expect((await onShiftAgain()).changedAt).toBeUndefined();
   });
 

@@ -85,7 +85,7 @@ describe('retention', () => {
     await written(record(45), record(1.5), record(0.8), record(0.6), record(0.01));
     const started = await start();
     const manual = manualTimers();
-    const retention = started.startActionLogRetention(manual.timers);
+    started.background.start({ only: ['retention'], timers: manual.timers });
     const midnight = await manual.next();
     expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.6 days ago', 'Title from 0.01 days ago']);
     expect(midnight.ms).toBe(new Date(2026, 10, 23).getTime() - clock.now()); // the next run at local midnight
@@ -99,7 +99,7 @@ describe('retention', () => {
     const after = await manual.next();
     expect(onDisk().map((e) => e.action)).toEqual(['log-read']);
     expect(after.ms).toBe(DAY); // and every local midnight after
-    await retention.stop();
+    await started.background.stop();
     const purges = readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8').split('\n').filter((line) => line.includes('action-log.purged')).map((line) => JSON.parse(line));
     expect(purges).toEqual([
       expect.objectContaining({ retentionDays: 1, keepTitles: true, removed: 3, unreadable: 0 }),
@@ -110,14 +110,15 @@ describe('retention', () => {
   it('stopping waits for the purge the start began (the app quits only once nothing is half written)', async () => {
     await written(record(45), record(1.5), record(0.01));
     const started = await start();
-    await started.startActionLogRetention(manualTimers().timers).stop();
+    started.background.start({ only: ['retention'], timers: manualTimers().timers });
+    await started.background.stop();
     expect(onDisk().map((e) => e.title)).toEqual(['Title from 0.01 days ago']);
   });
 
   it('follows the policy: 7 days kept, and titles dropped from old and new entries when IT turns them off', async () => {
     await written(record(8), record(6), record(2));
     const started = await start({ version: 1, actionLogRetentionDays: 7, actionLogTitles: false });
-    await started.applyRetention();
+    await started.background.runNow('retention');
     expect(onDisk().map((e) => [e.contentId, e.title])).toEqual([[600, undefined], [200, undefined]]);
     const { libraryId, cards } = await onShift();
     await dispatch(started, 'placeHold', { libraryId, card: cards[0], contentId: 3, title: 'A title the policy keeps out' });
@@ -132,7 +133,7 @@ describe('retention', () => {
     await written(record(1), record(0.5));
     writeFileSync(join(dir, 'action-log.jsonl.unreadable-5'), 'noise');
     const started = await start({ version: 1, actionLogRetentionDays: 0 });
-    await started.applyRetention();
+    await started.background.runNow('retention');
     expect(readdirSync(dir).filter((name) => name.startsWith('action-log'))).toEqual([]);
     const { libraryId, cards } = await onShift();
     const availability = await ok<{ contentId: number; purchaseModel?: string; status?: string }[]>('liveAvailability', { libraryId, contentIds: Array.from({ length: 40 }, (_, i) => i + 1) });

@@ -59,7 +59,7 @@ function startDesk(tz: string, now: number, options: { record?: number[]; policy
       await log.dayBoundary?.(policyZone || undefined, Intl.DateTimeFormat().resolvedOptions().timeZone);
       await log.record({ time, staff: 'JD', profile: 'City Library', libraryId: 4512, card: '21101000000042', action: 'borrow', contentId: 7, outcome: 'ok' });
     }
-    await desk.applyRetention();
+    await desk.background.runNow('retention');
     await desk.close();
     logger.close();
     const { key } = await logKey.get();

@@ -101,7 +101,7 @@ describe('a profile removed and re-added at another address', () => {
     await ok('lookupPatron', { libraryId: 101, card: card(serviceB) });
     await ok('syncNow', { full: false });
     await ok('collectionLiveAvailability', { libraryId: 101, contentIds: [1, 2, 3] });
-    await desk.refreshChanged();
+    await desk.background.runNow('availability-refresh');
 
     const after = sent.slice(fromHere);
     expect(after.length).toBeGreaterThan(10);
@@ -163,7 +163,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     ]);
     await ok('collectionLiveAvailability', { libraryId: 101, contentIds: [4, 5] });
     await ok('collectionBrowse', { libraryId: 101, offset: 0, limit: 10 });
-    await desk.refreshChanged();
+    await desk.background.runNow('availability-refresh');
     await ok('liveSearch', { libraryId: 101, q: 'the' });
     // savePartnerProfile's own test of the password is one token; the open connection asked for exactly one more.
     expect(serviceA.control.requestCounts().token - tokensBefore).toBe(1);
@@ -185,7 +185,7 @@ describe('one connection: one token, one budget, one Retry-After', () => {
     await Promise.all([
       ok('syncNow', { full: true }),
       ...Array.from({ length: 4 }, () => ok('lookupPatron', { libraryId: 101, card: card(serviceA) })),
-      desk.refreshChanged(),
+      desk.background.runNow('availability-refresh'),
     ]);
     serviceA.control.clearFaults();
     const log = serviceA.control.requestLog(0);

@@ -74,7 +74,7 @@ describe('a desk on its own keeps its copy current', () => {
   it('a fresh desk starts its first sync by itself; then nothing until two days have passed', async () => {
     await open();
     expect((await ok<SyncStatusView>('syncStatus')).catalogRefresh).toEqual({ everyDays: 2, setBy: 'default' });
-    expect(await desk.runDueCatalogRefresh()).toBe(true);
+    expect(await desk.background.runNow('catalog-refresh')).toBe(true);
     const status = await ok<SyncStatusView>('syncStatus');
     expect(status.sources.length).toBeGreaterThan(0);
     expect(status.sources.every((s) => s.lastSuccessAt === clock.now())).toBe(true);
@@ -82,42 +82,42 @@ describe('a desk on its own keeps its copy current', () => {
     expect(logLines().some((line) => line.includes('"catalog.scheduled-sync"') && line.includes('"first":true'))).toBe(true);
 
     clock.advance(2 * DAY - 60_000);
-    expect(await desk.runDueCatalogRefresh()).toBe(false);
+    expect(await desk.background.runNow('catalog-refresh')).toBe(false);
     clock.advance(60_000);
-    expect(await desk.runDueCatalogRefresh()).toBe(true);
+    expect(await desk.background.runNow('catalog-refresh')).toBe(true);
     expect((await ok<SyncStatusView>('syncStatus')).catalogRefresh.nextAt).toBe(clock.now() + 2 * DAY);
   });
 
   it('titles added to the catalog and bought by the library arrive with their records at the next refresh', async () => {
     await open();
-    await desk.runDueCatalogRefresh();
+    await desk.background.runNow('catalog-refresh');
     clock.advance(DAY);
     const added = newTitles(2);
     clock.advance(DAY);
     sandbox.control.resetRequestCounts();
-    expect(await desk.runDueCatalogRefresh()).toBe(true);
+    expect(await desk.background.runNow('catalog-refresh')).toBe(true);
     expect(sandbox.control.requestCounts().globalContents).toBeGreaterThan(0); // the catalog's delta, not only the holdings'
     for (const id of added) expect((await row(id))?.title).toBeTruthy();
   });
 
   it('a Flex title bought between refreshes comes to the 10-minute refresh with its record, not as a bare row', async () => {
     await open();
-    await desk.runDueCatalogRefresh();
+    await desk.background.runNow('catalog-refresh');
     clock.advance(10 * 60_000);
     const [added] = newTitles(1);
     clock.advance(10 * 60_000);
-    await desk.refreshChanged();
+    await desk.background.runNow('availability-refresh');
     const found = await row(added!);
     expect(found?.title).toBeTruthy();
     expect(found?.title).not.toMatch(/^Title \d+$/);
-    expect(await desk.runDueCatalogRefresh()).toBe(false); // still a day and more to the next refresh
+    expect(await desk.background.runNow('catalog-refresh')).toBe(false); // still a day and more to the next refresh
   });
 
   it("IT's policy sets how often: every day here", async () => {
     await open({ version: 1, catalogRefreshDays: 1 });
     expect((await ok<SyncStatusView>('syncStatus')).catalogRefresh).toEqual({ everyDays: 1, setBy: 'policy' });
-    await desk.runDueCatalogRefresh();
+    await desk.background.runNow('catalog-refresh');
     clock.advance(DAY);
-    expect(await desk.runDueCatalogRefresh()).toBe(true);
+    expect(await desk.background.runNow('catalog-refresh')).toBe(true);
   });
 });

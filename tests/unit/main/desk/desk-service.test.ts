@@ -400,3 +400,30 @@ describe('the clipboard on a shared desk', () => {
     expect(clipboard.text).toBe('a phone number staff copied from elsewhere');
   });
 });
+
+describe("main's background tasks", () => {
+  it('are the idle lock, the log\'s retention and the Collection\'s four, on main\'s intervals; the retention runs at start; closing the desk stops them all', async () => {
+    const armed = new Map<number, number>();
+    let ids = 0;
+    let retentionArmed: (ms: number) => void = () => {};
+    const retention = new Promise<number>((resolve) => { retentionArmed = resolve; });
+    const timers = {
+      setTimeout: (_run: () => void, ms: number) => {
+        armed.set((ids += 1), ms);
+        if (ids === 6) retentionArmed(ms); // the retention's wait, armed once its first purge has ended
+        return ids as unknown as ReturnType<typeof setTimeout>;
+      },
+      clearTimeout: (timer: ReturnType<typeof setTimeout>) => { armed.delete(timer as unknown as number); },
+    };
+    expect(desk.background.names).toEqual(['idle-lock', 'retention', 'availability-refresh', 'full-pass', 'catalog-refresh', 'library-fill']);
+    desk.background.start({ timers });
+    // Armed as they start: the idle lock, the availability refresh, the full pass, the catalog refresh, the library fill.
+    expect([...armed.values()]).toEqual([15_000, 600_000, 3_600_000, 600_000, 15_000]);
+    const untilMidnight = await retention;
+    expect(untilMidnight).toBeGreaterThan(0);
+    expect(untilMidnight).toBeLessThanOrEqual(86_400_000);
+    expect(readFileSync(logger.path, 'utf8')).toContain('action-log.purged');
+    await desk.close();
+    expect([...armed.values()]).toEqual([]);
+  });
+});

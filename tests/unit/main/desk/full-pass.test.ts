@@ -102,16 +102,16 @@ describe('the full entitlement pass', () => {
   it('runs on its own when a week has passed since the last full run, not before', async () => {
     await open();
     const gone = await removeThree();
-    expect(await desk.runDueFullPass()).toBe(false); // the first sync was a full one, a minute ago
+    expect(await desk.background.runNow('full-pass')).toBe(false); // the first sync was a full one, a minute ago
     clock.advance(7 * DAY - 2 * 60_000);
-    expect(await desk.runDueFullPass()).toBe(false);
+    expect(await desk.background.runNow('full-pass')).toBe(false);
     expect(await collection()).toEqual(expect.arrayContaining(gone));
     clock.advance(2 * 60_000);
-    expect(await desk.runDueFullPass()).toBe(true);
+    expect(await desk.background.runNow('full-pass')).toBe(true);
     expect((await collection()).filter((id) => gone.includes(id as number))).toEqual([]);
     expect((await ok<SyncStatusView>('syncStatus')).fullPass).toMatchObject({ removed: 3 });
     expect(logLines().some((line) => line.includes('"catalog.full-pass"') && line.includes('"by":"schedule"'))).toBe(true);
-    expect(await desk.runDueFullPass()).toBe(false);
+    expect(await desk.background.runNow('full-pass')).toBe(false);
   });
 
   it("IT's policy sets how often: every 2 days here", async () => {
@@ -119,7 +119,7 @@ describe('the full entitlement pass', () => {
     expect((await ok<SyncStatusView>('syncStatus')).fullPass).toMatchObject({ everyDays: 2, setBy: 'policy' });
     await removeThree();
     clock.advance(2 * DAY);
-    expect(await desk.runDueFullPass()).toBe(true);
+    expect(await desk.background.runNow('full-pass')).toBe(true);
     expect((await ok<SyncStatusView>('syncStatus')).fullPass.removed).toBe(3);
   });
 

@@ -126,7 +126,7 @@ describe('a desk whose policy names the library mirror', () => {
   it('fills its Collection at once, then what changed at the next minute (removals too), and asks the partner only for patron work', async () => {
     const from = sandbox.control.requestLogNext();
     await openDesk();
-    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(await desk!.background.runNow('library-fill')).toBe(true);
     const filledAt = clock.now();
     let status: SyncStatusView = await ok('syncStatus');
     expect(status.libraryMirror).toEqual({ server: `${db().cluster.host}:${db().cluster.port}/${db().name}` });
@@ -143,10 +143,10 @@ describe('a desk whose policy names the library mirror', () => {
     const removed = before.slice(0, 5) as number[];
     sandbox.control.applyCatalogChanges({ add: 30, modify: before.slice(5, 15) as number[], remove: removed });
     await serviceSync();
-    expect(await desk!.runDueLibraryFill()).toBe(false); // not a minute yet
+    expect(await desk!.background.runNow('library-fill')).toBe(false); // not a minute yet
     expect(await collection()).toEqual(before);
     clock.advance(MINUTE);
-    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(await desk!.background.runNow('library-fill')).toBe(true);
     const after = await collection();
     const now = await libraryHolds();
     expect(new Set(after.map(String))).toEqual(now.entitled);
@@ -165,8 +165,8 @@ describe('a desk whose policy names the library mirror', () => {
     await ok('syncNow', { full: false });
     await ok('syncNow', { full: true, entitlementsOnly: true });
     await ok('collectionLiveAvailability', { libraryId: LIB, contentIds: after.slice(0, 20) });
-    await desk!.refreshChanged();
-    await desk!.runDueFullPass();
+    await desk!.background.runNow('availability-refresh');
+    await desk!.background.runNow('full-pass');
     expect(catalogRequestsSince(from)).toEqual([]);
     expect(sandbox.control.requestLog(from).some((r) => r.route === 'status' || r.route === 'checkouts')).toBe(true);
   }, 60_000);
@@ -174,7 +174,7 @@ describe('a desk whose policy names the library mirror', () => {
 
 describe('refused by the library mirror, nothing written', () => {
   const refusal = async (): Promise<string | undefined> => {
-    const error = await desk!.runDueLibraryFill().then(() => undefined, (e: unknown) => e);
+    const error = await desk!.background.runNow('library-fill').then(() => undefined, (e: unknown) => e);
     return isDeskError(error) ? error.detail.reason : String(error);
   };
 
@@ -196,7 +196,7 @@ describe('refused by the library mirror, nothing written', () => {
       expect(librarySource(status)?.lastError).toMatch(/its certificate was not issued by the certificate authority it is checked against: .*the operating system's certificate store is never used/);
       expect(librarySource(status)?.lastError).not.toMatch(/use-system-ca|installed locally/);
     }
-    expect(await desk!.runDueLibraryFill()).toBe(false); // tried a minute from now, not at once
+    expect(await desk!.background.runNow('library-fill')).toBe(false); // tried a minute from now, not at once
     expect(catalogRequestsSince(from)).toEqual([]);
   });
 
@@ -211,14 +211,14 @@ describe('refused by the library mirror, nothing written', () => {
 describe('a desk closed during its first fill', () => {
   it('stops the fill, and the next start goes on from the change sequence it stored to the same Collection', async () => {
     await openDesk();
-    const filling = desk!.runDueLibraryFill().then(() => 'finished', (e: unknown) => (isDeskError(e) ? e.detail.reason : String(e)));
+    const filling = desk!.background.runNow('library-fill').then(() => 'finished', (e: unknown) => (isDeskError(e) ? e.detail.reason : String(e)));
     await desk!.close();
     expect(['finished', 'sync.cancelled']).toContain(await filling);
     desk = undefined;
     closeLog();
     await openDesk();
     clock.advance(MINUTE);
-    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(await desk!.background.runNow('library-fill')).toBe(true);
     expect(new Set((await collection()).map(String))).toEqual((await libraryHolds()).entitled);
   }, 60_000);
 });
@@ -242,11 +242,11 @@ describe('the role password typed in Settings', () => {
     closeLog();
 
     await openDesk({ password: null, target: { passwordEntry: 'settings' }, deskPinRole: 'manager' });
-    const missing = await desk!.runDueLibraryFill().then(() => undefined, (e: unknown) => e);
+    const missing = await desk!.background.runNow('library-fill').then(() => undefined, (e: unknown) => e);
     expect(isDeskError(missing) && missing.detail.reason).toBe('library-mirror.no-password');
     expect(await ok('setLibraryMirrorPassword', { password })).toMatchObject({ passwordEntry: 'settings', passwordSaved: true });
     clock.advance(MINUTE);
-    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(await desk!.background.runNow('library-fill')).toBe(true);
     expect((await ok('syncStatus')).counts.titles).toBeGreaterThan(0);
     // Nowhere but the keychain: not the desk's files (its settings, if any, and its log).
     const { readdirSync, readFileSync, statSync } = await import('node:fs');
@@ -262,7 +262,7 @@ describe('the library mirror stopped', () => {
   it('keeps the Collection, says how old it is and why, tries again each minute, and never syncs from the partner', async () => {
     const from = sandbox.control.requestLogNext();
     await openDesk();
-    await desk!.runDueLibraryFill();
+    await desk!.background.runNow('library-fill');
     const filledAt = clock.now();
     const rows = await collection();
     expect(rows.length).toBeGreaterThan(100);
@@ -270,7 +270,7 @@ describe('the library mirror stopped', () => {
     await db().cluster.stop();
     for (let minute = 1; minute <= 2; minute++) {
       clock.advance(MINUTE);
-      const failed = await desk!.runDueLibraryFill().then(() => undefined, (e: unknown) => e);
+      const failed = await desk!.background.runNow('library-fill').then(() => undefined, (e: unknown) => e);
       expect(isDeskError(failed) && failed.detail.reason).toBe('library-mirror.unreachable');
       const status: SyncStatusView = await ok('syncStatus');
       expect(librarySource(status)).toMatchObject({ lastSuccessAt: filledAt, lastAttemptAt: filledAt + minute * MINUTE, lastErrorReason: 'library-mirror.unreachable' });

@@ -133,7 +133,7 @@ describe('a desk whose policy names the library server', () => {
     await ok('returnTitle', { libraryId: LIB, card: card(), contentId: title, title: 'A title' });
 
     // The Collection from the library mirror: availability for every Flex title it lists, read by the server.
-    expect(await desk!.runDueLibraryFill()).toBe(true);
+    expect(await desk!.background.runNow('library-fill')).toBe(true);
     const flex: BrowseRow[] = [];
     for (let offset = 0; ; offset += 500) {
       const page = await ok('collectionBrowse', { libraryId: LIB, model: 'FLEX', active: true, offset, limit: 500, exactCount: true });

@@ -70,9 +70,9 @@ describe('main\'s own idle lock', () => {
   it('locks a shift nobody used for the idle minutes and a minute more, with no help from the renderer', async () => {
     const { libraryId, card } = await onShift();
     clock.advance(5 * MINUTE + IDLE_GRACE_MS - 1);
-    expect(await desk.enforceIdleLock()).toBe(false);
+    expect(await desk.background.runNow('idle-lock')).toBe(false);
     clock.advance(1);
-    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(await desk.background.runNow('idle-lock')).toBe(true);
     expect(locks).toEqual([{ reason: 'idle' }]);
     expect(await dispatch(desk, 'lookupPatron', { libraryId, card })).toMatchObject({ ok: false, error: { code: 'session-locked' } });
     expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"","reason":"idle"');
@@ -89,7 +89,7 @@ describe('main\'s own idle lock', () => {
     await ok('appInfo');
     await ok('syncStatus');
     clock.advance(IDLE_GRACE_MS);
-    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(await desk.background.runNow('idle-lock')).toBe(true);
     expect(locks).toEqual([{ reason: 'idle' }]);
   });
 
@@ -98,7 +98,7 @@ describe('main\'s own idle lock', () => {
     await ok('lockSession', { reason: 'staff' });
     clock.advance(60 * MINUTE);
     expect(await ok('reportActivity')).toBeNull();
-    expect(await desk.enforceIdleLock()).toBe(false);
+    expect(await desk.background.runNow('idle-lock')).toBe(false);
     expect((await ok<AppInfo>('appInfo')).session).toBeUndefined();
   });
 });
@@ -109,10 +109,10 @@ describe('the longest shift (issue #33)', () => {
     for (let minute = 1; minute < 12 * 60; minute++) {
       clock.advance(MINUTE);
       await ok('reportActivity');
-      if (minute % 60 === 0) expect(await desk.enforceIdleLock()).toBe(false);
+      if (minute % 60 === 0) expect(await desk.background.runNow('idle-lock')).toBe(false);
     }
     clock.advance(MINUTE);
-    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(await desk.background.runNow('idle-lock')).toBe(true);
     expect(locks).toEqual([{ reason: 'shift-length' }]);
     expect((await ok<AppInfo>('appInfo')).session).toBeUndefined();
     expect(readFileSync(join(dir, 'logs', 'lending-desk.log'), 'utf8')).toContain('"event":"session.lock","staff":"","reason":"shift-length"');
@@ -125,14 +125,14 @@ describe('the longest shift (issue #33)', () => {
     await onShift();
     clock.advance(2 * 60 * MINUTE - 1);
     await ok('reportActivity');
-    expect(await desk.enforceIdleLock()).toBe(false);
+    expect(await desk.background.runNow('idle-lock')).toBe(false);
     clock.advance(1);
-    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(await desk.background.runNow('idle-lock')).toBe(true);
     expect(locks).toEqual([{ reason: 'shift-length' }]);
     await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     clock.advance(60 * MINUTE);
     await ok('reportActivity');
-    expect(await desk.enforceIdleLock()).toBe(false);
+    expect(await desk.background.runNow('idle-lock')).toBe(false);
   });
 });
 
@@ -145,7 +145,7 @@ describe('an unmanaged desk\'s idle lock', () => {
     expect(await dispatch(desk, 'updatePreferences', { idleLockMinutes: 31 })).toMatchObject({ ok: false, error: { code: 'invalid-input', reason: 'settings.idle-lock-unmanaged' } });
     expect(await ok('updatePreferences', { idleLockMinutes: 30 })).toMatchObject({ idleLockMinutes: 30 });
     clock.advance(30 * MINUTE + IDLE_GRACE_MS);
-    expect(await desk.enforceIdleLock()).toBe(true);
+    expect(await desk.background.runNow('idle-lock')).toBe(true);
 
     await desk.close();
     closeLog();
@@ -153,7 +153,7 @@ describe('an unmanaged desk\'s idle lock', () => {
     await ok('startShift', { staffName: 'JD', pin: TEST_DESK_PIN });
     expect((await ok<AppInfo>('appInfo')).preferences.idleLockMinutes).toBe(240);
     clock.advance(30 * MINUTE + IDLE_GRACE_MS);
-    expect(await desk.enforceIdleLock()).toBe(false);
+    expect(await desk.background.runNow('idle-lock')).toBe(false);
   });
 });
 
