@@ -92,7 +92,7 @@ try {
     const sessions: pg.Client[] = [];
     for (let i = 0; i < readers; i++) sessions.push(await openSession(db.desk, { applicationName: `bench reader ${i}` }));
     const desk = new DeskMirror({
-      databasePath: join(dir, `${name}.db`), desk: client, background: client,
+      databasePath: join(dir, `${name}.db`), staff: client, background: client,
       library: {
         target: { host: cluster.host, port: cluster.port, database: db.name, user: decodeURIComponent(url.username), caFile },
         password: async () => decodeURIComponent(url.password), libraries: [LIBRARY], countries: [...COUNTRIES],

@@ -83,7 +83,7 @@ export class Connection {
     });
     this.background = this.staff.withPriority('background');
     this.mirror = new DeskMirror({
-      ...spec.mirror, desk: this.staff, background: this.background, now: spec.now,
+      ...spec.mirror, staff: this.staff, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
       ...(spec.onMismatch ? { onMismatch: spec.onMismatch } : {}),
       ...(spec.library ? { library: spec.library } : {}),

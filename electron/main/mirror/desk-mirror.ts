@@ -26,8 +26,8 @@ export interface SyncStatus {
 
 export interface DeskMirrorOptions {
   databasePath: string;
-  /** The connection's clients: the desk's for availability staff are waiting for, the background's for sync and refresh. */
-  desk: PartnerClient;
+  /** The connection's clients: staff's, for availability they are waiting for, the background's for sync and refresh. */
+  staff: PartnerClient;
   background: PartnerClient;
   now?: () => number;
   /** The owner thread's entry (main passes the bundled one). */
@@ -122,7 +122,7 @@ export class DeskMirror {
     if (this.library) return this.mirror.rows(libraryId, contentIds, signal);
     return this.track((async () => {
       // Read now: this is what the Collection shows as read at this time (a kept answer would be older).
-      const items = await this.options.desk.contentInfo(libraryId, contentIds, signal ? AbortSignal.any([this.cancel.signal, signal]) : this.cancel.signal, { fresh: true });
+      const items = await this.options.staff.contentInfo(libraryId, contentIds, signal ? AbortSignal.any([this.cancel.signal, signal]) : this.cancel.signal, { fresh: true });
       const stored = await this.mirror.storeAvailability(libraryId, items, this.now());
       for (const { from, to, count } of stored.relabelled) this.sayMismatch({ kind: 'model', libraryId, asked: from, found: to, count, by: 'content-info' });
       return this.mirror.rows(libraryId, contentIds);
@@ -177,7 +177,7 @@ export class DeskMirror {
       const stop = signal ? AbortSignal.any([signal, this.cancel.signal]) : this.cancel.signal;
       await this.track((async () => {
         for (const titleId of unresolved) {
-          const page = await this.options.desk.libraryContentAround(libraryId, titleId, stop);
+          const page = await this.options.staff.libraryContentAround(libraryId, titleId, stop);
           await this.mirror.fileLibraryContent(libraryId, page, this.now());
           asked.add(titleId);
         }

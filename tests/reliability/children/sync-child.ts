@@ -23,7 +23,7 @@ const spec = (store.startsWith('{') ? JSON.parse(store) : { kind: 'desk', databa
 const progress = (p: SyncProgress): void => { process.stdout.write(`page ${p.source} ${p.done}\n`); };
 
 if (spec.kind === 'desk') {
-  const mirror = new DeskMirror({ databasePath: spec.databasePath, desk: client, background: client.withPriority('background') });
+  const mirror = new DeskMirror({ databasePath: spec.databasePath, staff: client, background: client.withPriority('background') });
   await mirror.syncNow(request, progress);
   await mirror.close();
 } else {

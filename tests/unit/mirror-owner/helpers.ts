@@ -28,7 +28,7 @@ export const clientOf = (sandbox: SandboxHandle): PartnerClient =>
 /** A mirror over the sandbox, as a connection builds it (one client: its desk and background views; the owner on its thread). */
 export function serviceOf(sandbox: SandboxHandle, databasePath: string, extra: { diskSpaceKeptFree?: number } = {}): DeskMirror {
   const client = clientOf(sandbox);
-  return new DeskMirror({ databasePath, desk: client, background: client.withPriority('background'), ...extra });
+  return new DeskMirror({ databasePath, staff: client, background: client.withPriority('background'), ...extra });
 }
 
 /** The mirror's file opened by the test itself, to look inside it (the desk's owner thread may hold it too: WAL lets both). */

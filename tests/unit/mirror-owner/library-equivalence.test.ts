@@ -41,7 +41,7 @@ beforeAll(async () => {
   const client = clientOf(sandbox);
   // The library desk asks the partner nothing: its clients are a service it cannot reach.
   libraryDesk = new DeskMirror({
-    databasePath: join(dir, 'library.db'), desk: client, background: client,
+    databasePath: join(dir, 'library.db'), staff: client, background: client,
     library: { target, password: async () => password, libraries, countries: countriesOf(sandbox), batchSize: 3000 },
   });
 
