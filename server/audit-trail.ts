@@ -70,13 +70,10 @@ const entryOf = (r: EntryRow): AuditEntry => {
 
 export class AuditTrail {
   private readonly db: () => Promise<Queries>;
-  /** Where lookups' entries go (desk-sessions.ts: committed without waiting for the disk); absent: with the others. */
-  private readonly lookupEntries: () => Promise<Queries>;
   private key: Promise<Buffer> | undefined;
 
-  constructor(db: () => Promise<Queries>, lookupEntries: () => Promise<Queries> = db) {
+  constructor(db: () => Promise<Queries>) {
     this.db = db;
-    this.lookupEntries = lookupEntries;
   }
 
   /** The card's keyed hash: the same card at the same library always gives the same text, which names no card. */
@@ -85,7 +82,7 @@ export class AuditTrail {
   }
 
   async record(entry: AuditEntryInput): Promise<void> {
-    const db = await (entry.action === 'lookup' ? this.lookupEntries() : this.db());
+    const db = await this.db();
     const card = entry.card === undefined || entry.libraryId === undefined ? undefined
       : { masked: maskCard(entry.card), key: await this.cardKey(entry.libraryId, entry.card) };
     await db.query(`INSERT INTO ${ENTRIES} (staff_id, staff_name, staff_role, workstation_id, workstation_name, action, library_id, card_masked, card_key,

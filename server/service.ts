@@ -130,7 +130,7 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
         return tokens;
       },
       staff: new StaffSignIn({ db: async () => api.queries, now, sessionHours: config.staff.sessionHours }),
-      audit: new AuditTrail(async () => api.queries, async () => api.lookupEntries),
+      audit: new AuditTrail(async () => api.queries),
       lead: () => serving,
       leaderUrl: async () => {
         if (now() - leader.readAt < LEADER_URL_MS) return leader.url;

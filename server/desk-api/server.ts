@@ -292,15 +292,16 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
         reply = () => refuse(res, 502, message, 'unreachable');
       }
     }
+    // The answer goes to the desk as the outcome's entry is written, not after it: a lookup's entry
+    // (and an action's outcome, whose 'sent' entry is already written) waited for the database's
+    // commit beside the leader's page writes, which cost a lookup more than the partner's answer.
+    if (!gone.signal.aborted) reply();
+    const waitedMs = now() - started;
     if (entry) {
-      const writing = now();
       await options.audit.record({ ...entry, outcome, ...(status === 0 ? {} : { status }) }).catch((error: unknown) => {
         log.error('audit-unavailable', { message: error instanceof Error ? error.message : String(error), action: entry.action });
       });
-      phases.auditMs += now() - writing;
     }
-    if (!gone.signal.aborted) reply();
-    const waitedMs = now() - started;
     options.onStaffCall?.({ call, workstation, status, waitedMs, ...phases });
     if (waitedMs > SLOW_STAFF_CALL_MS) {
       log.info('staff-call-slow', { workstation: workstation.id, operation: call.operation, status, ms: Math.round(waitedMs), ...roundedPhases(phases) });

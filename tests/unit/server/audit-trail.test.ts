@@ -138,8 +138,14 @@ describe('the audit trail', () => {
     const [title] = sandbox.control.sampleContent(LIB, { purchaseModel: 'INSTANT', active: true, count: 1 });
     await client.borrow(LIB, card(), title!);
     await client.returnTitle(LIB, card(), title!);
-    const rows = await entries('id > $1 AND workstation_id = $2', [mark, desk.id]);
-    expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual(['lookup:done', 'borrow:sent', 'borrow:done', 'return:sent', 'return:done']);
+    // An action's 'sent' entry is written before it is sent; a lookup's entry and an outcome as the answer goes back.
+    let rows = await entries('id > $1 AND workstation_id = $2', [mark, desk.id]);
+    while (rows.length < 5) rows = await entries('id > $1 AND workstation_id = $2', [mark, desk.id]);
+    expect(rows.map((r) => `${r.action}:${r.outcome}`).sort()).toEqual(['borrow:done', 'borrow:sent', 'lookup:done', 'return:done', 'return:sent']);
+    const at = (name: string): number => rows.findIndex((r) => `${r.action}:${r.outcome}` === name);
+    expect(at('borrow:sent')).toBeLessThan(at('borrow:done'));
+    expect(at('borrow:done')).toBeLessThan(at('return:done'));
+    expect(at('return:sent')).toBeLessThan(at('return:done'));
     for (const r of rows) {
       expect(r).toMatchObject({ staff_name: 'Ana Lopez', staff_role: 'desk-staff', library_id: String(LIB), card_masked: `••••${card().slice(-4)}` });
       expect(r.card_key).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -1,7 +1,7 @@
 // The desk endpoint's sessions against a real PostgreSQL: desks' statements run side by side, an
 // enrolment's transaction has a session to itself (with one shared session, another desk's audit
-// entry sent meanwhile landed inside the transaction and went with its rollback), and only a
-// lookup's audit entry commits without waiting for the disk.
+// entry sent meanwhile landed inside the transaction and went with its rollback), and a session
+// whose transaction failed is not handed to the next desk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA, migrate } from '../../../electron/node/library-mirror/schema.ts';
 import { DeskSessions } from '../../../server/desk-sessions.ts';
@@ -42,14 +42,6 @@ describe('the desk endpoint\'s sessions', () => {
     })).rejects.toThrow(/division by zero/);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => sessions.queries.query<{ n: number }>('SELECT $1::int AS n', [i])));
     expect(answers.map((a) => a.rows[0]?.n)).toEqual([0, 1, 2, 3, 4, 5]);
-  });
-
-  it('commit lookups\' audit entries without waiting for the disk, and everything else durably', async () => {
-    // The test cluster itself trades durability for speed: what counts is who set it (the session, or the server's configuration).
-    const setting = async (queries: DeskSessions['queries']): Promise<{ setting: string; source: string } | undefined> =>
-      (await queries.query<{ setting: string; source: string }>(`SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'`)).rows[0];
-    expect(await setting(sessions.lookupEntries)).toEqual({ setting: 'off', source: 'client' });
-    expect((await setting(sessions.queries))?.source).not.toBe('client');
   });
 
   it('refuse statements once closed, with the server\'s reason', async () => {

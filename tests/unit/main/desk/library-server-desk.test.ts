@@ -58,9 +58,10 @@ beforeAll(async () => {
   });
   server = startLibraryServer(loadConfig(config), { log: quiet, now: serverNow });
   admin = await db().admin();
+  // Staff accounts once the server has made its tables (it migrates when it takes the lead).
+  while (!events.includes('first-full-sync-done')) await new Promise((resolve) => setTimeout(resolve, 50));
   await new StaffAdmin(admin).add('Ana Lopez', 'desk-staff', '482913');
   await new StaffAdmin(admin).add('Mo Chen', 'manager', '730518');
-  while (!events.includes('first-full-sync-done')) await new Promise((resolve) => setTimeout(resolve, 50));
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
