@@ -63,8 +63,16 @@ export class StatementTrace {
     this.touched = [];
   }
 
-  /** The statements that ran since `begin`, the slowest `most` first, as the log may carry them. */
+  /** The statements that ran since `begin`, as the log may carry them: by shape (texts that differ only in literals are one), the slowest `most` first. */
   slowest(most: number): StatementTime[] {
-    return this.touched.toSorted((a, b) => b.ms - a.ms).slice(0, most).map((t) => ({ sql: queryShape(t.sql), runs: t.runs, ms: tenths(t.ms) }));
+    const byShape = new Map<string, StatementTime>();
+    for (const t of this.touched) {
+      const sql = queryShape(t.sql);
+      const shape = byShape.get(sql) ?? { sql, runs: 0, ms: 0 };
+      shape.runs += t.runs;
+      shape.ms += t.ms;
+      byShape.set(sql, shape);
+    }
+    return [...byShape.values()].sort((a, b) => b.ms - a.ms).slice(0, most).map((shape) => ({ ...shape, ms: tenths(shape.ms) }));
   }
 }
