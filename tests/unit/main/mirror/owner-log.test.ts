@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
 import { createMemoryVault } from '../../../../electron/main/credentials/memory-vault.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
-import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
 import type { CollectionPage, TitleDetail } from '../../../../electron/shared/collection.ts';
-import type { MethodName } from '../../../../electron/shared/contract.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
 
@@ -43,11 +42,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
+const ok = <T>(name: Parameters<typeof answerOf>[1], args?: unknown): Promise<T> => answerOf<T>(desk, name, args);
 
 const entries = (): Record<string, unknown>[] => readFileSync(logPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
