@@ -32,8 +32,8 @@ export async function benchRefreshBudget(sandbox: SandboxProcess): Promise<Refre
   const simulated = simulatedConnection(sandbox, { dir, libraryId: LIBRARY, perMinute: PER_MINUTE, networkMs: NETWORK_MS, before: (path, now) => {
     const baseline = new MirrorDatabase(path);
     const flex = sourceName({ kind: 'entitlements', libraryId: LIBRARY, model: 'FLEX' });
-    baseline.beginRun(flex, undefined, now);
-    baseline.finishRun(flex, () => ({ titles: 0, entitlements: 0 }));
+    baseline.runs.beginRun(flex, undefined, now);
+    baseline.runs.finishRun(flex, () => ({ titles: 0, entitlements: 0 }));
     baseline.close();
   } });
   const { connection, time, exchanges } = simulated;

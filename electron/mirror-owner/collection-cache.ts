@@ -4,7 +4,6 @@
 // moved), the index is rebuilt on the next read — at most every few seconds while a sync is
 // writing page after page, so staff browsing during a sync are not held up by rebuilds.
 // Availability the owner stores is patched into the index instead.
-import type { DatabaseSync } from 'node:sqlite';
 import type { MirrorDatabase } from './mirror-database.ts';
 import { CollectionIndex, type Direction, type CollectionReader } from './collection-index.ts';
 import { readContentIdsInOrder, readRows, readWords } from './collection-reader.ts';
@@ -21,20 +20,21 @@ export interface LibraryCollection { index: CollectionIndex; search: CollectionS
 
 interface Entry extends LibraryCollection { generation: number; builtAt: number }
 
+/** The parts of the mirror the Collection's indexes read: the file's queries and generation, whether a sync is under way, availability as it is stored. */
+export type CollectionParts = Pick<MirrorDatabase, 'file' | 'runs' | 'availability'>;
+
 export class CollectionCache {
-  private readonly mirror: MirrorDatabase;
-  private readonly db: DatabaseSync;
+  private readonly mirror: CollectionParts;
   private readonly entries = new Map<number, Entry>();
   private readonly now: () => number;
   private readonly tuning: SearchTuning | undefined;
 
   /** `tuning` is for tests that prove each way of searching on its own. */
-  constructor(mirror: MirrorDatabase, now: () => number = Date.now, tuning?: SearchTuning) {
+  constructor(mirror: CollectionParts, now: () => number = Date.now, tuning?: SearchTuning) {
     this.mirror = mirror;
-    this.db = mirror.db;
     this.now = now;
     this.tuning = tuning;
-    mirror.onAvailabilityStored((libraryId, contentIds) => this.patchAvailability(libraryId, contentIds));
+    mirror.availability.onStored((libraryId, contentIds) => this.patchAvailability(libraryId, contentIds));
   }
 
   /** The library's index, fresh unless a sync is writing and the one held is younger than a few seconds. */
@@ -43,8 +43,8 @@ export class CollectionCache {
     if (entry) {
       this.entries.delete(libraryId);
       this.entries.set(libraryId, entry);
-      if (entry.generation === this.mirror.generation) return entry;
-      if (!forceFresh && this.now() - entry.builtAt < REBUILD_AT_MOST_EVERY_MS && this.syncUnderWay()) return entry;
+      if (entry.generation === this.mirror.file.generation) return entry;
+      if (!forceFresh && this.now() - entry.builtAt < REBUILD_AT_MOST_EVERY_MS && this.mirror.runs.anyUnderWay()) return entry;
     }
     return this.build(libraryId);
   }
@@ -59,16 +59,13 @@ export class CollectionCache {
     }
   }
 
-  private syncUnderWay(): boolean {
-    return this.db.prepare('SELECT 1 FROM sync_state WHERE in_progress = 1').get() !== undefined;
-  }
-
   private build(libraryId: number): Entry {
     this.entries.delete(libraryId);
-    const generation = this.mirror.generation;
-    const rows = readRows(this.db, libraryId);
+    const { file } = this.mirror;
+    const generation = file.generation;
+    const rows = readRows(file, libraryId);
     const index = new CollectionIndex(libraryId, rows, this.reader(libraryId, generation));
-    const entry: Entry = { index, search: new CollectionSearch(index, this.db, this.tuning), generation, builtAt: this.now() };
+    const entry: Entry = { index, search: new CollectionSearch(index, file, this.tuning), generation, builtAt: this.now() };
     if (this.entries.size >= LIBRARIES_KEPT) this.entries.delete(this.entries.keys().next().value as number);
     this.entries.set(libraryId, entry);
     return entry;
@@ -76,20 +73,21 @@ export class CollectionCache {
 
   /** Later reads for the index, refused once the owner has written since it was built. */
   private reader(libraryId: number, generation: number): CollectionReader {
+    const { file } = this.mirror;
     const sameSnapshot = <T>(read: () => T): T => {
-      if (this.mirror.generation !== generation) throw new StaleCollectionError('the mirror changed since the index was built');
+      if (file.generation !== generation) throw new StaleCollectionError('the mirror changed since the index was built');
       return read(); // one statement each, and no write can come between two of the owner's own steps
     };
     return {
-      contentIdsInOrder: (sort: 'title' | 'artist', direction: Direction) => sameSnapshot(() => readContentIdsInOrder(this.db, libraryId, sort, direction)),
-      words: () => sameSnapshot(() => readWords(this.db, libraryId)),
+      contentIdsInOrder: (sort: 'title' | 'artist', direction: Direction) => sameSnapshot(() => readContentIdsInOrder(file, libraryId, sort, direction)),
+      words: () => sameSnapshot(() => readWords(file, libraryId)),
     };
   }
 
   private patchAvailability(libraryId: number, contentIds: number[]): void {
     const entry = this.entries.get(libraryId);
     if (!entry || contentIds.length === 0) return;
-    const ranks = this.db.prepare(`SELECT content_id AS id, avail FROM entitlements WHERE library_id = ? AND content_id IN (SELECT value FROM json_each(?))`)
+    const ranks = this.mirror.file.query(`SELECT content_id AS id, avail FROM entitlements WHERE library_id = ? AND content_id IN (SELECT value FROM json_each(?))`)
       .all(libraryId, JSON.stringify(contentIds)) as { id: number; avail: number }[];
     const changes = ranks.map((r) => ({ row: entry.index.rowOf(r.id), rank: r.avail })).filter((c) => c.row >= 0);
     entry.search.patchFacets(entry.index.patchAvailability(changes));

@@ -1,12 +1,12 @@
 // What one library's in-memory index (collection-index.ts) reads from the mirror, each as one text
 // SQLite builds in a single statement: a value per row is far cheaper to bring into JavaScript
 // than an object per row, for half a million rows.
-import type { DatabaseSync } from 'node:sqlite';
+import type { Reads } from './mirror-file.ts';
 import { FACETS_SQL, type Direction } from './collection-index.ts';
 
 /** The library's rows in content id order: ids, facet bytes and years. */
-export function readRows(db: DatabaseSync, libraryId: number): { contentIds: Float64Array; facets: Uint16Array; years: Float32Array } {
-  const answer = db.prepare(`SELECT count(*) AS n, group_concat(content_id || ' ' || (${FACETS_SQL}) || ' ' || coalesce(year, ''), ',' ORDER BY content_id) AS list
+export function readRows(db: Reads, libraryId: number): { contentIds: Float64Array; facets: Uint16Array; years: Float32Array } {
+  const answer = db.query(`SELECT count(*) AS n, group_concat(content_id || ' ' || (${FACETS_SQL}) || ' ' || coalesce(year, ''), ',' ORDER BY content_id) AS list
     FROM entitlements WHERE library_id = ?`).get(libraryId) as { n: number; list: string | null };
   const n = Number(answer.n);
   const contentIds = new Float64Array(n);
@@ -21,15 +21,15 @@ export function readRows(db: DatabaseSync, libraryId: number): { contentIds: Flo
 }
 
 /** The library's content ids in SQLite's NOCASE order of the column, content id the tiebreak in both directions. */
-export function readContentIdsInOrder(db: DatabaseSync, libraryId: number, sort: 'title' | 'artist', direction: Direction): Float64Array {
-  const answer = db.prepare(`SELECT group_concat(content_id) AS list FROM (SELECT content_id FROM entitlements WHERE library_id = ?
+export function readContentIdsInOrder(db: Reads, libraryId: number, sort: 'title' | 'artist', direction: Direction): Float64Array {
+  const answer = db.query(`SELECT group_concat(content_id) AS list FROM (SELECT content_id FROM entitlements WHERE library_id = ?
     ORDER BY ${sort} COLLATE NOCASE ${direction === 'desc' ? 'DESC' : 'ASC'}, content_id)`).get(libraryId) as { list: string | null };
   return readIntegers(answer.list ?? '');
 }
 
 /** Each row's search words, rows separated by a line break, in content id order. */
-export function readWords(db: DatabaseSync, libraryId: number): string {
-  const answer = db.prepare(`SELECT group_concat(coalesce(words, ''), char(10) ORDER BY content_id) AS text
+export function readWords(db: Reads, libraryId: number): string {
+  const answer = db.query(`SELECT group_concat(coalesce(words, ''), char(10) ORDER BY content_id) AS text
     FROM entitlements WHERE library_id = ?`).get(libraryId) as { text: string | null };
   return answer.text ?? '';
 }

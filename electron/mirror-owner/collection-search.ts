@@ -8,7 +8,7 @@
 // The walk reads the order's lane (collection-lanes.ts): most rows are ruled out by their initials,
 // the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
 // A search's progress is kept, so the next page or the exact count carries on from there.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Query, Reads } from './mirror-file.ts';
 import { ftsMatch } from './search-text.ts';
 import { acceptTable, filterKey, readsAvailability, type Direction, type IndexFilters, type CollectionIndex, type SortKey } from './collection-index.ts';
 import { buildLane, readRowWords, wordTest, type Lane, type RowWords, type WordTest } from './collection-lanes.ts';
@@ -72,14 +72,14 @@ export class CollectionSearch {
   private words: RowWords | undefined;
   private readonly lanes = new Map<string, Lane>();
   private readonly searches = new Map<string, Progress>();
-  private readonly matchStatement: StatementSync;
+  private readonly matchStatement: Query;
   private readonly tuning: SearchTuning;
 
   /** `tuning` is for tests that prove each way on its own. */
-  constructor(index: CollectionIndex, db: DatabaseSync, tuning: SearchTuning = DEFAULT_TUNING) {
+  constructor(index: CollectionIndex, db: Reads, tuning: SearchTuning = DEFAULT_TUNING) {
     this.index = index;
     this.tuning = tuning;
-    this.matchStatement = db.prepare('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
+    this.matchStatement = db.query('SELECT count(*) AS n, group_concat(rowid) AS ids FROM (SELECT rowid FROM title_words WHERE title_words MATCH ? LIMIT ?)');
   }
 
   /** Matches of `words` in this order, at least `need` of them (all with Infinity). */

@@ -4,7 +4,7 @@
 // own key, as every mirror before schema 6 stored it; any other content id gets a key of
 // KEYED_FROM or more, kept in `content_keys`, so the tables never see a string. Whole numbers
 // from KEYED_FROM up go through the table too: they cannot collide with a given key.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Prepares, Statement } from './mirror-file.ts';
 import { contentIdOf, type ContentId } from '../shared/content-id.ts';
 
 /** 2^52: above every content id a service has shown, exact as a double (the Collection's index holds keys in a Float64Array). */
@@ -13,14 +13,15 @@ export const KEYED_FROM = 2 ** 52;
 const ownKey = (id: ContentId): id is number => typeof id === 'number' && id < KEYED_FROM;
 
 export class ContentKeys {
-  private readonly db: DatabaseSync;
-  private readonly statements: Record<string, StatementSync> = {};
+  private readonly db: Prepares;
+  private readonly statements: Record<string, Statement> = {};
 
-  constructor(db: DatabaseSync) {
+  /** The mirror's file, or a test's own handle of it. */
+  constructor(db: Prepares) {
     this.db = db;
   }
 
-  private statement(sql: string): StatementSync {
+  private statement(sql: string): Statement {
     return (this.statements[sql] ??= this.db.prepare(sql));
   }
 

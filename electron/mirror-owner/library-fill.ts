@@ -1,8 +1,8 @@
 // A desk in a library fills its mirror from the library system's mirror in PostgreSQL (issue
 // #25), on the owner's thread: it asks "what changed since change sequence N" with the desks'
 // read-only role (electron/node/library-mirror/changes.ts), batch after batch, and writes each batch
-// with the very writes a partner page's records take (mirror-database.ts: titles, entitlements,
-// availability), so the Collection, its queries and the title details are the same whichever
+// with the very writes a partner page's records take (page-writes.ts: titles and entitlements;
+// availability-writes.ts), so the Collection, its queries and the title details are the same whichever
 // source filled them. Each batch and the change sequence it reaches commit in one transaction: a
 // fill cut short goes on from the last batch stored. The first fill writes as a full run of titles
 // does (the search index built once at its end).
@@ -37,16 +37,19 @@ interface BatchWrites {
   availability: Map<string, { libraryId: number; readAt: number; items: Availability[] }>;
 }
 
+/** The parts of the mirror a fill works through. */
+export type LibraryFillParts = Pick<MirrorDatabase, 'file' | 'runs' | 'pages' | 'availability' | 'collection'>;
+
 export class LibraryFillOnFile {
-  private readonly db: MirrorDatabase;
+  private readonly mirror: LibraryFillParts;
   private readonly store: PageStoreOnFile;
   private session: { key: string; client: pg.Client } | undefined;
   private filling: Promise<LibraryFillResult> | undefined;
   /** close() was called: the fill stops before its next batch and records nothing (as a cancelled sync). */
   private stopping = false;
 
-  constructor(db: MirrorDatabase, store: PageStoreOnFile) {
-    this.db = db;
+  constructor(mirror: LibraryFillParts, store: PageStoreOnFile) {
+    this.mirror = mirror;
     this.store = store;
   }
 
@@ -65,13 +68,17 @@ export class LibraryFillOnFile {
   }
 
   private async fillNow(request: LibraryFillRequest): Promise<LibraryFillResult> {
-    const from = this.db.librarySeq();
+    const { file, runs, collection } = this.mirror;
+    const from = runs.librarySeq();
     const first = from === 0;
     // A first fill writes as a full run of titles does (bulk: the search index built once at the end).
-    const since = first ? undefined : this.db.state(LIBRARY_FILL_SOURCE).lastSuccessAt ?? request.startedAt;
-    this.db.transaction(() => {
-      this.db.beginRun(LIBRARY_FILL_SOURCE, since, request.startedAt, first);
-      if (first) this.db.deferCollectionOrders(); // built once at the end (finishTitles)
+    const since = first ? undefined : runs.state(LIBRARY_FILL_SOURCE).lastSuccessAt ?? request.startedAt;
+    file.transaction(() => {
+      runs.beginRun(LIBRARY_FILL_SOURCE, since, request.startedAt);
+      if (first) {
+        collection.beginBulk();
+        collection.deferCollectionOrders(); // built once at the end (finishTitles)
+      }
     });
     let through = from;
     let changes = 0;
@@ -106,11 +113,11 @@ export class LibraryFillOnFile {
       }
       const failure = libraryFailure(error, request.target);
       await this.dropSession();
-      this.db.failRun(LIBRARY_FILL_SOURCE, failureOf(failure), request.startedAt);
-      this.db.endRun(LIBRARY_FILL_SOURCE);
+      runs.failRun(LIBRARY_FILL_SOURCE, failureOf(failure), request.startedAt);
+      runs.endRun(LIBRARY_FILL_SOURCE);
       throw failure;
     }
-    this.db.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
+    runs.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
     this.store.finishTitles(); // after a first fill: the search index, built once
     return { through, changes, first, bytesRead };
   }
@@ -143,11 +150,12 @@ export class LibraryFillOnFile {
       else if (change.table === 'entitlements') addEntitlement(writes, change);
       else addAvailability(writes, change);
     }
-    this.db.transaction(() => {
-      if (writes.titles.length > 0) this.db.applyGlobalPage(LIBRARY_FILL_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
-      for (const { libraryId, model, items } of writes.entitlements.values()) this.db.applyEntitlementPage(LIBRARY_FILL_SOURCE, run, libraryId, model, items, undefined);
-      for (const { libraryId, readAt, items } of writes.availability.values()) this.db.storeAvailability(libraryId, items, readAt);
-      this.db.setLibrarySeq(through);
+    const { file, runs, pages, availability } = this.mirror;
+    file.transaction(() => {
+      if (writes.titles.length > 0) pages.applyGlobalPage(LIBRARY_FILL_SOURCE, run, catalogChanges(writes.titles, countries), undefined);
+      for (const { libraryId, model, items } of writes.entitlements.values()) pages.applyEntitlementPage(LIBRARY_FILL_SOURCE, run, libraryId, model, items, undefined);
+      for (const { libraryId, readAt, items } of writes.availability.values()) availability.store(libraryId, items, readAt);
+      runs.setLibrarySeq(through);
     }, true);
   }
 }

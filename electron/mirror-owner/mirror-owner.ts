@@ -3,21 +3,31 @@
 // schema's migrations and the upgrade of a mirror an earlier version wrote. It runs on a worker
 // thread of its own (mirror-worker.ts) and answers the requests of mirror-interface.ts in the
 // order they come, one at a time; between them it carries on with that upgrade, a chunk at a
-// time. Main never waits on its work, only for its answers.
+// time. Main never waits on its work, only for its answers. Every call is timed, and a slow one
+// is told to main for its app log (slow-calls.ts).
 import { MIRROR_UPGRADE_STEP, SEARCH_INDEX_STEP } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DeskError } from '../shared/desk-error.ts';
 import { LibraryFillOnFile } from './library-fill.ts';
 import { MirrorDatabase } from './mirror-database.ts';
-import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerOptions } from '../node/mirror-interface.ts';
+import type { AnswerOf, MirrorReply, MirrorRequest, MirrorStatus, OwnerLogEntry, OwnerOptions } from '../node/mirror-interface.ts';
 import { MirrorUpgrade } from './mirror-upgrade.ts';
 import { DISK_SPACE_KEPT_FREE, freeBytesBeside, PageStoreOnFile, spareOf } from './page-store.ts';
-import { browse, counts, detail, rowsOf } from './queries.ts';
+import { browse, counts, detail, rowsOf, withoutRecord } from './queries.ts';
 import { CollectionCache } from './collection-cache.ts';
+import { CallTimer } from './slow-calls.ts';
 import { titleContents } from './title-contents.ts';
 
+/** What the owner's thread hands its owner beside the options: where log entries go, and (for a test) the clock calls are timed by. */
+export interface OwnerHooks {
+  log?: (entry: OwnerLogEntry) => void;
+  /** Milliseconds (performance.now unless a test gives its own). */
+  clock?: () => number;
+}
+
 export class MirrorOwner {
-  private readonly db: MirrorDatabase;
+  private readonly mirror: MirrorDatabase;
+  private readonly calls: CallTimer;
   private readonly upgrade: MirrorUpgrade;
   private readonly store: PageStoreOnFile;
   private readonly collections: CollectionCache;
@@ -26,21 +36,27 @@ export class MirrorOwner {
   private upgrading: Promise<void> | undefined;
   private closed = false;
 
-  constructor(options: OwnerOptions) {
+  constructor(options: OwnerOptions, hooks: OwnerHooks = {}) {
     const { databasePath } = options;
-    this.db = new MirrorDatabase(databasePath);
+    this.mirror = new MirrorDatabase(databasePath, hooks.clock);
+    this.calls = new CallTimer(this.mirror.file.trace, hooks.log ?? (() => {}), options.slowCallMs);
     const keep = options.diskSpaceKeptFree ?? DISK_SPACE_KEPT_FREE;
     const free = databasePath === ':memory:' ? () => Number.MAX_SAFE_INTEGER : () => freeBytesBeside(databasePath);
     const disk = { free, keep };
-    this.upgrade = new MirrorUpgrade(this.db, () => spareOf(disk));
-    this.store = new PageStoreOnFile(this.db, disk, this.upgrade);
-    this.collections = new CollectionCache(this.db);
-    this.library = new LibraryFillOnFile(this.db, this.store);
+    this.upgrade = new MirrorUpgrade(this.mirror, () => spareOf(disk));
+    this.store = new PageStoreOnFile(this.mirror, disk, this.upgrade);
+    this.collections = new CollectionCache(this.mirror);
+    this.library = new LibraryFillOnFile(this.mirror, this.store);
     this.continueUpgrade();
   }
 
-  /** Answers one request (storePage: its head first, then its end), through `reply`. */
+  /** Answers one request (storePage: its head first, then its end), through `reply`; timed, the answer's sending included. */
   serve(request: MirrorRequest, reply: (message: MirrorReply) => void): void {
+    this.calls.time(request.call, () => this.serveNow(request, reply));
+  }
+
+  /** One request's work. (A fill's batches and an upgrade's chunks run in turns of their own between calls: no call's time.) */
+  private serveNow(request: MirrorRequest, reply: (message: MirrorReply) => void): void {
     const { id } = request;
     const answer = (value: AnswerOf<typeof request.call>) => reply({ id, kind: 'answer', answer: value });
     try {
@@ -74,12 +90,12 @@ export class MirrorOwner {
       case 'finishRun': return this.store.finishRun(...request.args);
       case 'failRun': return this.store.failRun(...request.args);
       case 'storeAvailability': return this.store.storeAvailability(...request.args);
-      case 'browse': return browse(this.db, this.collections, request.args[0], this.searchWordsProgress());
-      case 'title': return detail(this.db, ...request.args);
-      case 'rows': return rowsOf(this.db, ...request.args);
-      case 'titleContents': return titleContents(this.db, ...request.args);
+      case 'browse': return browse(this.mirror, this.collections, request.args[0], this.searchWordsProgress());
+      case 'title': return detail(this.mirror, ...request.args);
+      case 'rows': return rowsOf(this.mirror, ...request.args);
+      case 'titleContents': return titleContents(this.mirror, ...request.args);
       case 'fileLibraryContent': return this.store.fileLibraryContent(...request.args);
-      case 'withoutRecord': return this.db.withoutRecord(...request.args);
+      case 'withoutRecord': return withoutRecord(this.mirror.file, ...request.args);
       case 'status': return this.status();
     }
   }
@@ -89,7 +105,7 @@ export class MirrorOwner {
     // Titles getting their search words say so as the search index; any other upgrade as the mirror's.
     const step = this.upgrade.searchWordsPending() ? SEARCH_INDEX_STEP : MIRROR_UPGRADE_STEP;
     return {
-      sources: this.store.states(), counts: counts(this.db.db),
+      sources: this.store.states(), counts: counts(this.mirror.file),
       ...(progress === undefined ? {} : { upkeep: { progress: { source: step, done: Math.round(progress * 100), total: 100 } } }),
     };
   }
@@ -110,7 +126,7 @@ export class MirrorOwner {
   private async closeAfterFill(): Promise<void> {
     this.closed = true;
     await this.library.close();
-    this.db.close();
+    this.mirror.close();
   }
 }
 

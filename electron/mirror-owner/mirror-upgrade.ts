@@ -5,14 +5,14 @@
 // libraries' rows. Each chunk is one transaction that also moves the cursor (mirror_state
 // 'records_after'), so quitting half way resumes where it stopped; titles a sync writes meanwhile
 // come converted and are skipped. Until it ends, a title's details are read from either form
-// (MirrorDatabase.record), and searching finds only titles with words; the Collection and the
+// (stored-records.ts), and searching finds only titles with words; the Collection and the
 // Sync view say how far it is. At its end the old table goes and the file is compacted once.
 // A mirror of schema 6 gets its titles' content flags and models (schema 7, issue #34) the same way, read from
 // each record and copied to its libraries' rows, from `mirror_state`'s `flags_after`; a title
 // converted above gets them with its record.
-import type { StatementSync } from 'node:sqlite';
 import type { CatalogRecord } from '../shared/model.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
+import type { Statement } from './mirror-file.ts';
 import { decodeRecord, encodeRecord } from './title-record.ts';
 import { contentFlagBits, modelBits, recordOf, wordsOf } from './title-row.ts';
 
@@ -25,19 +25,22 @@ interface Earlier {
   record: string | null; wire: number | null;
 }
 
+/** The parts of the mirror an upgrade works through: the file, the earlier records, and the compaction at its end. */
+export type UpgradeParts = Pick<MirrorDatabase, 'file' | 'records' | 'maintenance'>;
+
 export class MirrorUpgrade {
-  private readonly mirror: MirrorDatabase;
+  private readonly mirror: UpgradeParts;
   /** Bytes the disk can spare beside the file, for compacting it at the end. */
   private readonly spare: () => number;
   private statements: {
-    cursor: StatementSync; chunk: StatementSync; store: StatementSync; index: StatementSync; copy: StatementSync; drop: StatementSync; move: StatementSync; end: StatementSync;
-    copyFlags: StatementSync;
+    cursor: Statement; chunk: Statement; store: Statement; index: Statement; copy: Statement; drop: Statement; move: Statement; end: Statement;
+    copyFlags: Statement;
   } | undefined;
   /** The flags' own pass reads no earlier table (title_records may be gone already). */
-  private flagStatements: { chunk: StatementSync; flags: StatementSync; copy: StatementSync; move: StatementSync; end: StatementSync } | undefined;
+  private flagStatements: { chunk: Statement; flags: Statement; copy: Statement; move: Statement; end: Statement } | undefined;
   private idRange: { low: number | null; high: number | null } | undefined;
 
-  constructor(mirror: MirrorDatabase, spare: () => number) {
+  constructor(mirror: UpgradeParts, spare: () => number) {
     this.mirror = mirror;
     this.spare = spare;
   }
@@ -48,14 +51,14 @@ export class MirrorUpgrade {
 
   /** Titles still lack their search words (a mirror from before schema 2): searching finds only the others. */
   searchWordsPending(): boolean {
-    return this.mirror.db.prepare("SELECT 1 FROM mirror_state WHERE key = 'words_after'").get() !== undefined;
+    return this.mirror.file.query("SELECT 1 FROM mirror_state WHERE key = 'words_after'").get() !== undefined;
   }
 
   /** How far it is (0–1), by the share of title ids behind the cursor; undefined when done. */
   progress(): number | undefined {
     const cursor = this.cursor() ?? this.flagsCursor();
     if (cursor === undefined) return undefined;
-    this.idRange ??= this.mirror.db.prepare('SELECT min(id) AS low, max(id) AS high FROM titles').get() as { low: number | null; high: number | null };
+    this.idRange ??= this.mirror.file.query('SELECT min(id) AS low, max(id) AS high FROM titles').get() as { low: number | null; high: number | null };
     const { low, high } = this.idRange;
     if (low === null || high === null || high <= low) return 0;
     return Math.max(0, Math.min(1, (cursor - low) / (high - low)));
@@ -65,7 +68,8 @@ export class MirrorUpgrade {
   step(): boolean {
     if (this.cursor() === undefined && this.flagsCursor() !== undefined) return this.flagsStep();
     const s = this.prepared();
-    const more = this.mirror.transaction(() => {
+    const { file } = this.mirror;
+    const more = file.transaction(() => {
       const after = this.cursor();
       if (after === undefined) return false;
       const titles = s.chunk.all(after, CHUNK) as unknown as Earlier[];
@@ -74,7 +78,7 @@ export class MirrorUpgrade {
         const words = t.words ?? wordsOf(record);
         // The title id as a fresh sync files it (the migration's reading of the earlier record takes only a JSON integer).
         const flags = contentFlagBits(record);
-        s.store.run(encodeRecord(record, this.mirror.vocabulary), words, record.titleId ?? null, flags, modelBits(record.purchaseModels), t.id);
+        s.store.run(encodeRecord(record, file.vocabulary), words, record.titleId ?? null, flags, modelBits(record.purchaseModels), t.id);
         if (t.words === null) {
           s.index.run(t.id, words);
           s.copy.run(words, t.id);
@@ -99,16 +103,16 @@ export class MirrorUpgrade {
   }
 
   private cursor(): number | undefined {
-    return (this.mirror.db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'").get() as { value: number } | undefined)?.value;
+    return (this.mirror.file.query("SELECT value FROM mirror_state WHERE key = 'records_after'").get() as { value: number } | undefined)?.value;
   }
 
   private flagsCursor(): number | undefined {
-    return (this.mirror.db.prepare("SELECT value FROM mirror_state WHERE key = 'flags_after'").get() as { value: number } | undefined)?.value;
+    return (this.mirror.file.query("SELECT value FROM mirror_state WHERE key = 'flags_after'").get() as { value: number } | undefined)?.value;
   }
 
   /** One chunk of titles getting their content flags from their records (schema 7); false once done. */
   private flagsStep(): boolean {
-    const db = this.mirror.db;
+    const db = this.mirror.file;
     const s = this.flagStatements ??= {
       chunk: db.prepare('SELECT id, record FROM titles WHERE id > ? AND record IS NOT NULL ORDER BY id LIMIT ?'),
       flags: db.prepare('UPDATE titles SET flags = ?, models = ? WHERE id = ?'),
@@ -116,12 +120,12 @@ export class MirrorUpgrade {
       move: db.prepare("UPDATE mirror_state SET value = ? WHERE key = 'flags_after'"),
       end: db.prepare("DELETE FROM mirror_state WHERE key = 'flags_after'"),
     };
-    const more = this.mirror.transaction(() => {
+    const more = db.transaction(() => {
       const after = this.flagsCursor();
       if (after === undefined) return false;
       const titles = s.chunk.all(after, CHUNK) as unknown as { id: number; record: Uint8Array }[];
       for (const t of titles) {
-        const record = decodeRecord(t.record, this.mirror.keys.contentIdOf(t.id), this.mirror.vocabulary);
+        const record = decodeRecord(t.record, db.keys.contentIdOf(t.id), db.vocabulary);
         const flags = contentFlagBits(record);
         const models = modelBits(record.purchaseModels);
         if (flags === 0 && models === 0) continue;
@@ -137,13 +141,13 @@ export class MirrorUpgrade {
     });
     if (!more) {
       this.flagStatements = undefined;
-      this.mirror.touch(); // the Collection's indexes read the flags again
+      db.touch(); // the Collection's indexes read the flags again
     }
     return more;
   }
 
   private prepared(): NonNullable<MirrorUpgrade['statements']> {
-    const db = this.mirror.db;
+    const db = this.mirror.file;
     this.statements ??= {
       cursor: db.prepare("SELECT value FROM mirror_state WHERE key = 'records_after'"),
       chunk: db.prepare(`SELECT t.id, t.title, t.series, t.artist, t.format, t.year, t.isbn, t.upc, t.for_children, t.cover, t.countries, t.words, r.record, r.wire
@@ -163,9 +167,9 @@ export class MirrorUpgrade {
   /** Every title converted: the old table goes, the Collection's indexes are made again, and the freed space returns to the disk. */
   private finish(): void {
     this.statements = undefined;
-    this.mirror.dropEarlierRecords();
-    this.mirror.touch();
-    this.mirror.compact(this.spare());
+    this.mirror.records.dropEarlier();
+    this.mirror.file.touch();
+    this.mirror.maintenance.compact(this.spare());
   }
 }
 

@@ -1,4 +1,5 @@
-// The mirror owner's thread: answers main's requests (mirror-interface.ts) with a MirrorOwner.
+// The mirror owner's thread: answers main's requests (mirror-interface.ts) with a MirrorOwner, and
+// posts main the owner's entries for the app log (a slow call: slow-calls.ts) beside the replies.
 // Built as out/main/mirror-worker.js for Electron (electron.vite.config.ts); Node runs the .ts.
 // workerData: OwnerOptions.
 //
@@ -7,14 +8,14 @@
 // meanwhile (a newer query took its place, rule 7) is dropped before it costs the owner anything.
 import { parentPort, workerData } from 'node:worker_threads';
 import { DeskError } from '../shared/desk-error.ts';
-import { CANCELLABLE_CALLS, type MirrorCancel, type MirrorReply, type MirrorRequest, type OwnerOptions } from '../node/mirror-interface.ts';
+import { CANCELLABLE_CALLS, type MirrorCancel, type MirrorLog, type MirrorReply, type MirrorRequest, type OwnerOptions } from '../node/mirror-interface.ts';
 import { MirrorOwner } from './mirror-owner.ts';
 import { yieldToMain } from './thread-priority.ts';
 
 if (!parentPort) throw new Error('mirror-worker must run as a worker thread');
 yieldToMain();
 const port = parentPort;
-const owner = new MirrorOwner(workerData as OwnerOptions);
+const owner = new MirrorOwner(workerData as OwnerOptions, { log: (entry) => port.postMessage({ kind: 'log', entry } satisfies MirrorLog) });
 const reply = (message: MirrorReply): void => port.postMessage(message);
 const queue: MirrorRequest[] = [];
 let scheduled = false;

@@ -40,36 +40,44 @@ export const spareOf = (disk: DiskSpace): number => disk.free() - disk.keep;
 
 const writesTitles = (source: SyncSource): boolean => source.kind === 'global' || source.kind === 'library-content';
 
+/** The parts of the mirror a page store works through. */
+export type PageStoreParts = Pick<MirrorDatabase, 'file' | 'runs' | 'pages' | 'availability' | 'collection' | 'maintenance'>;
+
 export class PageStoreOnFile {
-  private readonly db: MirrorDatabase;
+  private readonly mirror: PageStoreParts;
   private readonly disk: DiskSpace;
   private readonly upgrade: MirrorUpgrade;
   private readonly openings = new Map<number, RunOpening>();
   private lastRun = 0;
 
-  constructor(db: MirrorDatabase, disk: DiskSpace, upgrade: MirrorUpgrade) {
-    this.db = db;
+  constructor(mirror: PageStoreParts, disk: DiskSpace, upgrade: MirrorUpgrade) {
+    this.mirror = mirror;
     this.disk = disk;
     this.upgrade = upgrade;
   }
 
   states(): SourceState[] {
-    return this.db.allStates();
+    return this.mirror.runs.allStates();
   }
 
   openRun(request: RunRequest): Run {
     const name = sourceName(request.source);
-    let state = this.db.state(name);
+    const { file, runs, collection } = this.mirror;
+    let state = runs.state(name);
     if (!state.inProgress) {
-      this.db.beginRun(name, request.since, request.startedAt, writesTitles(request.source));
-      state = this.db.state(name);
+      file.transaction(() => {
+        runs.beginRun(name, request.since, request.startedAt);
+        // A full run of titles writes in bulk: the search index is built once at its end.
+        if (writesTitles(request.source) && request.since === undefined) collection.beginBulk();
+      });
+      state = runs.state(name);
     }
     for (const [run, opening] of this.openings) if (opening.name === name) this.openings.delete(run);
     const run = ++this.lastRun;
     const runStartedAt = state.runStartedAt as number;
     this.openings.set(run, { source: request.source, name, runStartedAt, full: state.runSince === undefined, nextPage: 1, broken: false });
     return {
-      run, source: name, itemsBefore: state.items, buildsAtEnd: writesTitles(request.source) && this.db.inBulk(),
+      run, source: name, itemsBefore: state.items, buildsAtEnd: writesTitles(request.source) && collection.inBulk(),
       ...(state.nextToken === undefined ? {} : { startToken: state.nextToken }), ...(state.runSince === undefined ? {} : { since: state.runSince }),
     };
   }
@@ -89,12 +97,13 @@ export class PageStoreOnFile {
         this.checkDiskSpace();
         const { name, runStartedAt, source } = opening;
         const next = read.head.next;
-        if (read.kind === 'titles') this.db.applyGlobalPage(name, runStartedAt, catalogChanges(read.changes), next);
-        else if (read.kind === 'library-content') this.db.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
+        const { pages } = this.mirror;
+        if (read.kind === 'titles') pages.applyGlobalPage(name, runStartedAt, catalogChanges(read.changes), next);
+        else if (read.kind === 'library-content') pages.applyLibraryContentPage(name, runStartedAt, libraryOf(source), read.changes, next);
         else {
           const libraryId = libraryOf(source);
           const listedAs = source.kind === 'entitlements' ? source.model : 'FLEX';
-          said = this.db.applyEntitlementPage(name, runStartedAt, libraryId, listedAs, read.items, next, this.latestRunOf(libraryId, listedAs === 'FLEX' ? 'INSTANT' : 'FLEX'));
+          said = pages.applyEntitlementPage(name, runStartedAt, libraryId, listedAs, read.items, next, this.latestRunOf(libraryId, listedAs === 'FLEX' ? 'INSTANT' : 'FLEX'));
         }
       } catch (error) {
         opening.broken = true;
@@ -110,12 +119,13 @@ export class PageStoreOnFile {
     const opening = this.opening(run);
     if (opening.broken) throw new DeskError('server', 'A page of this run was not stored, so the run cannot end.');
     const { source, name, runStartedAt, full } = opening;
-    const removed = this.db.finishRun(name, () => {
+    const { runs, pages } = this.mirror;
+    const removed = runs.finishRun(name, () => {
       if (!full) return { titles: 0, entitlements: 0 };
       switch (source.kind) {
-        case 'global': return { titles: this.db.sweepTitles(runStartedAt), entitlements: 0 };
-        case 'entitlements': return { titles: 0, entitlements: this.db.sweepEntitlements(source.libraryId, source.model, runStartedAt) };
-        case 'library-content': return { titles: 0, entitlements: this.db.sweepEntitlements(source.libraryId, undefined, runStartedAt) };
+        case 'global': return { titles: pages.sweepTitles(runStartedAt), entitlements: 0 };
+        case 'entitlements': return { titles: 0, entitlements: pages.sweepEntitlements(source.libraryId, source.model, runStartedAt) };
+        case 'library-content': return { titles: 0, entitlements: pages.sweepEntitlements(source.libraryId, undefined, runStartedAt) };
         case 'availability-refresh': return { titles: 0, entitlements: 0 };
       }
     });
@@ -127,7 +137,7 @@ export class PageStoreOnFile {
   failRun(run: number, failure: RunFailure, at: number): void {
     const opening = this.opening(run);
     this.openings.delete(run);
-    this.db.failRun(opening.name, failure, at);
+    this.mirror.runs.failRun(opening.name, failure, at);
   }
 
   /** A library content page read on demand, filed outside any run (mirror-interface.ts, fileLibraryContent). */
@@ -135,12 +145,12 @@ export class PageStoreOnFile {
     const read = readPage({ kind: 'library-content', libraryId }, bytes);
     if (read.kind !== 'library-content') throw new Error('A library content page read as another kind.');
     this.checkDiskSpace();
-    this.db.applyLibraryContentPage(undefined, readAt, libraryId, read.changes, undefined);
+    this.mirror.pages.applyLibraryContentPage(undefined, readAt, libraryId, read.changes, undefined);
     return read.head.items;
   }
 
   storeAvailability(libraryId: number, items: Availability[], readAt: number): AvailabilityStored {
-    return this.db.storeAvailability(libraryId, items, readAt);
+    return this.mirror.availability.store(libraryId, items, readAt);
   }
 
   /**
@@ -150,13 +160,13 @@ export class PageStoreOnFile {
    */
   finishTitles(): void {
     if (this.upgrade.searchWordsPending()) while (this.upgrade.step());
-    this.db.finishBulk();
-    this.db.reclaim();
+    this.mirror.collection.finishBulk();
+    this.mirror.maintenance.reclaim();
   }
 
   /** When the library's latest run of the other model's entitlements started (what it listed carries that run). */
   private latestRunOf(libraryId: number, model: PurchaseModel): number | undefined {
-    return this.db.state(sourceName({ kind: 'entitlements', libraryId, model })).runStartedAt;
+    return this.mirror.runs.state(sourceName({ kind: 'entitlements', libraryId, model })).runStartedAt;
   }
 
   private opening(run: number): RunOpening {

@@ -6,10 +6,10 @@
 // entitlements left-joined to titles and availability, filtered, ordered by the sort column
 // (NOCASE for text, NULL first ascending) and then by key ascending in both
 // directions; a search word must begin a word of the title, series, first artist, ISBN or UPC.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AvailabilityStatus, ContentId, Format, PurchaseModel } from '../shared/model.ts';
 import { CONTENT_FLAGS, type BrowseRow, type CollectionPage, type RowAvailability, type TitleDetail } from '../shared/collection.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
+import type { MirrorFile, Reads } from './mirror-file.ts';
 import type { BrowseQuery, MirrorCounts } from '../node/mirror-interface.ts';
 import { queryWords } from './search-text.ts';
 import type { CollectionCache } from './collection-cache.ts';
@@ -29,33 +29,34 @@ const FROM = `FROM entitlements e
   LEFT JOIN titles t ON t.id = e.content_id
   LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id`;
 
-const statements = new WeakMap<DatabaseSync, StatementSync>();
+/** A page's rows by key (the keys as one JSON list: one statement, prepared once, for any page). */
+const ROWS_BY_KEY = `SELECT e.content_id, t.title, t.artist, t.format, t.year, e.flags, t.record, t.cover, e.model, e.active,
+    a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
+  ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`;
+
+/** The parts of the mirror the Collection's answers read: the file's queries (its keys and vocabulary among them), and the records. */
+export type ReadParts = Pick<MirrorDatabase, 'file' | 'records'>;
 
 /** The rows of these content ids, in this order (those the mirror never filed left out). */
-export function rowsOf(mirror: MirrorDatabase, libraryId: number, contentIds: readonly ContentId[]): BrowseRow[] {
-  return rowsByKey(mirror, libraryId, contentIds.flatMap((id) => mirror.keys.keyOf(id) ?? []));
+export function rowsOf(mirror: ReadParts, libraryId: number, contentIds: readonly ContentId[]): BrowseRow[] {
+  return rowsByKey(mirror, libraryId, contentIds.flatMap((id) => mirror.file.keys.keyOf(id) ?? []));
 }
 
 /** The rows of the titles filed under these keys, in this order. */
-function rowsByKey(mirror: MirrorDatabase, libraryId: number, keys: readonly number[]): BrowseRow[] {
+function rowsByKey(mirror: ReadParts, libraryId: number, keys: readonly number[]): BrowseRow[] {
   if (keys.length === 0) return [];
-  let statement = statements.get(mirror.db);
-  if (!statement) {
-    statement = mirror.db.prepare(`SELECT e.content_id, t.title, t.artist, t.format, t.year, e.flags, t.record, t.cover, e.model, e.active,
-        a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
-      ${FROM} WHERE e.library_id = ? AND e.content_id IN (SELECT value FROM json_each(?))`);
-    statements.set(mirror.db, statement);
-  }
+  const { file } = mirror;
+  const statement = file.query(ROWS_BY_KEY);
   const byKey = new Map((statement.all(libraryId, JSON.stringify(keys)) as unknown as Row[]).map((row) => [row.content_id, row]));
   return keys.flatMap((key) => {
     const row = byKey.get(key);
     // Gone: the owner wrote since the index was read.
-    return row ? [toBrowseRow(row, mirror.keys.contentIdOf(key), row.record ? coverOf(row.record, mirror.vocabulary) : row.cover ?? undefined)] : [];
+    return row ? [toBrowseRow(row, file.keys.contentIdOf(key), row.record ? coverOf(row.record, file.vocabulary) : row.cover ?? undefined)] : [];
   });
 }
 
 /** `searchUpgrade`: how far titles of an earlier mirror are getting their search words (0–1), while they are. */
-export function browse(mirror: MirrorDatabase, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CollectionPage {
+export function browse(mirror: ReadParts, collections: CollectionCache, query: BrowseQuery, searchUpgrade?: number): CollectionPage {
   const words = query.text ? queryWords(query.text) : [];
   const sort = query.sort ?? 'title';
   const direction = query.direction ?? 'asc';
@@ -83,15 +84,15 @@ export function browse(mirror: MirrorDatabase, collections: CollectionCache, que
   };
 }
 
-export function detail(mirror: MirrorDatabase, libraryId: number, contentId: ContentId): TitleDetail | undefined {
-  const key = mirror.keys.keyOf(contentId);
+export function detail(mirror: ReadParts, libraryId: number, contentId: ContentId): TitleDetail | undefined {
+  const key = mirror.file.keys.keyOf(contentId);
   if (key === undefined) return undefined;
-  const row = mirror.db.prepare(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
+  const row = mirror.file.query(`SELECT e.content_id, e.model, e.active, a.status, a.available_copies, a.total_copies, a.holds_queue_size, a.holds_queue_position, a.read_at
     FROM entitlements e LEFT JOIN availability a ON a.library_id = e.library_id AND a.content_id = e.content_id
     WHERE e.library_id = ? AND e.content_id = ?`).get(libraryId, key) as Pick<Row, 'content_id' | 'model' | 'active' | AvailabilityColumn> | undefined;
   if (!row) return undefined;
   const availability = availabilityOf(row);
-  const record = mirror.record(key);
+  const record = mirror.records.record(key);
   return {
     contentId, purchaseModel: row.model, active: row.active === 1,
     ...(record ? { record } : {}), ...(availability ? { availability } : {}),
@@ -125,10 +126,20 @@ function toBrowseRow(row: Row, contentId: ContentId, cover: string | undefined):
   return out;
 }
 
+/** Of these titles of the library, those with an entitlement and no record (no title row under their key). */
+export function withoutRecord(file: MirrorFile, libraryId: number, contentIds: readonly ContentId[]): ContentId[] {
+  const bare = file.query(`SELECT 1 FROM entitlements e WHERE e.library_id = ? AND e.content_id = ?
+      AND NOT EXISTS (SELECT 1 FROM titles t WHERE t.id = e.content_id)`);
+  return contentIds.filter((id) => {
+    const key = file.keys.keyOf(id);
+    return key !== undefined && bare.get(libraryId, key) !== undefined;
+  });
+}
+
 /** Counts for the sync page. */
-export function counts(db: DatabaseSync): MirrorCounts {
-  const titles = Number((db.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n);
-  const entitlements = (db.prepare(`SELECT library_id AS libraryId, model, sum(active) AS active, count(*) AS total
+export function counts(db: Reads): MirrorCounts {
+  const titles = Number((db.query('SELECT count(*) AS n FROM titles').get() as { n: number }).n);
+  const entitlements = (db.query(`SELECT library_id AS libraryId, model, sum(active) AS active, count(*) AS total
     FROM entitlements GROUP BY library_id, model ORDER BY library_id, model`).all() as unknown as { libraryId: number; model: PurchaseModel; active: number; total: number }[])
     .map((r) => ({ libraryId: Number(r.libraryId), model: r.model, active: Number(r.active), total: Number(r.total) }));
   return { titles, entitlements };

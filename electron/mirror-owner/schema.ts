@@ -5,7 +5,7 @@ import { AVAILABILITY_RANK, COPY_FROM_TITLE, COLLECTION_COLUMNS } from './collec
 
 /**
  * The Collection's title and artist orders (schema 2), by name and definition: a first fill from
- * the library mirror builds them once at its end instead of entry by entry (mirror-database.ts,
+ * the library mirror builds them once at its end instead of entry by entry (collection-tables.ts,
  * deferCollectionOrders), as a migration would.
  */
 export const COLLECTION_ORDER_INDEXES = [

@@ -4,7 +4,6 @@
 // resolved here, through the records the sync stored, to the content ids it may borrow — never
 // by taking the titleId for a content id. Read by the title id each title files (schema 6): the
 // primary key where a title's id is its content id, the partial index where it is not.
-import type { StatementSync } from 'node:sqlite';
 import type { SourceState, TitleContent, TitleContents } from '../shared/collection.ts';
 import { durationSeconds } from '../shared/duration.ts';
 import type { PurchaseModel } from '../shared/model.ts';
@@ -13,22 +12,20 @@ import { sourceName } from '../node/sync/page-store.ts';
 
 interface Row { key: number; model: PurchaseModel | null; active: number | null }
 
-const statements = new WeakMap<MirrorDatabase, StatementSync>();
+/** The parts of the mirror read: the file's queries, the records, and whether titles were ever synced. */
+type ContentsParts = Pick<MirrorDatabase, 'file' | 'records' | 'runs'>;
+
+// Each half is what its index answers: the partial index's own WHERE (schema.ts), and the primary key.
+const COLUMNS = `SELECT t.id AS key, e.model, e.active FROM titles t
+  LEFT JOIN entitlements e ON e.library_id = :library AND e.content_id = t.id`;
+const CONTENTS = `${COLUMNS} WHERE t.title_id = :title AND t.title_id != t.id
+  UNION ALL ${COLUMNS} WHERE t.id = :title AND t.title_id = t.id`;
 
 /** Every content the mirror files under `titleId`, episodes in order, with the library's entitlement where it has one. */
-function contentsOf(mirror: MirrorDatabase, libraryId: number, titleId: number): TitleContent[] {
-  let statement = statements.get(mirror);
-  if (!statement) {
-    // Each half is what its index answers: the partial index's own WHERE (schema.ts), and the primary key.
-    const columns = `SELECT t.id AS key, e.model, e.active FROM titles t
-      LEFT JOIN entitlements e ON e.library_id = :library AND e.content_id = t.id`;
-    statement = mirror.db.prepare(`${columns} WHERE t.title_id = :title AND t.title_id != t.id
-      UNION ALL ${columns} WHERE t.id = :title AND t.title_id = t.id`);
-    statements.set(mirror, statement);
-  }
-  const rows = statement.all({ library: libraryId, title: titleId }) as unknown as Row[];
+function contentsOf(mirror: ContentsParts, libraryId: number, titleId: number): TitleContent[] {
+  const rows = mirror.file.query(CONTENTS).all({ library: libraryId, title: titleId }) as unknown as Row[];
   return rows.flatMap((row) => {
-    const record = mirror.record(row.key);
+    const record = mirror.records.record(row.key);
     if (!record) return [];
     const seconds = durationSeconds(record.duration);
     const content: TitleContent = { contentId: record.id };
@@ -51,8 +48,8 @@ const titlesSynced = (states: readonly SourceState[]): boolean =>
  * `no-mirror` until a run of titles (the global catalog or a library's content) has succeeded
  * once, `not-in-mirror` after.
  */
-export function titleContents(mirror: MirrorDatabase, libraryId: number, titleIds: readonly number[]): TitleContents[] {
-  const synced = titlesSynced(mirror.allStates());
+export function titleContents(mirror: ContentsParts, libraryId: number, titleIds: readonly number[]): TitleContents[] {
+  const synced = titlesSynced(mirror.runs.allStates());
   return titleIds.map((titleId): TitleContents => {
     const contents = contentsOf(mirror, libraryId, titleId);
     if (contents.length > 0) return { titleId, contents };

@@ -3,7 +3,7 @@
 // by its number in every record that has it (title-record.ts). Held in memory by the owner,
 // loaded when the file opens. A word added in a transaction that is rolled back is forgotten
 // with it, so memory and file never disagree.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Prepares, Statement } from './mirror-file.ts';
 import type { Vocabulary } from './title-record.ts';
 
 /** Words kept at most: past it a string is written out in each record (a vocabulary is not meant to grow with the catalog). */
@@ -13,11 +13,11 @@ export class StoredVocabulary implements Vocabulary {
   private readonly ids = new Map<string, number>();
   /** By number; 0 is no word. */
   private readonly texts: string[] = [''];
-  private readonly insert: StatementSync;
+  private readonly insert: Statement;
   /** Words added since the last commit or rollback. */
   private added = 0;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: Prepares) {
     this.insert = db.prepare('INSERT INTO vocabulary (id, text) VALUES (?, ?)');
     for (const { id, text } of db.prepare('SELECT id, text FROM vocabulary ORDER BY id').all() as { id: number; text: string }[]) {
       this.texts[id] = text;

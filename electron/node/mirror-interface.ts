@@ -169,6 +169,8 @@ export interface OwnerOptions {
   databasePath: string;
   /** Free disk space the mirror leaves (the owner's default, DISK_SPACE_KEPT_FREE, unless a test asks for more). */
   diskSpaceKeptFree?: number;
+  /** A call at least this long is logged as slow (the owner's default, SLOW_CALL_MS, unless a test asks for 0: every call). */
+  slowCallMs?: number;
 }
 
 /** Main → owner. `id` numbers requests; answers carry it back. */
@@ -185,6 +187,25 @@ export type MirrorReply =
   | { id: number; kind: 'head'; head: PageHead }
   | { id: number; kind: 'answer'; answer: AnswerOf<MirrorCall> }
   | { id: number; kind: 'refused'; error: ErrorInfo };
+
+/** One statement's share of a call: its shape (the SQL with every literal a placeholder: mirror-owner/query-trace.ts), how often it ran, for how long. */
+export interface StatementTime { sql: string; runs: number; ms: number }
+
+/** A call the owner took long over: its name and time and the statements that took it, never its arguments (mirror-owner/slow-calls.ts). */
+export interface SlowCall {
+  call: MirrorCall;
+  ms: number;
+  /** The slowest few, slowest first. */
+  statements: StatementTime[];
+  /** Slow calls of the same name since the last entry that were not logged on their own. */
+  alsoSlow?: number;
+}
+
+/** An entry for main's app log: the owner has no log file of its own (as Signal Desktop's database worker posts its log lines). */
+export interface OwnerLogEntry { event: 'mirror.slow-call'; fields: SlowCall }
+
+/** Owner → main, beside the replies: an entry for the app log. */
+export interface MirrorLog { kind: 'log'; entry: OwnerLogEntry }
 
 export const MIRROR_CALLS: readonly MirrorCall[] = [
   'states', 'openRun', 'storePage', 'finishRun', 'failRun', 'storeAvailability', 'browse', 'title', 'rows', 'titleContents', 'fileLibraryContent', 'withoutRecord', 'status', 'fillFromLibrary', 'close',

@@ -231,7 +231,7 @@ describe('main holds no database: only the mirror\'s owner thread opens it', () 
     expect(importersOf(main, 'node:sqlite')).toEqual([]);
     expect([...main.keys()].filter((file) => file.startsWith(join('electron', 'mirror-owner')))).toEqual([]);
     const owner = moduleGraph(join('electron', 'mirror-owner', 'mirror-worker.ts'));
-    expect(importersOf(owner, 'node:sqlite')).toContain(join('electron', 'mirror-owner', 'mirror-database.ts'));
+    expect(importersOf(owner, 'node:sqlite')).toContain(join('electron', 'mirror-owner', 'mirror-file.ts'));
     expect([...owner.keys()].filter((file) => file.startsWith(join('electron', 'main')))).toEqual([]);
   });
 

@@ -13,13 +13,15 @@ import type { Credentials } from '../../node/partner/token.ts';
 import type { FetchFn } from '../../node/partner/transport.ts';
 import type { Country } from '../../shared/model.ts';
 import type { ServiceMismatch } from '../../shared/collection.ts';
+import type { OwnerLogEntry } from '../../node/mirror-interface.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import type { SandboxEndpoint } from './sandbox-endpoint.ts';
 
-/** How the connection's mirror is kept: its owner thread's entry (main's bundled one), and for tests the disk space it leaves. */
+/** How the connection's mirror is kept: its owner thread's entry (main's bundled one), and for tests the disk space it leaves and when a call is slow. */
 export interface MirrorPlace {
   workerUrl?: URL | string;
   diskSpaceKeptFree?: number;
+  slowCallMs?: number;
 }
 
 export interface ConnectionSpec {
@@ -42,6 +44,8 @@ export interface ConnectionSpec {
   onWarnings?: (source: string, warnings: string[]) => void;
   /** An answer of the service that disagrees with its question (issue #34), for the app log; the Sync view shows it too. */
   onMismatch?: (mismatch: ServiceMismatch) => void;
+  /** The mirror owner's entries for the app log (a slow call). */
+  onOwnerLog?: (entry: OwnerLogEntry) => void;
   /** A desk in a library: the mirror is filled from the library mirror, not from this service. */
   library?: LibraryFillOptions;
 }
@@ -86,6 +90,7 @@ export class Connection {
       ...spec.mirror, staff: this.staff, background: this.background, now: spec.now,
       ...(spec.onWarnings ? { onWarnings: spec.onWarnings } : {}),
       ...(spec.onMismatch ? { onMismatch: spec.onMismatch } : {}),
+      ...(spec.onOwnerLog ? { onOwnerLog: spec.onOwnerLog } : {}),
       ...(spec.library ? { library: spec.library } : {}),
     });
   }

@@ -11,6 +11,7 @@ import type { Credentials } from '../../node/partner/token.ts';
 import { normalizeBaseUrl, type FetchFn } from '../../node/partner/transport.ts';
 import type { Country } from '../../shared/model.ts';
 import type { ServiceMismatch } from '../../shared/collection.ts';
+import type { OwnerLogEntry } from '../../node/mirror-interface.ts';
 import type { ConnectionProfile } from '../settings/index.ts';
 import { serverName, type LibraryFillOptions } from '../mirror/library-fill.ts';
 import { Connection, type ConnectionSpec, type MirrorPlace } from './connection.ts';
@@ -154,6 +155,8 @@ export class Connections {
       onWarnings: (source: string, warnings: string[]) => options.logger.warn('catalog.service-warnings', { profileId: profile.id, source, warnings }),
       // What the service answered at odds with the question (issue #34): content ids and counts, no patron.
       onMismatch: (mismatch: ServiceMismatch) => options.logger.warn('service.mismatch', { profileId: profile.id, ...mismatch }),
+      // The mirror owner's own entries (a slow call: its name, time and statements' shapes, no values).
+      onOwnerLog: (entry: OwnerLogEntry) => options.logger.info(entry.event, { profileId: profile.id, ...entry.fields }),
       ...(options.clientOptions ? { clientOptions: options.clientOptions } : {}),
     };
     if (profile.kind === 'sandbox') {

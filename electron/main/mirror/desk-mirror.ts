@@ -8,7 +8,7 @@ import type { BrowseRow, CollectionPage, ServiceMismatch, SourceState, TitleCont
 import type { ContentId } from '../../shared/model.ts';
 import { LibraryFillClient, type LibraryFillOptions } from './library-fill.ts';
 import { MirrorClient } from './mirror-client.ts';
-import type { BrowseQuery, LibraryFillResult, MirrorCounts } from '../../node/mirror-interface.ts';
+import type { BrowseQuery, LibraryFillResult, MirrorCounts, OwnerLogEntry } from '../../node/mirror-interface.ts';
 import { refreshChangedAvailability, runSync, type SyncContext, type SyncProgress, type SyncRequest } from '../../node/sync/engine.ts';
 
 export interface SyncStatus {
@@ -34,6 +34,10 @@ export interface DeskMirrorOptions {
   workerUrl?: URL | string;
   /** Free disk space the mirror leaves (the owner's default unless a test asks for more). */
   diskSpaceKeptFree?: number;
+  /** A call the owner logs as slow from this long (its default unless a test asks for 0: every call). */
+  slowCallMs?: number;
+  /** Told the owner's entries for the app log (a slow call; the connection writes them). */
+  onOwnerLog?: (entry: OwnerLogEntry) => void;
   /** Told each source's warnings as they come (the connection writes them to the app log). */
   onWarnings?: (source: string, warnings: string[]) => void;
   /** Told each answer the sync found at odds with its question (the connection writes it to the app log). */
@@ -72,7 +76,8 @@ export class DeskMirror {
     this.mirror = new MirrorClient({
       databasePath: options.databasePath,
       ...(options.diskSpaceKeptFree === undefined ? {} : { diskSpaceKeptFree: options.diskSpaceKeptFree }),
-    }, options.workerUrl);
+      ...(options.slowCallMs === undefined ? {} : { slowCallMs: options.slowCallMs }),
+    }, options.workerUrl, options.onOwnerLog);
     this.library = options.library ? new LibraryFillClient(options.library, this.mirror, this.now) : undefined;
   }
 

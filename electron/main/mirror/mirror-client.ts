@@ -2,11 +2,12 @@
 // sent to it as a message and answered as a promise. Nothing here opens the file or reads a
 // page: main only sends requests and awaits answers. A page's bytes are moved to the owner, not
 // copied. Should the thread stop (a crash, the process ending), every call waiting and every
-// later one is refused with why.
+// later one is refused with why. The owner's entries for the app log come beside the replies
+// (a slow call) and go to `onLog`.
 import { Worker } from 'node:worker_threads';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type { AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorReply, MirrorRequest, OwnerOptions } from '../../node/mirror-interface.ts';
+import type { AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorLog, MirrorReply, MirrorRequest, OwnerLogEntry, OwnerOptions } from '../../node/mirror-interface.ts';
 import type { PageHead, PageStored, StoringPage } from '../../node/sync/page-store.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
@@ -39,9 +40,9 @@ export class MirrorClient implements MirrorInterface {
   private stopped: Error | undefined;
   private whenIdle: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  constructor(options: OwnerOptions, workerUrl: URL | string = DEFAULT_OWNER_URL) {
+  constructor(options: OwnerOptions, workerUrl: URL | string = DEFAULT_OWNER_URL, onLog: (entry: OwnerLogEntry) => void = () => {}) {
     this.worker = new Worker(workerUrl, { workerData: options, resourceLimits: OWNER_THREAD_LIMITS });
-    this.worker.on('message', (reply: MirrorReply) => this.take(reply));
+    this.worker.on('message', (message: MirrorReply | MirrorLog) => (message.kind === 'log' ? onLog(message.entry) : this.take(message)));
     this.worker.on('error', (error) => this.stop(error));
     this.worker.on('exit', (code) => this.stop(new DeskError('server', `The mirror's thread stopped (exit code ${code}).`)));
   }

@@ -62,7 +62,7 @@ beforeAll(async () => {
   // as the service cannot be made to send it; the mirror then opens the file as it finds it.
   await catalog.close();
   const offline = new MirrorDatabase(join(dir, 'mirror.db'));
-  offline.applyGlobalPage('withdrawn', 1, some.slice(60, 75).map((id) => ({ kind: 'removed' as const, id })), undefined);
+  offline.pages.applyGlobalPage('withdrawn', 1, some.slice(60, 75).map((id) => ({ kind: 'removed' as const, id })), undefined);
   offline.close();
   catalog = serviceOf(sandbox, join(dir, 'mirror.db'));
   for (const { libraryId } of sandbox.libraries) {

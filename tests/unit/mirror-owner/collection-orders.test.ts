@@ -1,5 +1,5 @@
 // A first fill from the library mirror builds the Collection's title and artist orders once at
-// its end (mirror-database.ts, deferCollectionOrders). Cut short, it leaves them to the next
+// its end (collection-tables.ts, deferCollectionOrders). Cut short, it leaves them to the next
 // fill's end, and meanwhile the Collection reads the same rows in the same order without them.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,16 +28,16 @@ function record(id: number, rng: Rng): CatalogRecord {
 
 const indexNames = COLLECTION_ORDER_INDEXES.map((index) => index.split(' ')[0] as string);
 const indexesOf = (mirror: MirrorDatabase): string[] =>
-  (mirror.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'entitlements_by_%' ORDER BY name").all() as { name: string }[])
+  (mirror.file.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'entitlements_by_%' ORDER BY name").all() as { name: string }[])
     .map((r) => r.name).filter((name) => indexNames.includes(name));
 const orders = (mirror: MirrorDatabase): Float64Array[] =>
-  (['title', 'artist'] as const).flatMap((sort) => (['asc', 'desc'] as const).map((direction) => readContentIdsInOrder(mirror.db, LIBRARY, sort, direction)));
+  (['title', 'artist'] as const).flatMap((sort) => (['asc', 'desc'] as const).map((direction) => readContentIdsInOrder(mirror.file, LIBRARY, sort, direction)));
 
 /** Titles, then every other one entitled, written as a fill's batches write them (in one transaction each). */
 function write(mirror: MirrorDatabase, records: CatalogRecord[]): void {
-  mirror.transaction(() => {
-    mirror.applyGlobalPage(LIBRARY_FILL_SOURCE, 1, records.map((r) => ({ kind: 'upsert' as const, record: r })), undefined);
-    mirror.applyEntitlementPage(LIBRARY_FILL_SOURCE, 1, LIBRARY, 'INSTANT',
+  mirror.file.transaction(() => {
+    mirror.pages.applyGlobalPage(LIBRARY_FILL_SOURCE, 1, records.map((r) => ({ kind: 'upsert' as const, record: r })), undefined);
+    mirror.pages.applyEntitlementPage(LIBRARY_FILL_SOURCE, 1, LIBRARY, 'INSTANT',
       records.filter((r) => (r.id as number) % 2 === 0).map((r) => ({ contentId: r.id, active: true, removed: false })), undefined);
   }, true);
 }
@@ -52,7 +52,7 @@ describe("a first fill's Collection orders", () => {
     dir = tempDir();
     // The reference: the same rows written with both orders kept entry by entry.
     const kept = new MirrorDatabase(join(dir, 'kept.db'));
-    kept.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
+    kept.runs.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
     write(kept, records);
     expect(indexesOf(kept)).toEqual(indexNames.toSorted());
     expected = orders(kept);
@@ -66,20 +66,21 @@ describe("a first fill's Collection orders", () => {
   it('cut short, shows the same orders without them, and the next fill\'s end builds them', () => {
     const path = join(dir, 'first.db');
     let mirror = new MirrorDatabase(path);
-    mirror.transaction(() => {
-      mirror.beginRun(LIBRARY_FILL_SOURCE, undefined, 1, true);
-      mirror.deferCollectionOrders();
+    mirror.file.transaction(() => {
+      mirror.runs.beginRun(LIBRARY_FILL_SOURCE, undefined, 1);
+      mirror.collection.beginBulk();
+      mirror.collection.deferCollectionOrders();
     });
     write(mirror, records.slice(0, TITLES / 2));
     expect(indexesOf(mirror)).toEqual([]);
     mirror.close(); // the desk stopped mid-fill
 
     mirror = new MirrorDatabase(path);
-    expect(mirror.inBulk()).toBe(true);
+    expect(mirror.collection.inBulk()).toBe(true);
     write(mirror, records.slice(TITLES / 2));
     expect(orders(mirror)).toEqual(expected); // SQLite sorts: the same rows, the same order
-    mirror.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
-    expect(mirror.finishBulk()).toBe(true);
+    mirror.runs.finishRun(LIBRARY_FILL_SOURCE, () => ({ titles: 0, entitlements: 0 }));
+    expect(mirror.collection.finishBulk()).toBe(true);
     expect(indexesOf(mirror)).toEqual(indexNames.toSorted());
     expect(orders(mirror)).toEqual(expected);
     mirror.close();
@@ -87,8 +88,8 @@ describe("a first fill's Collection orders", () => {
 
   it('are dropped only by a bulk run', () => {
     const mirror = new MirrorDatabase(join(dir, 'delta.db'));
-    mirror.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
-    expect(() => mirror.deferCollectionOrders()).toThrow();
+    mirror.runs.beginRun(LIBRARY_FILL_SOURCE, 1, 1);
+    expect(() => mirror.collection.deferCollectionOrders()).toThrow();
     expect(indexesOf(mirror)).toEqual(indexNames.toSorted());
     mirror.close();
   });

@@ -12,7 +12,7 @@ import { CollectionCache } from '../../../electron/mirror-owner/collection-cache
 import type { SearchTuning } from '../../../electron/mirror-owner/collection-search.ts';
 import { Rng } from '../../../electron/main/sandbox/random.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
-import { integrityOf, tempDir } from './helpers.ts';
+import { integrityOf, openFile, tempDir } from './helpers.ts';
 
 const LIBRARY = 7;
 const TITLES: Partial<CatalogRecord>[] = [
@@ -47,13 +47,13 @@ let collections: Record<string, CollectionCache>;
 beforeAll(() => {
   dir = tempDir();
   mirror = new MirrorDatabase(join(dir, 'mirror.db'));
-  mirror.beginRun('global', undefined, 1);
+  mirror.runs.beginRun('global', undefined, 1);
   // Page by page, not in bulk: the index is kept as a delta keeps it.
-  mirror.applyGlobalPage('global', 1, TITLES.map((fields, i) => ({ kind: 'upsert' as const, record: record(i + 1, fields) })), undefined);
-  mirror.finishRun('global', () => ({ titles: 0, entitlements: 0 }));
-  mirror.beginRun('entitlements', undefined, 1);
-  mirror.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);
-  mirror.finishRun('entitlements', () => ({ titles: 0, entitlements: 0 }));
+  mirror.pages.applyGlobalPage('global', 1, TITLES.map((fields, i) => ({ kind: 'upsert' as const, record: record(i + 1, fields) })), undefined);
+  mirror.runs.finishRun('global', () => ({ titles: 0, entitlements: 0 }));
+  mirror.runs.beginRun('entitlements', undefined, 1);
+  mirror.pages.applyEntitlementPage('entitlements', 1, LIBRARY, 'INSTANT', TITLES.map((_, i) => ({ contentId: i + 1, active: true, removed: false })), undefined);
+  mirror.runs.finishRun('entitlements', () => ({ titles: 0, entitlements: 0 }));
   collections = Object.fromEntries(Object.entries(TUNINGS).map(([name, tuning]) => [name, new CollectionCache(mirror, Date.now, tuning)]));
 });
 
@@ -145,8 +145,10 @@ describe('what an attacker types', () => {
         expect(() => browse(mirror, cache, { libraryId: LIBRARY, text, offset: 0, limit: 100, exactCount: true }), JSON.stringify(text)).not.toThrow();
       }
     }
-    expect(integrityOf(mirror.db)).toBe('ok');
-    expect((mirror.db.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n).toBe(TITLES.length);
+    const file = openFile(join(dir, 'mirror.db'));
+    expect(integrityOf(file)).toBe('ok');
+    expect((file.prepare('SELECT count(*) AS n FROM titles').get() as { n: number }).n).toBe(TITLES.length);
+    file.close();
   });
 
   it('syntax characters are spaces to search: the same titles as the words alone', () => {

@@ -105,15 +105,15 @@ describe('a record as the mirror keeps it', () => {
       const path = join(dir, 'mirror.db');
       const first = new MirrorDatabase(path);
       // A page whose write fails after its records were encoded (a disk that filled up under the transaction).
-      expect(() => first.transaction(() => {
-        encodeRecord({ ...base(1), publisher: 'Éditions Nouvelles' }, first.vocabulary);
+      expect(() => first.file.transaction(() => {
+        encodeRecord({ ...base(1), publisher: 'Éditions Nouvelles' }, first.file.vocabulary);
         throw new Error('disk I/O error');
       })).toThrow(/disk/);
-      first.beginRun('global', undefined, 1);
-      first.applyGlobalPage('global', 1, [{ kind: 'upsert', record: { ...base(2), title: 'Later', publisher: 'Éditions Nouvelles' } }], undefined);
+      first.runs.beginRun('global', undefined, 1);
+      first.pages.applyGlobalPage('global', 1, [{ kind: 'upsert', record: { ...base(2), title: 'Later', publisher: 'Éditions Nouvelles' } }], undefined);
       first.close();
       const again = new MirrorDatabase(path);
-      expect(again.record(2)).toMatchObject({ id: 2, title: 'Later', publisher: 'Éditions Nouvelles' });
+      expect(again.records.record(2)).toMatchObject({ id: 2, title: 'Later', publisher: 'Éditions Nouvelles' });
       again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
