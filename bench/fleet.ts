@@ -55,7 +55,7 @@ const ALLOWANCE = 100_000;
 const PEAK_MINUTES = Number(process.env.FLEET_PEAK_MINUTES ?? 40);
 /** The partner routes of the catalog, the entitlements and availability (not patron work, not tokens). */
 const CATALOG_ROUTES = ['globalContents', 'entitlements', 'contentInfo', 'libraryContent', 'search'];
-/** A wait staff are told of (server/staff-queue.ts's TOLD_AFTER_MS). */
+/** A wait staff must be told of (the 2 s; the server tells from its TOLD_AFTER_MS, earlier, for the way to the desk). */
 const TOLD_AFTER_MS = 2_000;
 const GOALS = {
   relayVsDirectLookupP95: 1.15, peakLookupP95Ratio: 1.2, peakStaff429: 0, overloadOverLimit: 0, overloadLost: 0, overloadDoubled: 0,
