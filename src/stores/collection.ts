@@ -5,13 +5,20 @@
 // library or connection drops its pages and the answers still to come; the lock and the end of
 // a shift also drop the filters and search text (what a patron asked for) and the sort, so the
 // next shift starts on the plain collection.
+//
+// While staff type (issue #30), each keystroke asks for its first page at once when no first page
+// is on its way; when one is, that one's answer (for older text) is dropped as it comes back and
+// the newest text asked then: never more than one first page asked at a time, never an answer
+// shown for text staff have typed past. Until the new first page comes, the rows of the last one
+// stay in the grid as `stale` (the view hides them and acts on none), so the answer is patched
+// into rows already on the page instead of the grid being emptied and built again.
 import { defineStore } from 'pinia';
-import { ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { ContentFlag, Direction, SortKey } from '../../electron/shared/collection.ts';
 import type { BrowseRow, CollectionPage, SyncProgress, SyncStatusView } from '../../electron/shared/contract.ts';
 import type { ErrorInfo } from '../../electron/shared/errors.ts';
 import type { ContentId, Format, PurchaseModel } from '../../electron/shared/model.ts';
-import { useGateway } from '../gateway/gateway.ts';
+import { useGateway, type Answer } from '../gateway/gateway.ts';
 import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
 
@@ -46,6 +53,8 @@ export const useCollectionStore = defineStore('collection', () => {
   const gateway = useGateway();
   // Pages of one filter, sort and library: a restart or another library drops the rest.
   const requests = gateway.scope();
+  // First pages, asked one at a time: a restart does not cancel the one on its way (its answer is dropped when it comes, and the newest asked).
+  const firstPages = gateway.scope();
   // Active titles by default: an inactive one is not shown to patrons, so it is rarely what a call is about.
   const noFilters = (): CollectionFilters => ({ text: '', format: '', model: '', active: 'active', availableNow: false, noCopyFree: false, kids: false, content: '' });
   const filters = ref<CollectionFilters>(noFilters());
@@ -58,12 +67,23 @@ export const useCollectionStore = defineStore('collection', () => {
   const searchUpgrade = ref<number>();
   /** Pages by index; a new filter, sort or library starts over. */
   const pages = shallowRef(new Map<number, BrowseRow[]>());
+  /** The rows on screen when the filters, sort or text changed, shown (as stale) until the new first page comes. */
+  const held = shallowRef<{ pages: Map<number, BrowseRow[]>; total: number | undefined }>();
+  /** The rows on screen belong to an earlier search: hidden, and not acted on. */
+  const stale = computed(() => held.value !== undefined);
+  /** How many rows the grid lays out: the current count, or while stale the earlier one. */
+  const shownTotal = computed(() => total.value ?? held.value?.total);
   const problem = ref<ErrorInfo>();
   const status = ref<SyncStatusView>();
   const progress = ref<SyncProgress>();
   const syncing = ref(false);
   const loading = new Set<number>();
   let exactCountTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Moves on at every restart and clear: a first page asked before it is for older text. */
+  let generation = 0;
+  /** A first page is on its way; `wanted`: page 0 was asked for again meanwhile (a restart, the view). */
+  let asking = false;
+  let wanted = false;
 
   function query(offset: number) {
     const f = filters.value;
@@ -81,7 +101,9 @@ export const useCollectionStore = defineStore('collection', () => {
     };
   }
 
-  function clearPages(): void {
+  /** The current query's pages, counts and answers still to come go; what is on screen stays until `held` is let go. */
+  function dropQuery(): void {
+    generation++;
     requests.reset();
     loading.clear();
     clearTimeout(exactCountTimer);
@@ -90,17 +112,61 @@ export const useCollectionStore = defineStore('collection', () => {
     totalAtLeast.value = false;
   }
 
+  /** Everything goes, the rows on screen and the first page on its way included (another library, the lock). */
+  function clearPages(): void {
+    dropQuery();
+    firstPages.reset();
+    wanted = false;
+    held.value = undefined;
+  }
+
+  /** New filters, sort or text: the rows on screen are held (stale) until the first page of the new query comes. */
   function restart(): void {
-    clearPages();
+    if (!held.value && pages.value.size > 0 && session.selectedLibraryId !== undefined) held.value = { pages: pages.value, total: total.value };
+    dropQuery();
     void loadPage(0);
   }
 
   async function loadPage(index: number): Promise<void> {
-    if (session.selectedLibraryId === undefined || pages.value.has(index) || loading.has(index)) return;
+    if (session.selectedLibraryId === undefined || pages.value.has(index)) return;
+    if (index === 0) return askFirstPage();
+    if (loading.has(index)) return;
     loading.add(index);
     const result = await requests.alongside('collectionBrowse', query(index * PAGE_SIZE));
     if (!result) return;
     loading.delete(index);
+    takePage(index, result);
+  }
+
+  /**
+   * The current query's first page, one asked at a time: while one is on its way, a newer query
+   * waits for it to come back; its answer, for older text, is then dropped and the newest asked.
+   */
+  async function askFirstPage(): Promise<void> {
+    if (asking) {
+      wanted = true;
+      return;
+    }
+    asking = true;
+    try {
+      for (;;) {
+        wanted = false;
+        if (session.selectedLibraryId === undefined || pages.value.has(0)) return;
+        const asked = generation;
+        const result = await firstPages.alongside('collectionBrowse', query(0));
+        if (asked === generation) {
+          if (result) takePage(0, result);
+          return;
+        }
+        if (!wanted) return; // cleared (the lock, another library) and not asked for since
+      }
+    } finally {
+      asking = false;
+    }
+  }
+
+  function takePage(index: number, result: Answer<'collectionBrowse'>): void {
+    if (index === 0) held.value = undefined;
     if (!result.ok) {
       problem.value = result.error;
       return;
@@ -131,8 +197,9 @@ export const useCollectionStore = defineStore('collection', () => {
     if (result?.ok) takeCount(result.value);
   }
 
+  /** The row at `index` on screen: the current query's, or while stale the earlier one's. */
   function rowAt(index: number): BrowseRow | undefined {
-    return pages.value.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+    return (held.value?.pages ?? pages.value).get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
   }
 
   function sortBy(key: SortKey): void {
@@ -193,7 +260,7 @@ export const useCollectionStore = defineStore('collection', () => {
   });
 
   return {
-    filters, sort, direction, total, totalAtLeast, searchUpgrade, pages, problem, status, progress, syncing,
+    filters, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
     restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
   };
 });
