@@ -85,10 +85,10 @@ export const useCollectionStore = defineStore('collection', () => {
   let asking = false;
   let wanted = false;
 
-  function query(offset: number) {
+  /** What the filters ask of the mirror (the text trimmed). */
+  function asked() {
     const f = filters.value;
     return {
-      libraryId: session.selectedLibraryId as number,
       ...(f.text.trim() ? { text: f.text.trim() } : {}),
       ...(f.format ? { formats: [f.format] } : {}),
       ...(f.model ? { model: f.model } : {}),
@@ -97,8 +97,13 @@ export const useCollectionStore = defineStore('collection', () => {
       ...(f.noCopyFree ? { noCopyFree: true } : {}),
       ...(f.kids ? { kids: true } : {}),
       ...contentQuery(f.content),
-      sort: sort.value, direction: direction.value, offset, limit: PAGE_SIZE,
     };
+  }
+  /** Changes when the filters ask something else: a space typed after a word does not. */
+  const askedKey = computed(() => JSON.stringify(asked()));
+
+  function query(offset: number) {
+    return { libraryId: session.selectedLibraryId as number, ...asked(), sort: sort.value, direction: direction.value, offset, limit: PAGE_SIZE };
   }
 
   /** The current query's pages, counts and answers still to come go; what is on screen stays until `held` is let go. */
@@ -260,7 +265,7 @@ export const useCollectionStore = defineStore('collection', () => {
   });
 
   return {
-    filters, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
+    filters, askedKey, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
     restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
   };
 });

@@ -89,6 +89,21 @@ describe('typing in the Collection search', () => {
     }
   });
 
+  it('a space typed after a word asks nothing new: the rows stay shown, as they are', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const asked = answeredByHand(desk);
+    await openCollection(wrapper);
+    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    await type('summer');
+    await asked[1]!.answer({ total: 2, rows: rows('Summer', 2) });
+    await type('summer ');
+    expect(asked).toHaveLength(2);
+    expect(rowGroup().classList.contains('stale')).toBe(false);
+    expect(titles()).toEqual(['Summer 1', 'Summer 2']);
+    await type('summer s');
+    expect(asked.map((a) => a.args.text)).toEqual([undefined, 'summer', 'summer s']);
+  });
+
   it('keeps the rows on the page while the answer is awaited, hidden and acted on by nothing, then writes the answer into the same rows', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     const asked = answeredByHand(desk);
