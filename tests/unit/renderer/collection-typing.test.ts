@@ -104,6 +104,22 @@ describe('typing in the Collection search', () => {
     expect(asked.map((a) => a.args.text)).toEqual([undefined, 'summer', 'summer s']);
   });
 
+  it('a new search goes back to the top of the grid and its first row', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const asked = answeredByHand(desk);
+    await openCollection(wrapper);
+    await asked[0]!.answer({ total: 500, rows: rows('Plain', 100) });
+    rowGroup().scrollTop = 2600; // fifty rows down
+    rowGroup().dispatchEvent(new Event('scroll'));
+    await flushPromises();
+    await type('b');
+    expect(rowGroup().scrollTop).toBe(0);
+    await asked[asked.length - 1]!.answer({ total: 2, rows: rows('B', 2) });
+    expect(rowGroup().scrollTop).toBe(0);
+    expect(titles()).toEqual(['B 1', 'B 2']);
+    expect(grid().getAttribute('aria-activedescendant')).toBe('collection-row-0');
+  });
+
   it('keeps the rows on the page while the answer is awaited, hidden and acted on by nothing, then writes the answer into the same rows', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     const asked = answeredByHand(desk);
