@@ -11,7 +11,8 @@
 // the newest text asked then: never more than one first page asked at a time, never an answer
 // shown for text staff have typed past. Until the new first page comes, the rows of the last one
 // stay in the grid as `stale` (the view hides them and acts on none), so the answer is patched
-// into rows already on the page instead of the grid being emptied and built again.
+// into rows already on the page instead of the grid being emptied and built again. A first page
+// carries the first screen of rows (FIRST_ROWS); the rest of it is asked if staff scroll there.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { ContentFlag, Direction, SortKey } from '../../electron/shared/collection.ts';
@@ -23,6 +24,12 @@ import { LIBRARY_GONE, SHIFT_OVER, useLifecycle } from '../lifecycle.ts';
 import { useSessionStore } from './session.ts';
 
 export const PAGE_SIZE = 100;
+/**
+ * A query's first answer carries this many rows: the grid's first screen and more, so it is what
+ * the owner reads, copies and sends at every keystroke; the rest of page 0 is asked only if staff
+ * scroll past them.
+ */
+export const FIRST_ROWS = 40;
 /** Typing pauses this long before a search's exact count is asked for. */
 export const EXACT_COUNT_AFTER_MS = 400;
 
@@ -132,6 +139,15 @@ export const useCollectionStore = defineStore('collection', () => {
     void loadPage(0);
   }
 
+  /** Rows `from` to `to` (exclusive) are on screen: their pages are asked for, and page 0's rows past its first answer. */
+  function loadRows(from: number, to: number): void {
+    for (let page = Math.floor(from / PAGE_SIZE); page * PAGE_SIZE < to; page++) {
+      const rows = pages.value.get(page);
+      if (page === 0 && rows && to > rows.length) void loadRestOfFirstPage(rows);
+      else void loadPage(page);
+    }
+  }
+
   async function loadPage(index: number): Promise<void> {
     if (session.selectedLibraryId === undefined || pages.value.has(index)) return;
     if (index === 0) return askFirstPage();
@@ -158,7 +174,7 @@ export const useCollectionStore = defineStore('collection', () => {
         wanted = false;
         if (session.selectedLibraryId === undefined || pages.value.has(0)) return;
         const asked = generation;
-        const result = await firstPages.alongside('collectionBrowse', query(0));
+        const result = await firstPages.alongside('collectionBrowse', { ...query(0), limit: FIRST_ROWS });
         if (asked === generation) {
           if (result) takePage(0, result);
           return;
@@ -170,6 +186,23 @@ export const useCollectionStore = defineStore('collection', () => {
     }
   }
 
+  /** Page 0 past the rows of its first answer, when staff scroll there (none when the query has no more). */
+  async function loadRestOfFirstPage(first: BrowseRow[]): Promise<void> {
+    // A first answer shorter than asked was the whole query.
+    if (first.length !== FIRST_ROWS || first.length >= (total.value ?? 0) || loading.has(0)) return;
+    loading.add(0);
+    const result = await requests.alongside('collectionBrowse', { ...query(first.length), limit: PAGE_SIZE - first.length });
+    if (!result) return;
+    loading.delete(0);
+    if (!result.ok) {
+      problem.value = result.error;
+      return;
+    }
+    if (pages.value.get(0) !== first) return;
+    takeCount(result.value);
+    putPage(0, [...first, ...result.value.rows]);
+  }
+
   function takePage(index: number, result: Answer<'collectionBrowse'>): void {
     if (index === 0) held.value = undefined;
     if (!result.ok) {
@@ -178,13 +211,17 @@ export const useCollectionStore = defineStore('collection', () => {
     }
     problem.value = undefined;
     takeCount(result.value);
-    const next = new Map(pages.value);
-    next.set(index, result.value.rows);
-    pages.value = next;
+    putPage(index, result.value.rows);
     if (result.value.atLeast && index === 0) {
       clearTimeout(exactCountTimer);
       exactCountTimer = setTimeout(() => void loadExactCount(), EXACT_COUNT_AFTER_MS);
     }
+  }
+
+  function putPage(index: number, rows: BrowseRow[]): void {
+    const next = new Map(pages.value);
+    next.set(index, rows);
+    pages.value = next;
   }
 
   /** A capped count never replaces an exact one of the same search. */
@@ -266,6 +303,6 @@ export const useCollectionStore = defineStore('collection', () => {
 
   return {
     filters, askedKey, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
-    restart, loadPage, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
+    restart, loadRows, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
   };
 });

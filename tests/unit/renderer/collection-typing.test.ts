@@ -7,6 +7,7 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { ArgsOf, BrowseRow, CollectionPage, Result } from '../../../electron/shared/contract.ts';
+import { FIRST_ROWS } from '../../../src/stores/collection.ts';
 import { useSessionStore } from '../../../src/stores/session.ts';
 import { installFakeDesk, mountApp, ok, sandboxInfo } from './fake-desk.ts';
 import { press } from './patron-desk-helpers.ts';
@@ -63,7 +64,7 @@ describe('typing in the Collection search', () => {
     await asked[1]!.answer({ total: 1000, atLeast: true, rows: rows('Stale S') });
     // Answered for "s" while "salt" is in the box: dropped, and "salt" asked at once.
     expect(asked.map((a) => a.args.text)).toEqual([undefined, 's', 'salt']);
-    expect(asked[2]!.args).toMatchObject({ offset: 0, limit: 100 });
+    expect(asked[2]!.args).toMatchObject({ offset: 0, limit: FIRST_ROWS });
     expect(wrapper.text()).not.toContain('Stale S');
     expect(wrapper.text()).not.toContain('1,000+');
 
@@ -118,6 +119,23 @@ describe('typing in the Collection search', () => {
     expect(rowGroup().scrollTop).toBe(0);
     expect(titles()).toEqual(['B 1', 'B 2']);
     expect(grid().getAttribute('aria-activedescendant')).toBe('collection-row-0');
+  });
+
+  it('a first answer carries the first screen of rows; the rest of page 0 is asked only when staff scroll past them', async () => {
+    const { wrapper, desk } = await mountApp(sandboxInfo());
+    const asked = answeredByHand(desk);
+    await openCollection(wrapper);
+    expect(asked[0]!.args).toMatchObject({ offset: 0, limit: FIRST_ROWS });
+    await asked[0]!.answer({ total: 500, rows: rows('Plain', FIRST_ROWS) });
+    expect(asked).toHaveLength(1); // the first screen is all there: nothing more asked
+    rowGroup().scrollTop = 52 * (FIRST_ROWS - 5);
+    rowGroup().dispatchEvent(new Event('scroll'));
+    await flushPromises();
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.args).toMatchObject({ offset: FIRST_ROWS, limit: 100 - FIRST_ROWS });
+    await asked[1]!.answer({ total: 500, rows: Array.from({ length: 100 - FIRST_ROWS }, (_, i) => ({ contentId: 1000 + i, title: `Further ${i + 1}`, purchaseModel: 'INSTANT' as const, active: true })) });
+    expect(titles()).toContain('Further 1');
+    expect(titles()).toContain(`Plain ${FIRST_ROWS}`);
   });
 
   it('keeps the rows on the page while the answer is awaited, hidden and acted on by nothing, then writes the answer into the same rows', async () => {
