@@ -169,7 +169,7 @@ describe('typing in the Collection search', () => {
     expect(desk.collectionTitle).toHaveBeenCalledWith({ libraryId: 101, contentId: 1 });
   });
 
-  it('Alt+B borrows nothing from rows of an earlier search, and the active row of the answer once it comes', async () => {
+  it('Alt+B or a click borrows nothing from rows of an earlier search; Alt+B borrows the active row of the answer once it comes', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     desk.borrow.mockResolvedValue(ok({ value: { contentId: 1 }, confirmedByReread: false }));
     const card = document.getElementById('card-entry-input') as HTMLInputElement;
@@ -184,6 +184,9 @@ describe('typing in the Collection search', () => {
 
     await type('harbour');
     await press('b', { code: 'KeyB', altKey: true }, document.body);
+    // Nor a click that reaches a hidden row's button (the grid lets no pointer through meanwhile).
+    (document.querySelector('#collection-row-1 button.row-action') as HTMLButtonElement).click();
+    await flushPromises();
     expect(desk.borrow).not.toHaveBeenCalled();
 
     await asked[1]!.answer({ total: 1, rows: [{ contentId: 42, title: 'Harbour Lights', format: 'EBOOK', purchaseModel: 'INSTANT', active: true }] });
