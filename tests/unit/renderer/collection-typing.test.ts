@@ -42,16 +42,23 @@ async function type(text: string): Promise<void> {
   await flushPromises();
 }
 
+/** The app on the Collection, its first query answered with `first`; `before`: what staff did first (a patron looked up). */
+async function collectionShowing(first: CollectionPage, before: (desk: FakeDesk) => Promise<void> = async () => {}) {
+  const { wrapper, desk } = await mountApp(sandboxInfo());
+  await before(desk);
+  const asked = answeredByHand(desk);
+  await openCollection(wrapper);
+  await asked[0]!.answer(first);
+  return { wrapper, desk, asked };
+}
+
 const grid = () => document.querySelector('[role="grid"]') as HTMLElement;
 const rowGroup = () => document.querySelector('[role="rowgroup"]') as HTMLElement;
 const titles = () => [...document.querySelectorAll('[role="rowgroup"] .col-title button')].map((b) => b.textContent?.trim());
 
 describe('typing in the Collection search', () => {
   it('asks one first page at a time: what is typed meanwhile is asked as the newest text once it comes back, and its late answer never shows', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
 
     await type('s');
     expect(asked.map((a) => a.args.text)).toEqual([undefined, 's']);
@@ -77,10 +84,7 @@ describe('typing in the Collection search', () => {
   });
 
   it('a keystroke after the answer came asks at once (no waiting for typing to pause)', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
     for (const [i, text] of ['r', 'ri', 'riv'].entries()) {
       await type(text);
       expect(asked).toHaveLength(i + 2);
@@ -91,10 +95,7 @@ describe('typing in the Collection search', () => {
   });
 
   it('a space typed after a word asks nothing new: the rows stay shown, as they are', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
     await type('summer');
     await asked[1]!.answer({ total: 2, rows: rows('Summer', 2) });
     await type('summer ');
@@ -106,10 +107,7 @@ describe('typing in the Collection search', () => {
   });
 
   it('a new search goes back to the top of the grid and its first row', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 500, rows: rows('Plain', 100) });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 500, rows: rows('Plain', 100) });
     rowGroup().scrollTop = 2600; // fifty rows down
     rowGroup().dispatchEvent(new Event('scroll'));
     await flushPromises();
@@ -139,10 +137,7 @@ describe('typing in the Collection search', () => {
   });
 
   it('keeps the rows on the page while the answer is awaited, hidden and acted on by nothing, then writes the answer into the same rows', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
     const firstRow = document.getElementById('collection-row-0')!;
     expect(grid().getAttribute('aria-busy')).toBe('false');
     expect(rowGroup().classList.contains('stale')).toBe(false);
@@ -170,17 +165,15 @@ describe('typing in the Collection search', () => {
   });
 
   it('Alt+B or a click borrows nothing from rows of an earlier search; Alt+B borrows the active row of the answer once it comes', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    desk.borrow.mockResolvedValue(ok({ value: { contentId: 1 }, confirmedByReread: false }));
-    const card = document.getElementById('card-entry-input') as HTMLInputElement;
-    card.value = '2110100002';
-    card.dispatchEvent(new Event('input'));
-    card.form?.dispatchEvent(new Event('submit'));
-    await flushPromises();
-    expect(desk.lookupPatron).toHaveBeenCalled();
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') }, async (desk) => {
+      desk.borrow.mockResolvedValue(ok({ value: { contentId: 1 }, confirmedByReread: false }));
+      const card = document.getElementById('card-entry-input') as HTMLInputElement;
+      card.value = '2110100002';
+      card.dispatchEvent(new Event('input'));
+      card.form?.dispatchEvent(new Event('submit'));
+      await flushPromises();
+      expect(desk.lookupPatron).toHaveBeenCalled();
+    });
 
     await type('harbour');
     await press('b', { code: 'KeyB', altKey: true }, document.body);
@@ -196,10 +189,7 @@ describe('typing in the Collection search', () => {
   });
 
   it('another library while a first page is on its way: its answer is dropped and the new library asked, once', async () => {
-    const { wrapper, desk } = await mountApp(sandboxInfo());
-    const asked = answeredByHand(desk);
-    await openCollection(wrapper);
-    await asked[0]!.answer({ total: 3, rows: rows('Plain') });
+    const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
     await type('gar');
     useSessionStore().selectLibrary(202);
     await flushPromises();
