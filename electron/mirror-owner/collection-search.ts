@@ -7,7 +7,9 @@
 //   complete answer, put in the order's positions.
 // The walk reads the order's lane (collection-lanes.ts): most rows are ruled out by their initials,
 // the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
-// A search's progress is kept, so the next page or the exact count carries on from there.
+// A search's progress is kept, so the next page or the exact count carries on from there; and a
+// search that narrows a kept one (staff typing on: "har" → "harp", "harp" → "harp s") starts from
+// what that one found and where its walk stopped, instead of walking the order again.
 import type { Query, Reads } from './mirror-file.ts';
 import { ftsMatch } from './search-text.ts';
 import { acceptTable, filterKey, readsAvailability, type Direction, type IndexFilters, type CollectionIndex, type SortKey } from './collection-index.ts';
@@ -58,13 +60,63 @@ class RowList {
 }
 
 /** A search under way: rows found so far, in order, and where the walk goes on. */
-interface Progress { found: RowList; walkedTo: number; complete: boolean; checkedIndex: boolean; readsAvailability: boolean }
+interface Progress {
+  words: readonly string[];
+  /** The filters, sort and direction it searches in (only a search in the same narrows it). */
+  shape: string;
+  found: RowList;
+  walkedTo: number;
+  complete: boolean;
+  checkedIndex: boolean;
+  readsAvailability: boolean;
+}
+
+/**
+ * Every row `words` match is one `earlier` matched: each earlier word begins one of the new words
+ * (a word typed on, a word added), and a title's word that the new word begins, the earlier one
+ * begins too.
+ */
+export function narrows(words: readonly string[], earlier: readonly string[]): boolean {
+  return earlier.every((old) => words.some((word) => word.startsWith(old)));
+}
 
 export interface SearchResult {
   /** Rows in order, at least up to the asked `need` when there are that many. */
   rows: Int32Array;
   /** Every match is in `rows`: its length is the exact count. */
   complete: boolean;
+}
+
+/** Longer words first: they rule most rows out with the first test. */
+const testsOf = (words: readonly string[]): WordTest[] => words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
+
+/** The initials a row needs for these words. */
+function bitsOf(tests: readonly WordTest[]): number {
+  let bits = 0;
+  for (const test of tests) bits |= test.bit;
+  return bits;
+}
+
+const NO_MATCH = 0;
+const MATCH = 1;
+/** The codes match, and a word longer than a code (or not Latin-1) is to be read in the row's text. */
+const TO_CONFIRM = 2;
+
+/** Whether a row's word codes, `codes[start..stop)`, have a match for every test. */
+function codesMatch(codes: Int32Array, start: number, stop: number, tests: readonly WordTest[]): number {
+  let confirm = false;
+  for (const test of tests) {
+    let hit = false;
+    for (let k = start; k < stop; k++) {
+      if (((codes[k] as number) & test.mask) === test.code) {
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return NO_MATCH;
+    confirm ||= test.confirm;
+  }
+  return confirm ? TO_CONFIRM : MATCH;
 }
 
 export class CollectionSearch {
@@ -84,10 +136,14 @@ export class CollectionSearch {
 
   /** Matches of `words` in this order, at least `need` of them (all with Infinity). */
   find(words: readonly string[], filters: IndexFilters, sort: SortKey, direction: Direction, need: number): SearchResult {
-    const key = `${words.join(' ')}|${filterKey(filters)}|${sort} ${direction}`;
+    const shape = `${filterKey(filters)}|${sort} ${direction}`;
+    const key = `${words.join(' ')}|${shape}`;
     let progress = this.searches.get(key);
     if (progress) this.searches.delete(key);
-    else progress = { found: new RowList(), walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
+    else {
+      progress = this.narrowed(words, shape, filters, sort, direction)
+        ?? { words, shape, found: new RowList(), walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
+    }
     if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
     this.searches.set(key, progress);
     if (!progress.complete && progress.found.length < need) this.advance(progress, words, filters, sort, direction, need);
@@ -114,10 +170,37 @@ export class CollectionSearch {
     this.searches.clear();
   }
 
+  /**
+   * The most recent kept search in the same filters and order that `words` narrow, carried on: its
+   * rows up to where its walk stopped tested against the new words (none before that point can
+   * match unless they matched it), its walk going on from there; complete stays complete. The
+   * full-text index is asked again only for other words than it was asked for.
+   */
+  private narrowed(words: readonly string[], shape: string, filters: IndexFilters, sort: SortKey, direction: Direction): Progress | undefined {
+    let from: Progress | undefined;
+    for (const kept of this.searches.values()) if (kept.shape === shape && narrows(words, kept.words)) from = kept;
+    if (!from) return undefined;
+    const lane = this.lane(sort, direction);
+    const positions = this.index.order(sort, direction).positions();
+    const tests = testsOf(words);
+    const needed = bitsOf(tests);
+    const accept = acceptTable(filters);
+    const found = new RowList();
+    const earlier = from.found.view();
+    for (let i = 0; i < earlier.length; i++) {
+      const row = earlier[i] as number;
+      if (this.matchesAt(lane, positions[row] as number, tests, needed, accept)) found.push(row);
+    }
+    const asked = (w: readonly string[]): string => w.filter((word) => word.length >= this.tuning.indexedWord).join(' ');
+    return {
+      words, shape, found, walkedTo: from.walkedTo, complete: from.complete,
+      checkedIndex: from.checkedIndex && asked(words) === asked(from.words), readsAvailability: from.readsAvailability,
+    };
+  }
+
   private advance(progress: Progress, words: readonly string[], filters: IndexFilters, sort: SortKey, direction: Direction, need: number): void {
     const lane = this.lane(sort, direction);
-    // Longer words first: they rule most rows out with the first test.
-    const tests = words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
+    const tests = testsOf(words);
     const accept = acceptTable(filters);
     if (!progress.checkedIndex) {
       const first = words.some((w) => w.length >= this.tuning.longWord) ? 0 : this.tuning.walkFirst;
@@ -141,31 +224,23 @@ export class CollectionSearch {
     const { rows, facets, initials, codes, codeStarts } = lane;
     const end = Math.min(rows.length, until);
     const found = progress.found;
-    let needed = 0;
-    for (const test of tests) needed |= test.bit;
+    const needed = bitsOf(tests);
     let p = progress.walkedTo;
-    rows: for (; p < end && found.length < need; p++) {
+    for (; p < end && found.length < need; p++) {
       if (((initials[p] as number) & needed) !== needed || !accept[facets[p] as number]) continue;
-      const start = codeStarts[p] as number;
-      const stop = codeStarts[p + 1] as number;
-      let confirm = false;
-      for (const test of tests) {
-        let hit = false;
-        for (let k = start; k < stop; k++) {
-          if (((codes[k] as number) & test.mask) === test.code) {
-            hit = true;
-            break;
-          }
-        }
-        if (!hit) continue rows;
-        confirm ||= test.confirm;
-      }
-      const row = rows[p] as number;
-      if (confirm && !this.confirm(row, tests)) continue;
-      found.push(row);
+      const codesSay = codesMatch(codes, codeStarts[p] as number, codeStarts[p + 1] as number, tests);
+      if (codesSay === NO_MATCH || (codesSay === TO_CONFIRM && !this.confirm(rows[p] as number, tests))) continue;
+      found.push(rows[p] as number);
     }
     progress.walkedTo = p;
     if (p >= rows.length) progress.complete = true;
+  }
+
+  /** Whether the row at position `p` of the lane passes the filters and has every word (as the walk tests it). */
+  private matchesAt(lane: Lane, p: number, tests: WordTest[], needed: number, accept: Uint8Array): boolean {
+    if (((lane.initials[p] as number) & needed) !== needed || !accept[lane.facets[p] as number]) return false;
+    const codesSay = codesMatch(lane.codes, lane.codeStarts[p] as number, lane.codeStarts[p + 1] as number, tests);
+    return codesSay === MATCH || (codesSay === TO_CONFIRM && this.confirm(lane.rows[p] as number, tests));
   }
 
   /** Whether every word of `tests` (all of them, or those codes cannot tell) begins one of the row's words, read in its text. */

@@ -28,13 +28,24 @@ export function firstOfNextMonth(now: number): number {
   return new Date(date.getFullYear(), date.getMonth() + 1, 1).getTime();
 }
 
+/** One number format per language: making one costs more than formatting, and the Collection formats counts at every keystroke. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string): Intl.NumberFormat {
+  let made = numberFormats.get(locale);
+  if (!made) {
+    made = new Intl.NumberFormat(locale);
+    numberFormats.set(locale, made);
+  }
+  return made;
+}
+
 export function useDeskFormat() {
   const { locale } = useI18n();
   return {
     date: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium' }).format(ms),
     dateTime: (ms: number) => new Intl.DateTimeFormat(locale.value, { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
     time: (ms: number) => new Intl.DateTimeFormat(locale.value, { timeStyle: 'short' }).format(ms),
-    number: (value: number) => new Intl.NumberFormat(locale.value).format(value),
+    number: (value: number) => numberFormat(locale.value).format(value),
     /** "Nov 28" / "28 nov.", with the year only when it is not this year's: a due date read out. */
     dayMonth: (ms: number, now = Date.now()) => new Intl.DateTimeFormat(locale.value, {
       month: 'short', day: 'numeric', ...(new Date(ms).getFullYear() === new Date(now).getFullYear() ? {} : { year: 'numeric' }),

@@ -189,6 +189,41 @@ describe('the Collection browser against the plain reference query (20,000-title
     }
   });
 
+  it('typed a letter at a time and back: each search carried on from the one it narrows (left part-way, complete, or counted) gives the reference rows and counts', async () => {
+    // As staff type (issue #30): each keystroke's first page with the count capped, the exact count
+    // now and then (typing paused), then more letters, a second word, and letters taken back.
+    const typed = (phrase: string): string[] => {
+      const steps = Array.from({ length: phrase.length }, (_, i) => phrase.slice(0, i + 1));
+      return [...steps, ...steps.slice(-4, -1).reverse()];
+    };
+    const libraryId = 303;
+    let compared = 0;
+    for (const phrase of ['golden river', 'garden of', 'the g', "alice's", 'hollowmere']) {
+      for (const filters of [{}, { model: 'FLEX' as const, active: true }]) {
+        for (const [sort, direction] of [['title', 'asc'], ['availability', 'desc']] as const) {
+          for (const [step, text] of typed(phrase).entries()) {
+            const query = { libraryId, ...filters, sort, direction, text };
+            const expected = referenceIds(reader, query);
+            for (const { name, browse } of browsers) {
+              const label = `${name}: ${JSON.stringify(query)}`;
+              const typing = await browse({ ...query, offset: 0, limit: 100 });
+              expect(typing.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 100));
+              if (expected.length <= COUNT_CAP) expect({ total: typing.total, atLeast: typing.atLeast }, label).toEqual({ total: expected.length, atLeast: undefined });
+              else expect([{ total: COUNT_CAP, atLeast: true }, { total: expected.length, atLeast: undefined }], label).toContainEqual({ total: typing.total, atLeast: typing.atLeast });
+              if (step % 3 === 2) {
+                const counted = await browse({ ...query, exactCount: true, offset: 0, limit: 100 });
+                expect(counted.total, label).toBe(expected.length);
+                expect(counted.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 100));
+              }
+              compared++;
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  }, 120_000);
+
   it('pages at any position, the last one included, are the reference rows at that position', async () => {
     const query = { libraryId: 101, model: 'FLEX' as const, active: true, sort: 'artist' as const, direction: 'desc' as const };
     const expected = referenceIds(reader, query);

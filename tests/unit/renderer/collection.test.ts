@@ -5,6 +5,7 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import type { BrowseRow } from '../../../electron/shared/contract.ts';
+import { FIRST_ROWS } from '../../../src/stores/collection.ts';
 import { PATRON, buttonNamed, inputLabelled, mountApp, ok, sandboxInfo, syncView } from './fake-desk.ts';
 
 const TOTAL = 1_000_000;
@@ -29,7 +30,7 @@ describe('collection browser', () => {
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.length).toBeLessThan(60);
     expect(wrapper.text()).toContain('1,000,000 titles');
-    expect(desk.collectionBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: 100, sort: 'title', direction: 'asc' }));
+    expect(desk.collectionBrowse).toHaveBeenCalledWith(expect.objectContaining({ libraryId: 101, offset: 0, limit: FIRST_ROWS, sort: 'title', direction: 'asc' }));
 
     // 52 million px of rows would pass the browser's height cap: the scrollbar is scaled to 15 million.
     const viewport = wrapper.get('[role="rowgroup"]').element as HTMLElement;
