@@ -146,6 +146,7 @@ describe('typing in the Collection search', () => {
     // The same row element, hidden (the stale class) and the grid busy; the count is not shown for text not yet answered.
     expect(document.getElementById('collection-row-0')).toBe(firstRow);
     expect(rowGroup().classList.contains('stale')).toBe(true);
+    expect(rowGroup().getAttribute('aria-hidden')).toBe('true');
     expect(grid().getAttribute('aria-busy')).toBe('true');
     expect(wrapper.find('p.status').text()).toBe('');
     // Enter on the grid opens no title of the earlier search.
@@ -158,6 +159,7 @@ describe('typing in the Collection search', () => {
     expect(document.getElementById('collection-row-0')).toBe(firstRow);
     expect(firstRow.textContent).toContain('River 1');
     expect(rowGroup().classList.contains('stale')).toBe(false);
+    expect(rowGroup().hasAttribute('aria-hidden')).toBe(false);
     expect(grid().getAttribute('aria-busy')).toBe('false');
     expect(document.getElementById('collection-row-2')).toBeNull();
     await press('Enter', {}, grid());
