@@ -400,13 +400,14 @@ try {
       const split = (calls: StaffCall[]): string => `${timing(lookupsOf(calls.filter(during)))} while the server synced, ${timing(lookupsOf(calls.filter((c) => !during(c))))} after`;
       console.log(`  lookups through the server: ${split(relayed)}${r.plan.direct ? `; straight to the sandbox: ${split(r.calls.filter((c) => c.direct))}` : ''}`);
     }
-    // Where a lookup's time went on the server: its patron status (the call of the three that writes the audit entry).
+    // Where a lookup's time went on the server: its patron status (the call of the three that writes the
+    // audit entry, after the answer goes: an entry before it is an action's, so this phase is 0 for a lookup).
     const statuses = r.serverCalls.filter((c) => c.operation === 'patron-status');
     const phase = (name: 'waitedMs' | 'queuedMs' | 'auditMs' | 'partnerMs'): string => {
       const ms = statuses.map((c) => c[name]);
       return `p50 ${quantile(ms, 0.5).toFixed(1)}, p95 ${quantile(ms, 0.95).toFixed(1)}`;
     };
-    if (statuses.length > 0) console.log(`  on the server, a lookup's patron status (${statuses.length}): in all ${phase('waitedMs')} ms — in its desk's line ${phase('queuedMs')}, its audit entry ${phase('auditMs')}, with the partner ${phase('partnerMs')}`);
+    if (statuses.length > 0) console.log(`  on the server, a lookup's patron status (${statuses.length}): in all ${phase('waitedMs')} ms — in its desk's line ${phase('queuedMs')}, an entry before the answer ${phase('auditMs')}, with the partner ${phase('partnerMs')}`);
     const long = relayed.filter((c) => c.ms > TOLD_AFTER_MS);
     const notTold = long.filter((c) => c.toldSeconds === undefined);
     if (notTold.length > 0) console.log(`  some calls past ${TOLD_AFTER_MS / 1000} s told nothing: ${JSON.stringify(notTold.slice(0, 8).map((c) => ({ kind: c.kind, ms: Math.round(c.ms), error: c.error, sinceGo: Math.round(c.at - r.goAt) })))}`);

@@ -39,7 +39,8 @@ export interface LeadServing {
 
 /**
  * What a staff call did and where its time went, for the log and the benches: in its desk's line
- * (the credential's window), writing its audit entries, and with the partner.
+ * (the credential's window), writing the entry an action needs before it is sent (auditMs; a
+ * lookup's entry and an action's outcome are written after the answer goes), and with the partner.
  */
 export interface StaffCallRecord {
   call: Extract<DeskCall, { kind: 'staff' }>; workstation: Workstation; status: number; waitedMs: number;
@@ -235,7 +236,7 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
     };
     let sent = false;
     const phases = { queuedMs: 0, auditMs: 0, partnerMs: 0 };
-    /** The call's answer to the desk, once its outcome is written. */
+    /** The call's answer to the desk, sent before its outcome's entry is written (below). */
     let reply: () => void;
     let status: number;
     let outcome: AuditOutcome;

@@ -138,7 +138,6 @@ test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a 
     await screenshots(page, 'server-audit-trail', language);
     await page.keyboard.press('Escape');
 
-
     // IT revokes this desk: the next lookup is refused in the staff's words (issue #31).
     const enrolled = (await workstations.list()).find((w) => w.name === `Front desk ${language}`)!;
     await workstations.revoke(enrolled.id);

@@ -107,6 +107,7 @@ describe('the staff queue', () => {
     await Promise.all([...busy, ...later]);
     expect(most).toBe(THROUGH_AT_A_TIME);
   });
+
   it('lets a waiting call go when the window moves, though the clock stepped forward after a burst', async () => {
     // The budget reads the wall clock, which may step (NTP); timers run on their own. A burst of a
     // whole window's calls: a wake-up set while it filled the window (for a minute on) must not hold
