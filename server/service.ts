@@ -44,6 +44,8 @@ export interface RunningService {
   stop(): Promise<void>;
   /** The share of the credential's budget the sync may take now (it gives way after a 429), while this instance leads. */
   share(): ReturnType<YieldingShare['describe']> | undefined;
+  /** How long a staff call asked now would wait for the credential's window, with `ahead` calls before it, while this instance leads: what desks are told. */
+  staffWaitMs(ahead: number): number | undefined;
   /** The desk endpoint's address, once it listens (absent: no desk endpoint configured). */
   deskApi(): Promise<string | undefined>;
 }
@@ -156,6 +158,7 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
       await api.close();
     },
     share: () => serving?.share.describe(),
+    staffWaitMs: (ahead) => serving?.queue.windowWaitMs(ahead),
     deskApi: async () => (await deskApi)?.url,
   };
 }

@@ -55,6 +55,11 @@ export class StaffQueue {
     this.budget = budget;
   }
 
+  /** How long a staff call asked now would wait for the window with `ahead` calls before it (0: it goes at once). */
+  windowWaitMs(ahead: number): number {
+    return this.budget.estimateWaitMs(ahead);
+  }
+
   /** Calls waiting in the desks' lines. */
   get waiting(): number {
     let n = 0;

@@ -2,15 +2,18 @@
 // library server (a real one, with PostgreSQL and the sandbox over HTTP, its desk endpoint over
 // TLS with a test CA). The desk first asks for IT's enrolment code; then staff sign in as
 // themselves; five wrong PINs and the server makes the account wait (said on the sign-in screen);
-// a manager opens the server's audit trail with Alt+L; IT revokes the desk (issue #31: the refusal
+// a manager opens the server's audit trail with Alt+L; the credential's minute is spent and a
+// lookup waits, saying how long; IT revokes the desk (issue #31: the refusal
 // in the staff's words); the server stops (unreachable, said at the sign-in). Keyboard only,
 // English and French, 1280x800 and 1024x700, each screen photographed.
-import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type pg from 'pg';
 import { DESK_RECORDS, keychainDeskRecords } from '../../electron/main/credentials/desk-keychain.ts';
+import { LibraryServerLink } from '../../electron/main/connection/library-server-fetch.ts';
+import { PartnerClient } from '../../electron/node/partner/client.ts';
 import { startSandbox, type SandboxHandle } from '../../electron/main/sandbox/server.ts';
 import { StaffAdmin } from '../../server/staff.ts';
 import { WorkstationAdmin } from '../../server/workstations.ts';
@@ -35,7 +38,8 @@ let partner: SandboxHandle;
 let server: RunningLibraryServer;
 let admin: pg.Client;
 let mirrorPassword = '';
-// The server's clock: real time, moved ahead past its 30 s read of revoked workstations (never waited out).
+// The server's and the partner's clock: real time, moved ahead past the server's 30 s read of
+// revoked workstations and to the end of a spent minute (never waited out).
 let ahead = 0;
 
 test.use({ policy: { platform: 'linux', linux: { path: policyFile, trustRoot: root }, protectedPlaces: { trustRoot: root } } });
@@ -45,7 +49,8 @@ test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(180_000);
   cluster = await startPostgresCluster();
   db = await createLibraryMirrorDatabase(cluster);
-  partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 800 });
+  // The partner counts the credential's minute by the same clock as the server, as a real one does by the same real time.
+  partner = await startSandbox({ password: 'e2e-partner-secret', catalogSize: 800, now: () => Date.now() + ahead });
   const work = mkdtempSync(join(tmpdir(), 'lending-desk-e2e-server-ca-'));
   const ca = await makeCertificateAuthority(work, 'server-ca');
   server = await runLibraryServer(db, partner, {
@@ -57,6 +62,7 @@ test.beforeAll(async ({}, testInfo) => {
   admin = await db.admin();
   await new StaffAdmin(admin).add('Ana Lopez', 'desk-staff', '482913');
   await new StaffAdmin(admin).add('Mo Chen', 'manager', '730518');
+  await new StaffAdmin(admin).add('Lee Park', 'desk-staff', '915274');
   const named = deskTarget(db, root);
   mirrorPassword = named.password;
   writeFileSync(policyFile, JSON.stringify({
@@ -75,6 +81,32 @@ test.afterAll(async () => {
   removeServiceConfigs();
   rmSync(root, { recursive: true, force: true });
 });
+
+/**
+ * Another desk of the library spends the credential's minute (the server's 100 requests), as a
+ * busy morning does, ten patrons at a time until the window is full; then the server's clock is
+ * moved on until the lookup's three requests would wait WAIT_SECONDS for the window (never waited
+ * out). How full the window is, and the wait, are read from the server itself (what it would tell
+ * a desk), not assumed: its own refresh may have spent part of the minute already.
+ */
+const WAIT_SECONDS = 6;
+async function spendTheMinute(caPem: string): Promise<void> {
+  const enrolled = await new WorkstationAdmin(admin).enrolDirectly(`Back office ${Date.now()}`);
+  const link = new LibraryServerLink({ urls: [server.url], ca: caPem });
+  const workstation = { username: enrolled.id, password: enrolled.secret };
+  const session = await link.signIn(workstation, 'Lee Park', '915274');
+  // The lookup's third request (two before it) waits the longest of the three.
+  const thirdWaits = (): number => server.service.staffWaitMs(2) ?? 0;
+  for (let batch = 0; thirdWaits() <= (WAIT_SECONDS + 1) * 1000; batch++) {
+    expect(batch, 'the other desk\'s calls fill the window').toBeLessThan(30);
+    // A client of its own each time: one refused as too long a wait would hold back its client's next calls.
+    const client = new PartnerClient({ baseUrl: link.baseUrl, fetch: link.fetchWith(() => {}, () => session.token), credentials: workstation });
+    await Promise.allSettled(Array.from({ length: 10 }, (_, i) => client.patronStatus(101, `BACK-OFFICE-${batch}-${i}`)));
+  }
+  link.close();
+  ahead += thirdWaits() - WAIT_SECONDS * 1000;
+  expect(thirdWaits()).toBeGreaterThan((WAIT_SECONDS - 1) * 1000);
+}
 
 async function inLanguage(page: Page, language: Language): Promise<void> {
   await page.evaluate(async (lang) => { await window.lendingDesk.updatePreferences({ language: lang }); }, language);
@@ -138,6 +170,16 @@ test('staff at a library desk: IT\'s enrolment code, a sign-in at the server, a 
     await screenshots(page, 'server-audit-trail', language);
     await page.keyboard.press('Escape');
 
+    // The credential's minute spent by the other desks (issue #31): a lookup waits its turn, and
+    // staff read how long, counting down, until the patron comes.
+    await spendTheMinute(readFileSync(caFile, 'utf8'));
+    await scan(page, partner.libraries.find((l) => l.libraryId === 101)!.cards[0]!);
+    const wait = page.locator('.service-wait');
+    await expect(wait).toBeVisible();
+    await expect(wait).toContainText(say(language, 'desk.serviceWait', { seconds: '@' }).split('@')[0]!.trim());
+    await screenshots(page, 'server-wait', language);
+    await expect(page.getByRole('region', { name: say(language, 'patron.listsLabel') })).toBeVisible({ timeout: 20_000 });
+    await expect(wait).toBeHidden();
     // IT revokes this desk: the next lookup is refused in the staff's words (issue #31).
     const enrolled = (await workstations.list()).find((w) => w.name === `Front desk ${language}`)!;
     await workstations.revoke(enrolled.id);

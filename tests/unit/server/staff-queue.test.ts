@@ -131,4 +131,22 @@ describe('the staff queue', () => {
     expect(told[0]).toBeGreaterThan(TOLD_AFTER_MS);
     expect(told[0]).toBeLessThanOrEqual(6_000);
   });
+
+  it('says how long a call asked now would wait for the window, which is what it tells the desk', async () => {
+    const budget = budgetOf(3, 3000);
+    const queue = new StaffQueue(budget);
+    const sent: number[] = [];
+    expect(queue.windowWaitMs(0)).toBe(0);
+    await Promise.all(Array.from({ length: 3 }, () => queue.run('A', partnerCall(budget, sent), () => {})));
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The window is full: the next call waits 2 s, the one after it too (the second send leaves then).
+    expect(queue.windowWaitMs(0)).toBe(2_000);
+    expect(queue.windowWaitMs(3)).toBe(5_000);
+    const told: number[] = [];
+    const call = queue.run('B', partnerCall(budget, sent), (ms) => told.push(ms));
+    expect(told).toEqual([2_000]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await call;
+    expect(sent).toHaveLength(4);
+  });
 });
