@@ -111,6 +111,8 @@ export class Transport {
   private pausedUntil = 0;
   /** 429s in a row, whatever request met them: each pause is twice the last (retry.ts); an answer of any other kind starts again. */
   private refusedInARow = 0;
+  /** When the last 429 came: one for a request already sent by then is the same refusal, not one more in a row. */
+  private lastRefusalAt = -Infinity;
   constructor(options: TransportOptions) {
     this.options = { ...options, baseUrl: normalizeBaseUrl(options.baseUrl) };
   }
@@ -192,11 +194,15 @@ export class Transport {
 
   /**
    * A 429 that says how long to wait pauses every request for that long in full, and for twice as
-   * long after each 429 in a row (the guidance's exponential backoff, from Retry-After).
+   * long after each 429 in a row (the guidance's exponential backoff, from Retry-After). Requests
+   * sent together and refused together are one refusal: a lookup's three at once, refused by a
+   * full window (the partner's, or the library server's line), pause for Retry-After, not four
+   * times it; a request sent again after the pause and refused again doubles it.
    */
-  private noteRefusal(error: HttpStatusError): void {
+  private noteRefusal(error: HttpStatusError, sentAt: number): void {
     if (error.status !== 429) return;
-    this.refusedInARow += 1;
+    if (sentAt > this.lastRefusalAt) this.refusedInARow += 1;
+    this.lastRefusalAt = this.options.now();
     if (error.retryAfterMs === undefined) return;
     const until = this.options.now() + rateLimitPauseMs(this.options.retry, error.retryAfterMs, this.refusedInARow);
     this.pausedUntil = Math.max(this.pausedUntil, until);
@@ -223,9 +229,11 @@ export class Transport {
     let response: Response;
     let text = '';
     let bytes: ArrayBuffer | undefined;
+    let sentAt = now();
     try {
       ({ response, text, bytes } = await gate(priority, async () => {
         spec.signal?.throwIfAborted(); // cancelled as it was let through
+        sentAt = now();
         // The timeout starts when the exchange is admitted, not while it waits its turn.
         timeout = AbortSignal.timeout(timeoutMs);
         const signal = spec.signal ? AbortSignal.any([timeout, spec.signal]) : timeout;
@@ -245,7 +253,7 @@ export class Transport {
     const body = parseJson(text, response.status);
     if (ok) return { status: response.status, body };
     const refused = new HttpStatusError(response.status, errorMessageOf(body), retryAfterMs(response.headers.get('retry-after'), now()));
-    this.noteRefusal(refused);
+    this.noteRefusal(refused, sentAt);
     throw refused;
   }
 }

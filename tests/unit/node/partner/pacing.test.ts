@@ -83,6 +83,17 @@ describe('the service\'s pacing (goal 2)', () => {
     expect(h.sandbox.control.requestCounts().status).toBe(4);
   });
 
+  it('takes 429s for requests sent together as one refusal: a lookup\'s three pause for Retry-After, not four times it', async () => {
+    const background = h.client().withPriority('background');
+    const cards = library(h).cards.slice(0, 3) as string[];
+    await background.patronStatus(libraryId, card);
+    h.sandbox.control.resetRequestCounts();
+    h.sandbox.control.addFault({ route: 'status', kind: 'rate-limit', times: 3, retryAfterSeconds: 1 });
+    await Promise.all(cards.map((c) => background.patronStatus(libraryId, c)));
+    expect(h.sandbox.control.requestCounts().status).toBe(6);
+    expect(Math.max(...h.sleeps)).toBe(1000);
+  });
+
   it('starts again from Retry-After once an answer comes through', async () => {
     const background = h.client().withPriority('background');
     await background.patronStatus(libraryId, card);
