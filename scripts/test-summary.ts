@@ -25,7 +25,7 @@ function vitest(file: string): Counts {
     const failedTests = result.assertionResults.some((test) => test.status === 'failed');
     if (result.status === 'failed' && !failedTests) {
       counts.failed += 1;
-      counts.failures.push(`${relative(result.name)} (the file itself): ${firstLine(result.message)}`);
+      counts.failures.push(`${relative(result.name)} (the file itself): ${firstLine(result.message) || 'no message; its tests after the last one run did not run (the worker may have exited: see the log above)'}`);
     }
   }
   return counts;
