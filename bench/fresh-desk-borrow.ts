@@ -1,5 +1,5 @@
 // A fresh desk borrows from search (issue #34, goal 4): on a 1,000,000-title sandbox at the
-// published 100 requests a minute, a desk with no copy of the catalog starts its first full sync;
+// published 100 requests a minute, a desk with no mirror yet starts its first full sync;
 // a moment later staff search for a title of library 101, the hit is looked up on the service
 // (desk-mirror.ts lookUpTitles: one page of the library's content) and borrowed. The figure is
 // the time from the sync's start to the borrow's answer. Simulated time: the minutes the rate

@@ -55,7 +55,7 @@ async function backendPid(admin: pg.Client, applicationName: string): Promise<nu
 
 const cluster = await startPostgresCluster({ durable: true });
 const sandbox = await startSandboxProcess(['--catalog-size', String(TITLES)]);
-const dir = mkdtempSync(join(tmpdir(), 'library-desk-fill-'));
+const dir = mkdtempSync(join(tmpdir(), 'library-fill-'));
 try {
   const db = await createLibraryMirrorDatabase(cluster);
   const lead = await leadingSession(db);

@@ -102,7 +102,7 @@ export interface TitleDetail {
   availability?: RowAvailability;
 }
 
-/** A content a search hit stands for, as the desk's copy of the catalog has it. */
+/** A content a search hit stands for, as the desk's mirror has it. */
 export interface TitleContent {
   contentId: ContentId;
   title?: string;
@@ -116,7 +116,7 @@ export interface TitleContent {
 }
 
 /**
- * What a search hit's titleId stands for in the desk's copy of the catalog: its contents (one,
+ * What a search hit's titleId stands for in the desk's mirror: its contents (one,
  * or a series' episodes), or why the desk cannot tell (no copy synced yet; the title not in it).
  * The desk never borrows by the titleId itself: on the service it may be another content's id.
  */

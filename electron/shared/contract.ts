@@ -397,7 +397,7 @@ export const METHODS = {
     export: z.boolean().optional(), pin: pin.optional(),
   }).refine((args) => args.card === undefined || args.libraryId !== undefined, { message: 'input.not-valid' satisfies Reason })),
   liveAvailability: method<Availability[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),
-  /** What each search hit's titleId stands for in the desk's copy of the catalog: the content ids it may borrow (never the titleId itself). */
+  /** What each search hit's titleId stands for in the desk's mirror: the content ids it may borrow (never the titleId itself). */
   titleContents: method<TitleContents[]>()(z.strictObject({ libraryId: id, titleIds: z.array(id).min(1).max(100) })),
   /** Calls whose answers the renderer no longer wants (a superseded lookup or query, issue #34): named by the call ids it gave them. */
   cancelCalls: method<null>()(z.strictObject({ callIds: z.array(z.string().regex(CALL_ID)).min(1).max(100) })),

@@ -174,7 +174,7 @@ export const REASONS = {
 
   // ---- The sync and the mirror (issue #23). {token} is the service's page token; sizes are MiB.
   'pull.token-cycle': 'The lending service sent page tokens that lead back to a page already read (token {token}), so the sync stopped there instead of reading the same pages again. Try again later; if it keeps happening, tell your library’s IT.',
-  'mirror.disk-full': 'The catalog copy on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
+  'mirror.disk-full': 'The Collection on this computer stopped growing: the disk has {freeMiB} MiB free and the desk keeps {keptMiB} MiB free for this computer’s own work. What was copied before stays as it was; free some disk space, then sync again to go on from there.',
   'sync.cancelled': 'The sync stopped because its connection was closed. The next sync goes on from where it stopped.',
 
   // ---- A desk in a library (issue #25): its Collection comes from the library mirror. Staff read these on

@@ -28,7 +28,7 @@ export const en = {
       page: 'loading the desk',
     },
     movingTitle: 'Moving the catalog to this computer',
-    movingBody: 'Lending Desk keeps its copy of the catalog in this computer’s local folder ({to}) instead of the folder that follows you from computer to computer. It is moved once; the desk opens when it is done.',
+    movingBody: 'Lending Desk keeps the Collection in this computer’s local folder ({to}) instead of the folder that follows you from computer to computer. It is moved once; the desk opens when it is done.',
     movingProgress: '{done} MB of {total} MB moved',
   },
   app: {
@@ -407,7 +407,7 @@ export const en = {
     episodes: 'Episodes ({count})',
     episodeNumbered: 'Episode {number}',
     seasonEpisode: 'Season {season}, episode {episode}',
-    // A search result names a title, not the content it borrows (issue #24): the desk's copy of the catalog says which.
+    // A search result names a title, not the content it borrows (issue #24): the desk's mirror says which.
     resolving: 'Finding which title this result borrows…',
     unresolved: {
       'no-mirror': 'This desk has no copy of the Collection yet, so it cannot tell which title this result borrows.',

@@ -158,7 +158,7 @@ export const frCA: Messages = {
     'call.cancelled': 'Une demande plus récente a pris la place de celle-ci : elle a été arrêtée.',
     'service.token-type': 'Le service de prêt a émis un jeton de type « {type} », et non un jeton « bearer » : le comptoir ne l’a pas utilisé. Prévenez le service informatique de votre bibliothèque.',
     'pull.token-cycle': 'Le service de prêt a envoyé des jetons de page qui ramènent à une page déjà lue (jeton {token}) : la synchronisation s’est arrêtée là au lieu de relire les mêmes pages. Réessayez plus tard ; si cela se répète, prévenez le service informatique de votre bibliothèque.',
-    'mirror.disk-full': 'La copie du catalogue sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
+    'mirror.disk-full': 'La Collection sur cet ordinateur a cessé de grossir : le disque a {freeMiB} Mio libres et le poste en garde {keptMiB} Mio pour le travail de l’ordinateur lui-même. Ce qui a été copié avant reste tel quel ; libérez de l’espace disque, puis synchronisez de nouveau pour reprendre là où elle s’est arrêtée.',
     'sync.cancelled': 'La synchronisation s’est arrêtée parce que sa connexion a été fermée. La prochaine synchronisation reprend là où elle s’est arrêtée.',
     'library-mirror.unreachable': 'Le miroir de votre bibliothèque est injoignable; le poste réessaie chaque minute.',
     'library-mirror.certificate': 'Le miroir de votre bibliothèque n’a pas présenté de certificat auquel cet ordinateur fait confiance; le poste ne s’y est pas connecté. Avisez le service informatique de votre bibliothèque.',
@@ -212,7 +212,7 @@ export const frCA: Messages = {
       page: 'le chargement du comptoir',
     },
     movingTitle: 'Déplacement du catalogue sur cet ordinateur',
-    movingBody: 'Lending Desk garde sa copie du catalogue dans le dossier local de cet ordinateur ({to}) plutôt que dans le dossier qui vous suit d’un ordinateur à l’autre. Elle est déplacée une seule fois ; le comptoir s’ouvre quand c’est terminé.',
+    movingBody: 'Lending Desk garde la Collection dans le dossier local de cet ordinateur ({to}) plutôt que dans le dossier qui vous suit d’un ordinateur à l’autre. Elle est déplacée une seule fois ; le comptoir s’ouvre quand c’est terminé.',
     movingProgress: '{done} Mo sur {total} Mo déplacés',
   },
   /** The contract's argument fields, as a refusal names them. */

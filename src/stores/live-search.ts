@@ -1,7 +1,7 @@
 // Live search of the service's catalog on the desk (the mirror is the Collection's): the query
 // and filters, the page of results, what each result borrows, and the live availability of
 // those contents (one liveAvailability call per page). A search result names a title
-// (`titleId`), not a content: the desk's copy of the catalog says which content ids it stands
+// (`titleId`), not a content: the desk's mirror says which content ids it stands
 // for (one, or a series' episodes); where it cannot tell (a fresh desk's first sync, a title
 // newer than the last), the first few results are looked up on the service at once, one small
 // request each (lookUpTitles), the others when staff ask; a series' episodes — which carry their
@@ -49,7 +49,7 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
   const error = ref<ErrorInfo>();
   /** By content id (as text: one form per id, content-id.ts). */
   const availability = ref<Record<string, Availability>>({});
-  /** By titleId: what the desk's copy of the catalog says each result stands for. */
+  /** By titleId: what the desk's mirror says each result stands for. */
   const resolved = ref<Record<number, TitleContents>>({});
   /** By titleId: episodes looked up on the service by their own ids, when the copy did not know the title. */
   const lookedUp = ref<Record<number, TitleContent[]>>({});
@@ -121,7 +121,7 @@ export const useLiveSearchStore = defineStore('liveSearch', () => {
     return true;
   }
 
-  /** What each result on the page stands for, read again from the desk's copy of the catalog (after a sync). */
+  /** What each result on the page stands for, read again from the desk's mirror (after a sync). */
   async function resolve(): Promise<void> {
     if (!page.value || !shown.value) return;
     const contents = await contentsFor(shown.value.libraryId, page.value.hits);

@@ -66,7 +66,7 @@ test('the idle countdown warns, the pointer keeps the session, and the lock clea
   await page.getByRole('button', { name: 'Use the built-in sandbox' }).click();
   await signIn(page);
   await expect(page.getByText('On shift: desk PIN')).toBeVisible();
-  // The Collection needs a copy of the catalog to show titles: synced through the page's own contract.
+  // The Collection needs the mirror to show titles: synced through the page's own contract.
   const synced = await page.evaluate(async () => (await window.lendingDesk.syncNow({ full: false })).ok);
   expect(synced).toBe(true);
 

@@ -30,7 +30,7 @@ const INTENDED: Record<MethodName, readonly RouteName[]> = {
   liveSearch: ['token', 'search'], listActions: [], exportActions: [],
   collectionBrowse: [], collectionTitle: [], collectionLiveAvailability: ['token', 'contentInfo'],
   syncStatus: [], syncNow: SYNC, liveAvailability: ['token', 'contentInfo'],
-  // Read from the desk's copy of the catalog only: a titleId never reaches the service as a content id.
+  // Read from the desk's mirror only: a titleId never reaches the service as a content id.
   titleContents: [],
   // A hit not in the copy: one page of the library's content, starting just before its id.
   lookUpTitles: ['token', 'libraryContent'],

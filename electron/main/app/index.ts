@@ -227,10 +227,10 @@ async function catalogInPlace(userData: string, logger: Logger): Promise<string>
         void page.loadURL(dataUrl(movingPage(folder.dir, { done, total }, locale)));
       },
     });
-    if (outcome.kind !== 'nothing') logger.info('catalog.moved', { from: folder.previous, to: folder.dir, ...outcome });
+    if (outcome.kind !== 'nothing') logger.info('mirror.folder-moved', { from: folder.previous, to: folder.dir, ...outcome });
     return folder.dir;
   } catch (error) {
-    logger.warn('catalog.move-failed', { from: folder.previous, to: folder.dir, error });
+    logger.warn('mirror.folder-move-failed', { from: folder.previous, to: folder.dir, error });
     return folder.previous;
   } finally {
     if (page && !page.isDestroyed()) page.setProgressBar(-1);

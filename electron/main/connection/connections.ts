@@ -152,7 +152,7 @@ export class Connections {
     const common = {
       profile, ratePerMinute: options.ratePerMinute ?? 100, now: options.now,
       // The service's own words beside a bulk page: logged (they name no patron), and shown on the Sync page.
-      onWarnings: (source: string, warnings: string[]) => options.logger.warn('catalog.service-warnings', { profileId: profile.id, source, warnings }),
+      onWarnings: (source: string, warnings: string[]) => options.logger.warn('sync.service-warnings', { profileId: profile.id, source, warnings }),
       // What the service answered at odds with the question (issue #34): content ids and counts, no patron.
       onMismatch: (mismatch: ServiceMismatch) => options.logger.warn('service.mismatch', { profileId: profile.id, ...mismatch }),
       // The mirror owner's own entries (a slow call: its name, time and statements' shapes, no values).

@@ -267,11 +267,11 @@ describe('sync page', () => {
   it('says why a source failed in the desk\'s words when main gave a reason: the disk nearly full', async () => {
     const { wrapper, desk } = await mountApp(sandboxInfo());
     desk.syncStatus.mockResolvedValue(ok(syncView({ counts: { titles: 10, entitlements: [] }, sources: [
-      { source: 'global', inProgress: true, items: 10, lastAttemptAt: Date.now() - 60_000, lastError: 'The catalog copy on this computer stopped growing…', lastErrorCode: 'server',
+      { source: 'global', inProgress: true, items: 10, lastAttemptAt: Date.now() - 60_000, lastError: 'The Collection on this computer stopped growing…', lastErrorCode: 'server',
         lastErrorReason: 'mirror.disk-full', lastErrorParams: { freeMiB: 300, keptMiB: 512 } },
     ] })));
     await openView(wrapper, 'Sync');
-    expect(wrapper.get('[role="alert"]').text()).toMatch(/Global catalog: the last attempt, .*, failed\. The catalog copy on this computer stopped growing: the disk has 300 MiB free and the desk keeps 512 MiB free/);
+    expect(wrapper.get('[role="alert"]').text()).toMatch(/Global catalog: the last attempt, .*, failed\. The Collection on this computer stopped growing: the disk has 300 MiB free and the desk keeps 512 MiB free/);
   });
 
   it('shows the full entitlement pass (when, how many went, when next, set by IT) and the service\'s warnings, and runs the pass on demand', async () => {

@@ -74,7 +74,7 @@ export class CollectionArea {
   /** Hits the mirror cannot resolve yet, looked up on the service (or the library mirror) now: desk-mirror.ts lookUpTitles. */
   async lookUpTitles(args: ParsedArgsOf<'lookUpTitles'>): ReturnType<DeskHandlers['lookUpTitles']> {
     const answers = await (await this.#mirrorOf(args.libraryId)).lookUpTitles(args.libraryId, args.titleIds);
-    this.#parts.logger.info('catalog.title-lookup', {
+    this.#parts.logger.info('collection.title-lookup', {
       libraryId: args.libraryId, asked: args.titleIds.length, resolved: answers.filter((a) => 'contents' in a).length,
     });
     return answers;
@@ -88,7 +88,7 @@ export class CollectionArea {
   async syncNow(args: ParsedArgsOf<'syncNow'>): ReturnType<DeskHandlers['syncNow']> {
     const connection = await this.#parts.connections.active();
     const entitlementsOnly = args.full && args.entitlementsOnly;
-    this.#parts.logger.info('catalog.sync', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
+    this.#parts.logger.info('sync.asked', { profileId: connection.profile.id, full: args.full, entitlementsOnly });
     // A connection closed under the sync (a credential or address change, the app quitting)
     // cancels it: DeskMirror refuses it as `sync.cancelled` (the desk's words: it resumes from its
     // stored page on the next sync), and nothing is recorded as failed.
@@ -119,10 +119,10 @@ export class CollectionArea {
    */
   backgroundTasks(): BackgroundTask<CollectionTaskName>[] {
     return [
-      { name: 'availability-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#refreshChanged(), failedEvent: 'catalog.refresh-failed' },
-      { name: 'full-pass', schedule: { everyMs: 3_600_000 }, runIfDue: () => this.#runDueFullPass(), failedEvent: 'catalog.full-pass-failed', now: true },
-      { name: 'catalog-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#runDueCatalogRefresh(), failedEvent: 'catalog.scheduled-sync-failed', now: true },
-      { name: 'library-fill', schedule: { everyMs: LIBRARY_FILL_CHECK_EVERY_MS }, runIfDue: () => this.#runDueLibraryFill(), failedEvent: 'catalog.library-fill-failed', now: true },
+      { name: 'availability-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#refreshChanged(), failedEvent: 'availability-refresh.failed' },
+      { name: 'full-pass', schedule: { everyMs: 3_600_000 }, runIfDue: () => this.#runDueFullPass(), failedEvent: 'full-pass.failed', now: true },
+      { name: 'catalog-refresh', schedule: { everyMs: 600_000 }, runIfDue: () => this.#runDueCatalogRefresh(), failedEvent: 'catalog-refresh.failed', now: true },
+      { name: 'library-fill', schedule: { everyMs: LIBRARY_FILL_CHECK_EVERY_MS }, runIfDue: () => this.#runDueLibraryFill(), failedEvent: 'library-fill.failed', now: true },
     ];
   }
 
@@ -142,14 +142,14 @@ export class CollectionArea {
     const before = (await connection.mirror.status()).sources;
     if (!catalogRefreshDue(before, this.#parts.catalogRefresh, this.#parts.now())) return false;
     const first = before.every((s) => s.lastSuccessAt === undefined);
-    this.#parts.logger.info('catalog.scheduled-sync', { profileId: connection.profile.id, first, everyDays: this.#parts.catalogRefresh.everyDays });
+    this.#parts.logger.info('catalog-refresh.started', { profileId: connection.profile.id, first, everyDays: this.#parts.catalogRefresh.everyDays });
     await this.#sync(connection, first, false);
     return true;
   }
 
   #logFullPass(profileId: string, sources: SyncStatusView['sources'], by: 'staff' | 'schedule'): void {
     const view = fullPassView(sources, this.#parts.fullPass);
-    this.#parts.logger.info('catalog.full-pass', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
+    this.#parts.logger.info('full-pass.done', { profileId, by, everyDays: view.everyDays, removed: view.removed ?? 0 });
   }
 
   /** The spec's 10-minute refresh (availability of the titles changed since the last run), for a connection whose entitlements have been mirrored once. */

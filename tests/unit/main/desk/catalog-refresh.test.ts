@@ -79,7 +79,7 @@ describe('a desk on its own keeps its copy current', () => {
     expect(status.sources.length).toBeGreaterThan(0);
     expect(status.sources.every((s) => s.lastSuccessAt === clock.now())).toBe(true);
     expect(status.catalogRefresh).toEqual({ everyDays: 2, setBy: 'default', lastAt: clock.now(), nextAt: clock.now() + 2 * DAY });
-    expect(logLines().some((line) => line.includes('"catalog.scheduled-sync"') && line.includes('"first":true'))).toBe(true);
+    expect(logLines().some((line) => line.includes('"catalog-refresh.started"') && line.includes('"first":true'))).toBe(true);
 
     clock.advance(2 * DAY - 60_000);
     expect(await desk.background.runNow('catalog-refresh')).toBe(false);

@@ -96,7 +96,7 @@ describe('the full entitlement pass', () => {
     expect(removedBySource.reduce((sum, n) => (sum ?? 0) + (n ?? 0), 0)).toBe(3);
     // Only the library's entitlements were read whole: the global catalog was left as it was.
     expect(after.sources.find((s) => s.source === 'global')?.lastFullAt).toBe(before.sources.find((s) => s.source === 'global')?.lastFullAt);
-    expect(logLines().some((line) => line.includes('"catalog.full-pass"') && line.includes('"removed":3') && line.includes('"by":"staff"'))).toBe(true);
+    expect(logLines().some((line) => line.includes('"full-pass.done"') && line.includes('"removed":3') && line.includes('"by":"staff"'))).toBe(true);
   });
 
   it('runs on its own when a week has passed since the last full run, not before', async () => {
@@ -110,7 +110,7 @@ describe('the full entitlement pass', () => {
     expect(await desk.background.runNow('full-pass')).toBe(true);
     expect((await collection()).filter((id) => gone.includes(id as number))).toEqual([]);
     expect((await ok<SyncStatusView>('syncStatus')).fullPass).toMatchObject({ removed: 3 });
-    expect(logLines().some((line) => line.includes('"catalog.full-pass"') && line.includes('"by":"schedule"'))).toBe(true);
+    expect(logLines().some((line) => line.includes('"full-pass.done"') && line.includes('"by":"schedule"'))).toBe(true);
     expect(await desk.background.runNow('full-pass')).toBe(false);
   });
 
@@ -129,7 +129,7 @@ describe('the full entitlement pass', () => {
     clock.advance(11 * 60_000);
     const status = await ok<SyncStatusView>('syncNow', { full: false });
     expect(status.warnings).toEqual(expect.arrayContaining([{ source: 'entitlements:101:INSTANT', warnings: ['Some titles are being re-licensed.'] }]));
-    expect(logLines().some((line) => line.includes('"catalog.service-warnings"') && line.includes('re-licensed'))).toBe(true);
+    expect(logLines().some((line) => line.includes('"sync.service-warnings"') && line.includes('re-licensed'))).toBe(true);
     sandbox.control.setShapes({ entitlementWarnings: [] });
     clock.advance(11 * 60_000);
     expect((await ok<SyncStatusView>('syncNow', { full: false })).warnings.filter((w) => w.source.startsWith('entitlements:'))).toEqual([]);

@@ -51,7 +51,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'library-desk-'));
+  dir = mkdtempSync(join(tmpdir(), 'library-fill-'));
   clock = createClock(Date.now());
 });
 afterEach(async () => {

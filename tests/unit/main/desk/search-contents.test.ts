@@ -1,6 +1,6 @@
 // Issue #24, goal 2, through the contract (dispatch, as the IPC registry calls it) on a sandbox
 // that reads ids as the published guidance does: a search result's titleId resolves, through the
-// desk's copy of the catalog, to the contents it stands for; an episode's string id is borrowed,
+// desk's mirror, to the contents it stands for; an episode's string id is borrowed,
 // listed on the patron's account, kept in the action log and returned as the string it is.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
