@@ -834,7 +834,7 @@ describe('the catalog moved to local app data (Windows: out of a roaming profile
     expect(vi.mocked(createDesk).mock.calls.at(-1)?.[0].catalogDir).toBe(dir);
     expect(readdirSync(dir).sort()).toEqual(['catalog-main-0123456789ab.db', 'catalog-main-0123456789ab.db-wal']);
     expect(existsSync(previous)).toBe(false);
-    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"catalog\.moved".*"kind":"copied"/);
+    expect(readFileSync(LOG_FILE(run.userData), 'utf8')).toMatch(/"event":"mirror\.folder-moved".*"kind":"copied"/);
     expect(calls.indexOf('app.setPath sessionData')).toBeLessThan(calls.indexOf('ready'));
     // The roaming leftovers went, and nothing of the desk's own.
     expect(readdirSync(run.userData).filter((name) => ['Cache', 'Local Storage', 'Network'].includes(name))).toEqual([]);
