@@ -3,7 +3,7 @@
 // sync (staff's "Sync now", its status for the Sync page), and its background tasks
 // (background-tasks.ts): the catalog refresh when it is due (catalog-refresh.ts), the full
 // entitlement pass when it is due (full-pass.ts) and the 10-minute availability refresh; on a
-// desk in a library, the library mirror's fill every minute instead (library-desk.ts). Works
+// desk in a library, the library mirror's fill every minute instead (library-fill-settings.ts). Works
 // through the active connection and nothing else of the other areas.
 
 import type { DeskHandlers, EventName, EventPayloads, ParsedArgsOf, SyncStatusView } from '../../../shared/contract.ts';
@@ -161,7 +161,7 @@ export class CollectionArea {
     return mirrored;
   }
 
-  // ---- a desk in a library (issue #25, library-desk.ts) ----
+  // ---- a desk in a library (issue #25, library-fill-settings.ts) ----
 
   /** Fills the active connection's Collection from the library mirror when it is due; true when it ran. Its failure is kept on the source and thrown. */
   async #runDueLibraryFill(): Promise<boolean> {

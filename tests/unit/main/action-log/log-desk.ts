@@ -9,7 +9,7 @@ import { memoryLogKey } from '../../../../electron/main/action-log/log-key.ts';
 import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
 import { createMemoryVault, type CredentialVault } from '../../../../electron/main/credentials/index.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
-import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 import type { Policy } from '../../../../electron/main/policy/index.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
 import type { MethodName } from '../../../../electron/shared/contract.ts';
@@ -65,9 +65,7 @@ export function logDesk(prefix: string, clock: Clock = createClock()): LogDesk {
       return current;
     },
     async ok(name, args) {
-      const result = await dispatch(self.desk, name, args);
-      if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-      return result.value as never;
+      return answerOf<never>(self.desk, name, args);
     },
     async close() {
       await current?.close();

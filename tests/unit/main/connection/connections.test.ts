@@ -20,6 +20,7 @@ import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk, keychainOf, type NodeDeskOptions } from '../../../support/node-desk.ts';
 import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
 import { createSandboxService } from '../../../../electron/main/sandbox/server.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 interface Sent { origin: string; path: string; authorization: string | null; at: number }
 
@@ -70,9 +71,7 @@ afterEach(async () => {
 });
 
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 
 const basicOf = (service: SandboxHandle): string => `Basic ${Buffer.from(`${service.username}:${service.password}`).toString('base64')}`;

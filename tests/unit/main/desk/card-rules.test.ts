@@ -19,6 +19,7 @@ import type { ErrorInfo } from '../../../../electron/shared/errors.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { LIBRARY_RULES, mapleCard, riversideCard, riversideItem, wrongDigit } from '../../../support/library-rules.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const POLICY: Policy = { version: 1, libraries: [...LIBRARY_RULES] };
 const CARD_101 = riversideCard(77);
@@ -49,9 +50,7 @@ afterEach(async () => {
 });
 
 async function ok<T = unknown>(name: MethodName, args?: unknown): Promise<T> {
-  const result = await dispatch(desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 async function refused(name: MethodName, args: unknown): Promise<ErrorInfo> {
   const result = await dispatch(desk, name, args);

@@ -11,7 +11,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
 import { createMemoryVault } from '../../../../electron/main/credentials/memory-vault.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
-import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import type { Policy } from '../../../../electron/main/policy/index.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
 import type { MethodName, SyncStatusView } from '../../../../electron/shared/contract.ts';
@@ -19,6 +18,7 @@ import type { ContentId } from '../../../../electron/shared/content-id.ts';
 import { createClock, type Clock } from '../../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const DAY = 86_400_000;
 const LIB = 101;
@@ -51,9 +51,7 @@ afterEach(async () => {
 });
 
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 
 /** Every content id of the library's Collection on this desk. */

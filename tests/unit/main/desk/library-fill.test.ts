@@ -27,6 +27,7 @@ import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { deskTarget, startLibraryServer, type LibraryServer } from '../../../support/library-server.ts';
 import { useLibraryMirrorDatabase } from '../../../support/library-mirror-database.ts';
 import { createNodeDesk, keychainOf } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const LIB = 101;
 const MINUTE = 60_000;
@@ -83,9 +84,7 @@ async function openDesk(change: { target?: Partial<LibraryMirrorTarget> & { pass
 }
 
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk!, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk!, name, args);
 }
 
 async function collection(): Promise<ContentId[]> {

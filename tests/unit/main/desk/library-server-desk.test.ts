@@ -30,6 +30,7 @@ import { createNodeDesk, keychainOf } from '../../../support/node-desk.ts';
 import { makeCertificateAuthority, makeServerCertificate, type CertificateAuthority } from '../../../support/certificates.ts';
 import { freePort } from '../../../support/running-library-server.ts';
 import { removeServiceConfigs, writeServiceConfig } from '../../server/service-process.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const LIB = 101;
 const db = useLibraryMirrorDatabase();
@@ -100,9 +101,7 @@ async function call(name: MethodName, args?: unknown) {
   return dispatch(desk!, name, args);
 }
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await call(name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk!, name, args);
 }
 
 const card = (): string => sandbox.libraries.find((l) => l.libraryId === LIB)!.cards[0]!;

@@ -18,6 +18,7 @@ import { METHOD_NAMES, METHODS, type AppInfo, type MethodName, type Result } fro
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
 import { REPO_ROOT } from '../../../support/repo-root.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 let dir: string;
 let desk: DeskService;
@@ -38,9 +39,7 @@ afterEach(async () => {
 
 const call = (name: MethodName, args?: unknown): Promise<Result<unknown>> => dispatch(desk, name, args);
 async function ok<T>(name: MethodName, args?: unknown): Promise<T> {
-  const result = await call(name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 
 /** Arguments each method would accept on shift, for the sandbox's first library and a demo patron. */

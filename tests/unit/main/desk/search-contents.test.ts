@@ -14,6 +14,7 @@ import { createSandboxService, type SandboxService } from '../../../../electron/
 import type { MethodName } from '../../../../electron/shared/contract.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const LIB = 101;
 const CARD = '2110100001';
@@ -43,9 +44,7 @@ async function call(name: MethodName, args?: unknown) {
   return dispatch(desk, name, args);
 }
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await call(name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 
 describe('a search result, resolved through the desk\'s copy, on the published reading of ids', () => {

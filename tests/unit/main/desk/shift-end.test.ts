@@ -18,6 +18,7 @@ import type { AppInfo, EventPayloads, MethodName } from '../../../../electron/sh
 import { createClock, type Clock } from '../../../support/clock.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const MINUTE = 60_000;
 let dir: string;
@@ -54,9 +55,7 @@ afterEach(async () => {
 });
 
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(desk, name, args);
 }
 
 async function onShift(): Promise<{ libraryId: number; card: string }> {

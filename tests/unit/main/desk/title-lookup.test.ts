@@ -11,12 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inProcessSandbox } from '../../../../electron/main/connection/sandbox-endpoint.ts';
 import { createMemoryVault } from '../../../../electron/main/credentials/memory-vault.ts';
 import type { DeskService } from '../../../../electron/main/desk/desk-service.ts';
-import { dispatch } from '../../../../electron/main/ipc/dispatch.ts';
 import type { IdReading } from '../../../../electron/main/sandbox/content-ids.ts';
 import { createSandboxService, type SandboxService } from '../../../../electron/main/sandbox/server.ts';
 import type { MethodName } from '../../../../electron/shared/contract.ts';
 import { TEST_DESK_PIN } from '../../../support/desk-pin.ts';
 import { createNodeDesk } from '../../../support/node-desk.ts';
+import { answerOf } from '../../../support/desk-calls.ts';
 
 const LIB = 101;
 const CARD = '2110100002';
@@ -49,9 +49,7 @@ afterEach(async () => {
 });
 
 async function ok<T = any>(name: MethodName, args?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const result = await dispatch(fresh!.desk, name, args);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
+  return answerOf<T>(fresh!.desk, name, args);
 }
 
 /** The routes the sandbox was asked for by `work`. */
