@@ -486,9 +486,9 @@ try {
   console.log('\nAgainst the goals');
   console.log(`  lookup p95, one desk through the server / one straight to the sandbox, same run: ${against(figures.relayVsDirectLookupP95, GOALS.relayVsDirectLookupP95, 'x')}`);
   console.log(`  lookup p95, ${PEAK_DESKS} desks at 50 requests a minute while the server syncs / one desk: ${against(figures.peakLookupP95Ratio, GOALS.peakLookupP95Ratio, 'x')}`);
-  console.log(`  429s reaching staff at that peak: ${zero(figures.peakStaff429)}; actions lost ${zero(figures.failoverLost)}, doubled ${zero(figures.failoverDoubled)}`);
+  console.log(`  429s reaching staff at that peak: ${zero(figures.peakStaff429)}; actions lost ${zero(figures.peakLost)}, doubled ${zero(figures.peakDoubled)}`);
   console.log(`  at twice the limit: requests the sandbox saw beyond the limit ${zero(figures.overloadOverLimit)}; actions lost ${zero(figures.overloadLost)}, doubled ${zero(figures.overloadDoubled)}; wait p95 ${figures.overloadWaitP95Seconds ?? '-'} s; waits past 2 s staff were not told of ${zero(figures.overloadUntoldWaits)}`);
-  console.log(`  the instance serving the desks killed mid-peak: the longest a desk waited ${against(figures.serverFailoverSeconds, GOALS.serverFailoverSeconds, 's')}; actions lost ${zero(figures.peakLost)}, doubled ${zero(figures.peakDoubled)}`);
+  console.log(`  the instance serving the desks killed mid-peak: the longest a desk waited ${against(figures.serverFailoverSeconds, GOALS.serverFailoverSeconds, 's')}; actions lost ${zero(figures.failoverLost)}, doubled ${zero(figures.failoverDoubled)}`);
   console.log(`  catalog requests, ${PEAK_DESKS} desks / 1: ${against(figures.catalogRequests50vs1, GOALS.catalogRequests50vs1, 'x')}`);
   console.log(`  a desk's Collection ready amid 10 readers: ${against(figures.deskReadyWith10Seconds, GOALS.deskReadyWith10Seconds, 's')}`);
   console.log(`  the sync's failover (the second instance leading): ${against(figures.failoverSeconds, GOALS.failoverSeconds, 's')}; pages fetched twice ${failover?.pagesFetchedTwice ?? '-'}, goal ≤ 1`);
