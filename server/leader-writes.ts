@@ -1,7 +1,8 @@
 // Writes to the library mirror come from the leader's session alone, one transaction at a time
 // (so change sequences commit in order, and a desk reading up to N has seen everything below N),
 // and each first checks that this session still holds the leader lock (leadership.ts): a session
-// that lost it — ended, or of a process that no longer leads — writes nothing.
+// that lost it — ended, or of a process that no longer leads — writes nothing. Everything else the
+// leader sends on that session (its periodic lock check among it) queues here too.
 import type pg from 'pg';
 import { LOCK, LOCK_CLASS } from '../electron/node/library-mirror/schema.ts';
 
@@ -29,6 +30,17 @@ export class LeaderWrites {
   /** Told when a transaction rolls back (temporary tables made in it are gone with it). */
   onRollback(listener: () => void): void {
     this.rollbackListeners.push(listener);
+  }
+
+  /**
+   * Statements outside any transaction, after the work before them and before the work after: the
+   * session never has two queries under way (pg 8 queued a second one itself, with a deprecation
+   * warning; pg 9 refuses it). The lock check, LISTEN and the migrations go this way.
+   */
+  alone<T>(work: (db: pg.ClientBase) => Promise<T>): Promise<T> {
+    const result = this.queue.then(() => work(this.session));
+    this.queue = result.catch(() => {});
+    return result;
   }
 
   /** One transaction on the leader's session, after the ones before it; refused unless the session leads. */

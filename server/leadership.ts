@@ -9,6 +9,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from '../electron/node/logging/index.ts';
 import { LOCK, LOCK_CLASS } from '../electron/node/library-mirror/schema.ts';
 import { errorText } from '../electron/node/logging/tls-refusal.ts';
+import { LeaderWrites } from './leader-writes.ts';
 
 /** How often a follower asks for the lock, and the leader checks it still has it. At most 30: a dead leader is replaced within a minute. */
 export const LEADER_RETRY_SECONDS = 15;
@@ -40,9 +41,13 @@ async function stillLeads(session: pg.ClientBase): Promise<boolean> {
   return rows[0]?.leading === true;
 }
 
-/** A leader's time: its session (the lock's, and every write's), and a signal that aborts when the lead is lost. */
+/**
+ * A leader's time: its session (the lock's, and every write's), the one queue every query on that
+ * session goes through, and a signal that aborts when the lead is lost.
+ */
 export interface LeaderTerm {
   session: pg.Client;
+  writes: LeaderWrites;
   signal: AbortSignal;
 }
 
@@ -138,19 +143,24 @@ export class Leadership {
     session.on('error', onError);
     const stopped = (): void => lose('the service is stopping');
     this.stopping.signal.addEventListener('abort', stopped, { once: true });
+    const writes = new LeaderWrites(session);
+    // The check waits its turn behind the writes (never inside a transaction); one at a time.
+    let checking = false;
     const checks = setInterval(() => {
-      stillLeads(session).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => {
-        // The check can fall inside a write's transaction that just failed (and is about to roll
-        // back): that says nothing about the lock. Any other failure is the session's.
+      if (checking) return;
+      checking = true;
+      writes.alone(stillLeads).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => {
+        // A statement that failed inside a transaction about to roll back says nothing about the
+        // lock (the queue keeps the check out of transactions; kept as a guard). Any other failure is the session's.
         if ((error as { code?: string }).code !== IN_FAILED_TRANSACTION) lose(messageOf(error));
-      });
+      }).finally(() => { checking = false; });
     }, this.retryMs);
     log.info('leader', { retrySeconds: this.options.retrySeconds });
     // The lead ends when its work ends or the moment it is lost: the session then ends at once (a
     // request still waiting for the budget or the service must not keep the lock, or a write that
     // session could still make, alive). The work's own end follows; its writes fail on the ended session.
     const ended = new Promise<void>((resolve) => lost.signal.addEventListener('abort', () => resolve(), { once: true }));
-    const work = this.options.lead({ session, signal: lost.signal });
+    const work = this.options.lead({ session, writes, signal: lost.signal });
     try {
       await Promise.race([work, ended]);
       if (!lost.signal.aborted) lose('its work ended');

@@ -15,7 +15,6 @@ import type { LoadedConfig } from './config.ts';
 import { CredentialBudget, recentSends, recordSends } from './credential-budget.ts';
 import { startDeskApi, type DeskApi, type LeadServing, type StaffCallRecord } from './desk-api/server.ts';
 import { DeskTokens, deskTokenKey } from './desk-tokens.ts';
-import { LeaderWrites } from './leader-writes.ts';
 import { LEADER_KEEPALIVES, Leadership, type LeaderTerm } from './leadership.ts';
 import { LibraryPageStore } from './page-store.ts';
 import { runSchedule } from './schedule.ts';
@@ -61,11 +60,10 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
   normalizeBaseUrl(config.partner.baseUrl);
   let serving: (LeadServing & { share: YieldingShare }) | undefined;
 
-  const lead = async ({ session, signal }: LeaderTerm): Promise<void> => {
-    const versions = await migrate(session);
+  const lead = async ({ session, writes, signal }: LeaderTerm): Promise<void> => {
+    const versions = await writes.alone(migrate);
     if (versions.from !== versions.to) log.info('schema-migrated', versions);
-    await grantDeskRole(session, config.database.deskRole);
-    const writes = new LeaderWrites(session);
+    await writes.alone((db) => grantDeskRole(db, config.database.deskRole));
     const store = new LibraryPageStore(writes);
     // Sends are recorded on a session of their own: never inside a page's transaction, never behind it.
     const records = await openSession(database, { applicationName: `lending-desk-library-server ${config.instanceName} budget` });
@@ -89,7 +87,7 @@ export function startLibraryServer({ config, credentials, database, deskApi: des
         if (message.channel !== SYNC_NOW_CHANNEL) return;
         for (const wake of requested.splice(0)) wake();
       });
-      await session.query(`LISTEN ${SYNC_NOW_CHANNEL}`);
+      await writes.alone((db) => db.query(`LISTEN ${SYNC_NOW_CHANNEL}`));
       await state.set('leader', {
         instance: config.instanceName, host: hostname(), pid: process.pid, since: new Date(now()).toISOString(),
         ...(config.deskApi ? { deskUrl: config.deskApi.publicUrl } : {}),
