@@ -57,9 +57,15 @@ async function sendOversized(response: ServerResponse, bytes: number, declared: 
   for (const chunk of oversizedBody(bytes)) {
     if (response.destroyed) return;
     if (!response.write(chunk)) {
+      // Whichever comes first; the other listener goes too (one left per wait passed 10 on a 120 MB body).
       await new Promise<void>((resolve) => {
-        response.once('drain', resolve);
-        response.once('close', resolve);
+        const done = (): void => {
+          response.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        response.once('drain', done);
+        response.once('close', done);
       });
     }
   }
