@@ -84,20 +84,18 @@ function stateOf(row: CursorRow): SourceState {
 
 export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRecords {
   private readonly writes: LeaderWrites;
-  private readonly session: pg.ClientBase;
   private readonly openings = new Map<number, RunOpening>();
   private lastRun = 0;
   private staged = false;
 
-  /** Writes go through the leader's session (they check it holds the leader lock); a store that only reads may be given any session. */
+  /** Writes and reads go through the leader's session, one at a time (writes check it holds the leader lock). */
   constructor(writes: LeaderWrites) {
-    this.session = writes.session;
     this.writes = writes;
     writes.onRollback(() => { this.staged = false; });
   }
 
   async states(): Promise<SourceState[]> {
-    const { rows } = await this.session.query<CursorRow>(`SELECT * FROM ${T.cursors} ORDER BY source`);
+    const { rows } = await this.writes.alone((db) => db.query<CursorRow>(`SELECT * FROM ${T.cursors} ORDER BY source`));
     return rows.map(stateOf);
   }
 
@@ -227,19 +225,19 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
   }
 
   async unreadAvailability(libraryId: number, after: string | undefined, limit: number): Promise<ContentId[]> {
-    const { rows } = await this.session.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
+    const { rows } = await this.writes.alone((db) => db.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
       WHERE e.library_id = $1 AND e.model = 'FLEX' AND e.active AND NOT e.removed AND e.content_id > $2
         AND NOT EXISTS (SELECT 1 FROM ${T.availability} a WHERE a.library_id = e.library_id AND a.content_id = e.content_id)
-      ORDER BY e.content_id LIMIT $3`, [libraryId, after ?? '', limit]);
+      ORDER BY e.content_id LIMIT $3`, [libraryId, after ?? '', limit]));
     return rows.map((r) => contentIdOf(r.content_id) as ContentId);
   }
 
   /** Of these titles of the library, those entitled with no record (a title newly entitled: page-store.ts, TitleRecords). */
   async withoutRecord(libraryId: number, contentIds: ContentId[]): Promise<ContentId[]> {
     if (contentIds.length === 0) return [];
-    const { rows } = await this.session.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
+    const { rows } = await this.writes.alone((db) => db.query<{ content_id: string }>(`SELECT e.content_id FROM ${T.entitlements} e
       WHERE e.library_id = $1 AND e.content_id = ANY($2) AND NOT e.removed
-        AND NOT EXISTS (SELECT 1 FROM ${T.titles} t WHERE t.id = e.content_id AND NOT t.removed)`, [libraryId, contentIds.map(String)]);
+        AND NOT EXISTS (SELECT 1 FROM ${T.titles} t WHERE t.id = e.content_id AND NOT t.removed)`, [libraryId, contentIds.map(String)]));
     return rows.map((r) => contentIdOf(r.content_id) as ContentId);
   }
 

@@ -20,7 +20,7 @@ export class ServiceState {
   }
 
   async get(key: string): Promise<unknown> {
-    const { rows } = await this.writes.session.query<{ value: unknown }>(`SELECT value FROM ${SCHEMA}.service_state WHERE key = $1`, [key]);
+    const { rows } = await this.writes.alone((db) => db.query<{ value: unknown }>(`SELECT value FROM ${SCHEMA}.service_state WHERE key = $1`, [key]));
     return rows[0]?.value;
   }
 
