@@ -43,14 +43,17 @@ export class LeaderWrites {
     return result;
   }
 
+  /** Whether this session still holds the leader lock, asked in its turn (leadership.ts checks it every few seconds). */
+  stillLeads(): Promise<boolean> {
+    return this.alone(holdsLeaderLock);
+  }
+
   /** One transaction on the leader's session, after the ones before it; refused unless the session leads. */
   run<T>(work: (db: pg.ClientBase) => Promise<T>): Promise<T> {
-    const db = this.session;
-    const result = this.queue.then(async () => {
+    return this.alone(async (db) => {
       await db.query('BEGIN');
       try {
-        const { rows } = await db.query<{ leading: boolean }>(HOLDS_LEADER_LOCK, [LOCK_CLASS, LOCK.leader]);
-        if (!rows[0]?.leading) throw new NotLeaderError();
+        if (!(await holdsLeaderLock(db))) throw new NotLeaderError();
         const value = await work(db);
         await db.query('COMMIT');
         return value;
@@ -60,7 +63,10 @@ export class LeaderWrites {
         throw error;
       }
     });
-    this.queue = result.catch(() => {});
-    return result;
   }
+}
+
+async function holdsLeaderLock(db: pg.ClientBase): Promise<boolean> {
+  const { rows } = await db.query<{ leading: boolean }>(HOLDS_LEADER_LOCK, [LOCK_CLASS, LOCK.leader]);
+  return rows[0]?.leading === true;
 }

@@ -35,12 +35,6 @@ export async function waitToLead(session: pg.ClientBase): Promise<void> {
   await session.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, LOCK.leader]);
 }
 
-async function stillLeads(session: pg.ClientBase): Promise<boolean> {
-  const { rows } = await session.query<{ leading: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
-    AND classid::bigint = $1 AND objid::bigint = $2 AND objsubid = 2 AND granted AND pid = pg_backend_pid()) AS leading`, [LOCK_CLASS, LOCK.leader]);
-  return rows[0]?.leading === true;
-}
-
 /**
  * A leader's time: its session (the lock's, and every write's), the one queue every query on that
  * session goes through, and a signal that aborts when the lead is lost.
@@ -149,7 +143,7 @@ export class Leadership {
     const checks = setInterval(() => {
       if (checking) return;
       checking = true;
-      writes.alone(stillLeads).then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => {
+      writes.stillLeads().then((leading) => leading || lose('its session no longer holds the lock'), (error: unknown) => {
         // A statement that failed inside a transaction about to roll back says nothing about the
         // lock (the queue keeps the check out of transactions; kept as a guard). Any other failure is the session's.
         if ((error as { code?: string }).code !== IN_FAILED_TRANSACTION) lose(messageOf(error));
