@@ -15,7 +15,9 @@
 //   3. the failover: the same peak with two server instances, the one serving the desks (the
 //      leader, which the desks' policy names first) killed with SIGKILL mid-peak and mid-sync;
 //   4. overload: 100 desks every 2 modelled minutes (200 requests a minute, twice the limit).
-// Then bench:library-fill in a process of its own for a desk's first fill amid 10 readers.
+// After run 1, the floor under its ratio: a relay that does nothing (relay-hop.ts). Then
+// bench:library-fill in a process of its own for a desk's first fill amid 10 readers, and a shift
+// change.
 // Printed beside the goals; nothing asserted; the last line is FLEET-JSON.
 //
 // Time is compressed, as the issue allows where real time would be too long: the credential's
