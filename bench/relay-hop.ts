@@ -14,6 +14,7 @@
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import type { Server } from 'node:net';
 import { Agent, createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,8 @@ export async function measureRelayHop(lookups = 60, pauseMs = 1000): Promise<Rel
   }
 }
 
-function listen(server: ReturnType<typeof createServer>, scheme: 'http' | 'https'): void {
+/** Tells the parent the server's address once it listens (an HTTP and an HTTPS server are both a `net.Server`). */
+function listen(server: Server, scheme: 'http' | 'https'): void {
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
     if (address && typeof address === 'object') process.send?.(`${scheme}://127.0.0.1:${address.port}`);
@@ -89,7 +91,7 @@ function runRelay(role: Extract<Role, { role: 'relay' }>): void {
     })();
   });
   server.keepAliveTimeout = 60_000;
-  listen(server as unknown as ReturnType<typeof createServer>, 'https');
+  listen(server, 'https');
 }
 
 async function runClient(role: Extract<Role, { role: 'client' }>): Promise<void> {
