@@ -18,6 +18,7 @@ import { SANDBOX_PROFILE_ID } from '../electron/main/desk/areas/connections-area
 import { IN_PROCESS_ORIGIN } from '../electron/main/sandbox/service.ts';
 import { installHostBridge } from '../tests/e2e/host/bridge-script.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
+import { STAND_IN_CHROMIUM_ARGS } from '../tests/e2e/host/chromium-args.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TYPING_GAP_MS = 100;
@@ -129,7 +130,7 @@ async function typeInTheWindow(url: string, searches: string[]): Promise<Omit<Wi
   const { chromium } = await import('playwright-core'); // loaded only here: it is large, and the mirror's memory is measured before
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [...STAND_IN_CHROMIUM_ARGS],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -15,6 +15,7 @@ import { startDeskHost, type DeskHost, type DeskHostOptions } from './host/desk-
 import type { DeskService } from '../../electron/main/desk/desk-service.ts';
 import { ELECTRON_HOST_ENV } from './global-setup.ts';
 import { installedElectron } from '../../scripts/electron-binary.ts';
+import { STAND_IN_CHROMIUM_ARGS } from './host/chromium-args.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -62,7 +63,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
   browser: [async ({}, use) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [...STAND_IN_CHROMIUM_ARGS],
     });
     await use(browser);
     await browser.close();

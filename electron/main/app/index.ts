@@ -23,6 +23,7 @@ import { APP_SCHEME, createRendererHandler, PRIVILEGED_SCHEMES } from './app-pro
 import { readBuildInfo } from './build-info.ts';
 import { createDesk } from './desk-assembly.ts';
 import { certificateTrust, interceptionAware } from './certificate-trust.ts';
+import { applyChromiumSwitches } from './chromium-switches.ts';
 import { removeRoamingChromiumData } from './chromium-data.ts';
 import { electronClipboard } from './electron-clipboard.ts';
 import { installedForAllUsers } from './install-kind.ts';
@@ -301,6 +302,7 @@ function boot(): void {
   if (local) app.setPath('sessionData', local);
   // Must happen before `ready`.
   protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+  applyChromiumSwitches(app.commandLine);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;

@@ -112,14 +112,22 @@ export function createElectronStandIn(options: StandInOptions) {
   let exitCode: number | undefined;
   const quitWaiting: Array<() => void> = [];
 
-  const switches = new Set((options.args ?? []).flatMap((arg) => {
-    const match = /^--?([^=]+)/.exec(arg);
-    return match ? [match[1]!] : [];
+  /** Chromium's parse of the line: each switch's value (the last one given wins, as in Chromium). */
+  const switches = new Map((options.args ?? []).flatMap((arg) => {
+    const match = /^--?([^=]+)(?:=(.*))?$/.exec(arg);
+    return match ? [[match[1]!, match[2] ?? ''] as const] : [];
   }));
 
   const app = strict('app', {
     get isPackaged() { return options.packaged; },
-    commandLine: strict('app.commandLine', { hasSwitch: (name: string) => switches.has(name) }),
+    commandLine: strict('app.commandLine', {
+      hasSwitch: (name: string) => switches.has(name),
+      getSwitchValue: (name: string) => switches.get(name) ?? '',
+      appendSwitch(name: string, value?: string) {
+        record(`app.commandLine.appendSwitch ${name}${value === undefined ? '' : `=${value}`}`);
+        switches.set(name, value ?? '');
+      },
+    }),
     setPath(name: string, value: string) { record(`app.setPath ${name}`); paths.set(name, value); },
     getPath(name: string) {
       // Electron's sessionData is the user data folder until main moves it.

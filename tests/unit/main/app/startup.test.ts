@@ -277,6 +277,17 @@ describe('a packaged start', () => {
     expect(run.electron.paths.get('userData')).toBe(run.userData);
   });
 
+  it('turns off Chromium\'s deferral of the page\'s tasks after a keystroke before ready, keeping features the line already turns off', async () => {
+    const plain = await startUp(await launch({ packaged: true }));
+    const set = plain.electron.calls.indexOf('app.commandLine.appendSwitch disable-features=DeferRendererTasksAfterInput');
+    expect(set).toBeGreaterThanOrEqual(0);
+    expect(set).toBeLessThan(plain.electron.calls.indexOf('ready'));
+    await quit(plain);
+    runs.splice(runs.indexOf(plain), 1);
+    const withOwn = await startUp(await launch({ packaged: true, args: ['--disable-features=Translate,MediaRouter'] }));
+    expect(withOwn.electron.calls).toContain('app.commandLine.appendSwitch disable-features=Translate,MediaRouter,DeferRendererTasksAfterInput');
+  });
+
   it('ignores the test variables (another keychain, another data folder), and names them in its log', async () => {
     const real = await startUp(await launch({ packaged: true }));
     await expect(contractOf(real)('setDeskPin', { pin: 'desk-pin-1' })).resolves.toMatchObject({ ok: true });
