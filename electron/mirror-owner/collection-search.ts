@@ -141,7 +141,7 @@ export class CollectionSearch {
     let progress = this.searches.get(key);
     if (progress) this.searches.delete(key);
     else {
-      progress = this.narrowed(words, shape, filters, sort, direction)
+      progress = this.narrowed(words, shape, filters, sort, direction, need)
         ?? { words, shape, found: new RowList(), walkedTo: 0, complete: false, checkedIndex: false, readsAvailability: readsAvailability(filters, sort) };
     }
     if (this.searches.size >= SEARCHES_KEPT) this.searches.delete(this.searches.keys().next().value as string);
@@ -172,11 +172,13 @@ export class CollectionSearch {
 
   /**
    * The most recent kept search in the same filters and order that `words` narrow, carried on: its
-   * rows up to where its walk stopped tested against the new words (none before that point can
-   * match unless they matched it), its walk going on from there; complete stays complete. The
-   * full-text index is asked again only for other words than it was asked for.
+   * rows tested against the new words (none it passed over can match unless they matched it), its
+   * walk going on from there; complete stays complete. The full-text index is asked again only for
+   * other words than it was asked for. Its rows are tested only until `need` match: after an exact
+   * count ("s": every one of half a million titles) the next keystroke would otherwise test them
+   * all for a first page; the walk then goes on from just after the last row tested.
    */
-  private narrowed(words: readonly string[], shape: string, filters: IndexFilters, sort: SortKey, direction: Direction): Progress | undefined {
+  private narrowed(words: readonly string[], shape: string, filters: IndexFilters, sort: SortKey, direction: Direction, need: number): Progress | undefined {
     let from: Progress | undefined;
     for (const kept of this.searches.values()) if (kept.shape === shape && narrows(words, kept.words)) from = kept;
     if (!from) return undefined;
@@ -187,9 +189,16 @@ export class CollectionSearch {
     const accept = acceptTable(filters);
     const found = new RowList();
     const earlier = from.found.view();
-    for (let i = 0; i < earlier.length; i++) {
+    let i = 0;
+    for (; i < earlier.length && found.length < need; i++) {
       const row = earlier[i] as number;
       if (this.matchesAt(lane, positions[row] as number, tests, needed, accept)) found.push(row);
+    }
+    if (i < earlier.length) {
+      // Stopped inside the earlier rows: the walk goes on after the last one tested (every row
+      // before it was covered by the earlier search), and a count may ask the index again.
+      const walkedTo = i === 0 ? 0 : (positions[earlier[i - 1] as number] as number) + 1;
+      return { words, shape, found, walkedTo, complete: false, checkedIndex: false, readsAvailability: from.readsAvailability };
     }
     const asked = (w: readonly string[]): string => w.filter((word) => word.length >= this.tuning.indexedWord).join(' ');
     return {
