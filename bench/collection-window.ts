@@ -44,9 +44,8 @@ function installMeasurement(): void {
     const response = await realFetch(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (url.endsWith('/__contract/collectionBrowse')) {
-      const args = (JSON.parse(String(init?.body ?? '{}')) as { args?: { text?: string; countToRows?: boolean } }).args ?? {};
-      // A first page (the rows a keystroke asks for, countToRows); not the count asked after it, nor an exact count.
-      if (args.countToRows) {
+      const args = (JSON.parse(String(init?.body ?? '{}')) as { args?: { text?: string; exactCount?: boolean } }).args ?? {};
+      if (!args.exactCount) {
         const json = response.json.bind(response);
         response.json = async () => {
           const result = await json() as { ok: boolean; value?: { total: number; rows: { title?: string }[] } };

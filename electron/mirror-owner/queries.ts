@@ -71,19 +71,16 @@ export function browse(mirror: ReadParts, collections: CollectionCache, query: B
   const page = collections.read(query.libraryId, ({ index, search }) => {
     if (words.length === 0) {
       const view = index.view(filters, sort, direction);
-      return { total: view.length, atLeast: false, uncounted: false, keys: Array.from(view.subarray(offset, offset + limit), (row) => index.contentIds[row] as number) };
+      return { total: view.length, atLeast: false, keys: Array.from(view.subarray(offset, offset + limit), (row) => index.contentIds[row] as number) };
     }
-    // A keystroke's rows (countToRows) stop the search at the rows: counting on to the cap walked
-    // up to 30 ms further on the 1M-title mirror ("su") while the rows waited (issue #30).
-    const need = query.exactCount ? Infinity : query.countToRows ? offset + limit : Math.max(COUNT_CAP + 1, offset + limit);
+    const need = query.exactCount ? Infinity : Math.max(COUNT_CAP + 1, offset + limit);
     const found = search.find(words, filters, sort, direction, need);
     const keys = Array.from(found.rows.subarray(offset, offset + limit), (row) => index.contentIds[row] as number);
-    if (found.complete) return { total: found.rows.length, atLeast: false, uncounted: false, keys };
-    return query.countToRows ? { total: found.rows.length, atLeast: true, uncounted: true, keys } : { total: COUNT_CAP, atLeast: true, uncounted: false, keys };
+    return found.complete ? { total: found.rows.length, atLeast: false, keys } : { total: COUNT_CAP, atLeast: true, keys };
   });
   return {
     total: page.total, rows: rowsByKey(mirror, query.libraryId, page.keys),
-    ...(page.atLeast ? { atLeast: true } : {}), ...(page.uncounted ? { uncounted: true } : {}), ...(searchUpgrade === undefined ? {} : { searchUpgrade }),
+    ...(page.atLeast ? { atLeast: true } : {}), ...(searchUpgrade === undefined ? {} : { searchUpgrade }),
   };
 }
 

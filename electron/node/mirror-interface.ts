@@ -63,8 +63,6 @@ export interface BrowseQuery {
   limit: number;
   /** A search's exact count however large (off the typing path); otherwise it stops above the cap ("1,000+"). */
   exactCount?: boolean;
-  /** The rows only: a search stops once `offset + limit` are found, and an answer short of the end comes `uncounted`. */
-  countToRows?: boolean;
 }
 
 export interface MirrorCounts {

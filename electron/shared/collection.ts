@@ -140,11 +140,6 @@ export interface CollectionPage {
   total: number;
   rows: BrowseRow[];
   atLeast?: true;
-  /**
-   * Asked with `countToRows` and not counted: `total` is only the rows found so far (with
-   * `atLeast`), for laying out the grid; the count is to be asked next, never shown from this.
-   */
-  uncounted?: true;
   /** While titles copied by an earlier version of the desk get their search words (0–1): search finds only those done so far. */
   searchUpgrade?: number;
 }

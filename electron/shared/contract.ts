@@ -371,8 +371,6 @@ export const METHODS = {
     limit: z.number().int().min(1).max(500).default(100),
     /** A search's count in full however large (asked off the typing path); otherwise "1,000+". */
     exactCount: z.boolean().optional(),
-    /** A keystroke's rows: the search stops once they are found, uncounted (the count is asked next, off the rows' way). */
-    countToRows: z.boolean().optional(),
   })),
   collectionTitle: method<TitleDetail | null>()(z.strictObject({ libraryId: id, contentId })),
   collectionLiveAvailability: method<BrowseRow[]>()(z.strictObject({ libraryId: id, contentIds: z.array(contentId).min(1).max(500) })),

@@ -13,9 +13,6 @@
 // stay in the grid as `stale` (the view hides them and acts on none), so the answer is patched
 // into rows already on the page instead of the grid being emptied and built again. A first page
 // carries the first screen of rows (FIRST_ROWS); the rest of it is asked if staff scroll there.
-// A first page is asked uncounted (`countToRows`): the owner stops the search at its rows, and the
-// count (to "1,000+") is asked right after it, so a count walking far never holds up the rows;
-// the count line stays empty until it comes, as it is while the rows are on their way.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { ContentFlag, Direction, SortKey } from '../../electron/shared/collection.ts';
@@ -73,8 +70,6 @@ export const useCollectionStore = defineStore('collection', () => {
   const total = ref<number>();
   /** The search matched more than `total` titles and was not counted further yet. */
   const totalAtLeast = ref(false);
-  /** The first page came uncounted and its count is on its way: `total` is only its rows (for the grid), not for the count line. */
-  const counting = ref(false);
   /** While titles copied by an earlier version get their search words (0–1). */
   const searchUpgrade = ref<number>();
   /** Pages by index; a new filter, sort or library starts over. */
@@ -127,7 +122,6 @@ export const useCollectionStore = defineStore('collection', () => {
     pages.value = new Map();
     total.value = undefined;
     totalAtLeast.value = false;
-    counting.value = false;
   }
 
   /** Everything goes, the rows on screen and the first page on its way included (another library, the lock). */
@@ -180,7 +174,7 @@ export const useCollectionStore = defineStore('collection', () => {
         wanted = false;
         if (session.selectedLibraryId === undefined || pages.value.has(0)) return;
         const asked = generation;
-        const result = await firstPages.alongside('collectionBrowse', { ...query(0), limit: FIRST_ROWS, countToRows: true });
+        const result = await firstPages.alongside('collectionBrowse', { ...query(0), limit: FIRST_ROWS });
         if (asked === generation) {
           if (result) takePage(0, result);
           return;
@@ -218,26 +212,10 @@ export const useCollectionStore = defineStore('collection', () => {
     problem.value = undefined;
     takeCount(result.value);
     putPage(index, result.value.rows);
-    if (result.value.uncounted) void loadCount();
-    else if (result.value.atLeast && index === 0) countExactlyLater();
-  }
-
-  function countExactlyLater(): void {
-    clearTimeout(exactCountTimer);
-    exactCountTimer = setTimeout(() => void loadExactCount(), EXACT_COUNT_AFTER_MS);
-  }
-
-  /** The count of a first page that came uncounted, to the cap ("1,000+"); dropped if staff typed on (the scope was reset). */
-  async function loadCount(): Promise<void> {
-    if (session.selectedLibraryId === undefined) return;
-    const result = await requests.alongside('collectionBrowse', { ...query(0), limit: 1 });
-    if (!result) return;
-    if (!result.ok) {
-      problem.value = result.error;
-      return;
+    if (result.value.atLeast && index === 0) {
+      clearTimeout(exactCountTimer);
+      exactCountTimer = setTimeout(() => void loadExactCount(), EXACT_COUNT_AFTER_MS);
     }
-    takeCount(result.value);
-    if (result.value.atLeast) countExactlyLater();
   }
 
   function putPage(index: number, rows: BrowseRow[]): void {
@@ -246,16 +224,10 @@ export const useCollectionStore = defineStore('collection', () => {
     pages.value = next;
   }
 
-  /** A capped count never replaces an exact one of the same search, nor rows found replace a count. */
+  /** A capped count never replaces an exact one of the same search. */
   function takeCount(page: CollectionPage): void {
     searchUpgrade.value = page.searchUpgrade;
-    if (page.uncounted) {
-      if (total.value !== undefined && !counting.value) return;
-      counting.value = true;
-    } else {
-      if (page.atLeast && total.value !== undefined && !totalAtLeast.value && !counting.value) return;
-      counting.value = false;
-    }
+    if (page.atLeast && total.value !== undefined && !totalAtLeast.value) return;
     total.value = page.total;
     totalAtLeast.value = page.atLeast === true;
   }
@@ -330,7 +302,7 @@ export const useCollectionStore = defineStore('collection', () => {
   });
 
   return {
-    filters, askedKey, sort, direction, total, totalAtLeast, counting, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
+    filters, askedKey, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
     restart, loadRows, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
   };
 });

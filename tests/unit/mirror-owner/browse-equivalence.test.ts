@@ -190,7 +190,7 @@ describe('the Collection browser against the plain reference query (20,000-title
   });
 
   it('typed a letter at a time and back: each search carried on from the one it narrows (left part-way, complete, or counted) gives the reference rows and counts', async () => {
-    // As staff type (issue #30): each keystroke's rows uncounted, then its count capped, the exact count
+    // As staff type (issue #30): each keystroke's first page with the count capped, the exact count
     // now and then (typing paused), then more letters, a second word, and letters taken back.
     const typed = (phrase: string): string[] => {
       const steps = Array.from({ length: phrase.length }, (_, i) => phrase.slice(0, i + 1));
@@ -198,7 +198,6 @@ describe('the Collection browser against the plain reference query (20,000-title
     };
     const libraryId = 303;
     let compared = 0;
-    let uncounted = 0;
     for (const phrase of ['golden river', 'garden of', 'the g', "alice's", 'hollowmere']) {
       for (const filters of [{}, { model: 'FLEX' as const, active: true }]) {
         for (const [sort, direction] of [['title', 'asc'], ['availability', 'desc']] as const) {
@@ -207,14 +206,6 @@ describe('the Collection browser against the plain reference query (20,000-title
             const expected = referenceIds(reader, query);
             for (const { name, browse } of browsers) {
               const label = `${name}: ${JSON.stringify(query)}`;
-              // The keystroke's rows first, uncounted unless the search reached its end; then its count to the cap.
-              const rows = await browse({ ...query, offset: 0, limit: 40, countToRows: true });
-              expect(rows.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 40));
-              if (rows.uncounted) {
-                uncounted++;
-                expect(rows.atLeast, label).toBe(true);
-                expect(rows.total, label).toBeLessThanOrEqual(expected.length);
-              } else expect({ total: rows.total, atLeast: rows.atLeast }, label).toEqual({ total: expected.length, atLeast: undefined });
               const typing = await browse({ ...query, offset: 0, limit: 100 });
               expect(typing.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 100));
               if (expected.length <= COUNT_CAP) expect({ total: typing.total, atLeast: typing.atLeast }, label).toEqual({ total: expected.length, atLeast: undefined });
@@ -231,7 +222,6 @@ describe('the Collection browser against the plain reference query (20,000-title
       }
     }
     expect(compared).toBeGreaterThan(500);
-    expect(uncounted).toBeGreaterThan(0);
   }, 120_000);
 
   it('a keystroke after an exact count of many titles: the first page and the capped count from part of the counted rows, then counted exactly', async () => {
