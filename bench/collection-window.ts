@@ -19,9 +19,9 @@ import { IN_PROCESS_ORIGIN } from '../electron/main/sandbox/service.ts';
 import { installHostBridge } from '../tests/e2e/host/bridge-script.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
 import { STAND_IN_CHROMIUM_ARGS } from '../tests/e2e/host/chromium-args.ts';
+import { typeWordsTimed } from './support/typing.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const TYPING_GAP_MS = 100;
 
 export interface WindowFigures { keyToRowsMs: number[]; firstRowsMs: number; hostPeakRssMiB?: number }
 
@@ -160,17 +160,7 @@ async function typeInTheWindow(url: string, searches: string[]): Promise<Omit<Wi
     await keyToRows(page, 'a');
     await clear();
 
-    const keyToRowsMs: number[] = [];
-    for (const search of searches) {
-      let typed = '';
-      for (const char of search) {
-        typed += char;
-        await page.keyboard.type(char);
-        keyToRowsMs.push(await keyToRows(page, typed));
-        await page.waitForTimeout(TYPING_GAP_MS);
-      }
-      await clear();
-    }
+    const keyToRowsMs = await typeWordsTimed(page, searches, (typed) => keyToRows(page, typed), clear);
     return { keyToRowsMs, firstRowsMs };
   } finally {
     await browser.close();

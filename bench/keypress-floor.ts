@@ -12,8 +12,8 @@ import { chromium } from 'playwright-core';
 import { quantile } from './figures.ts';
 import { STAND_IN_CHROMIUM_ARGS } from '../tests/e2e/host/chromium-args.ts';
 import { chromiumSwitchArgs } from '../electron/main/app/chromium-switches.ts';
+import { typeWordsTimed } from './support/typing.ts';
 
-const TYPING_GAP_MS = 100;
 const WORDS = ['Summer Shadows', 'Hannah Martin', 'Crimson Compass', 'Storms', 'Witness for', 'Salt Lake', 'Voyages', 'Dune', '9784812', 'Yusufs'];
 const ROWS = Array.from({ length: 40 }, (_, i) => ({
   contentId: 1000 + i, title: `A title of some length, number ${i}`, artist: 'An Author', format: 'EBOOK', year: 2001, purchaseModel: 'FLEX', active: true,
@@ -64,23 +64,14 @@ async function typeWords(url: string, args: string[]): Promise<number[]> {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(url);
     await page.click('#box');
-    const ms: number[] = [];
-    for (const word of WORDS) {
-      let typed = '';
-      for (const char of word) {
-        typed += char;
-        await page.keyboard.type(char);
-        // The keystroke's own figure, timed by the page (the clearing between words is not one).
-        const handle = await page.waitForFunction((text) => {
-          const { timed } = (window as unknown as { bench: { timed: { text: string; ms: number } | null } }).bench;
-          return timed?.text === text ? timed.ms : false;
-        }, typed, { polling: 'raf' });
-        ms.push((await handle.jsonValue()) as number);
-        await page.waitForTimeout(TYPING_GAP_MS);
-      }
-      await page.fill('#box', '');
-    }
-    return ms;
+    const timeKey = async (typed: string): Promise<number> => {
+      const handle = await page.waitForFunction((text) => {
+        const { timed } = (window as unknown as { bench: { timed: { text: string; ms: number } | null } }).bench;
+        return timed?.text === text ? timed.ms : false;
+      }, typed, { polling: 'raf' });
+      return (await handle.jsonValue()) as number;
+    };
+    return await typeWordsTimed(page, WORDS, timeKey, () => page.fill('#box', ''));
   } finally {
     await browser.close();
   }
