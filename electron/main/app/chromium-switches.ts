@@ -4,8 +4,9 @@
 // (a keydown, a keyup) the page's tasks wait until the next frame is drawn. A keystroke in the
 // Collection's search box asks for rows, and their answer is such a task: it came back, waited for
 // a frame that had nothing new to draw, and was drawn a frame later. Measured in the window bench
-// (bench/collection-window.ts, the same typing on the same 1M-title mirror): keypress → rows p50
-// 32.7–34.1 ms with the feature, 25.9–28.8 ms without (docs/benchmarks.md, "Keypress → rows").
+// (bench/collection-window.ts, the same typing on the same 1M-title mirror, four rounds in turns):
+// keypress → rows p50 29.9–35.1 ms with the feature, 24.9–28.5 ms without (docs/benchmarks.md,
+// "Keypress → rows").
 // Turning it off gives back Chromium's behaviour before the feature; nothing of the desk relies on it.
 
 /** Chromium features the desk turns off. */
