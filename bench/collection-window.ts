@@ -18,7 +18,7 @@ import { SANDBOX_PROFILE_ID } from '../electron/main/desk/areas/connections-area
 import { IN_PROCESS_ORIGIN } from '../electron/main/sandbox/service.ts';
 import { installHostBridge } from '../tests/e2e/host/bridge-script.ts';
 import { TEST_DESK_PIN } from '../tests/support/desk-pin.ts';
-import { STAND_IN_CHROMIUM_ARGS } from '../tests/e2e/host/chromium-args.ts';
+import { standInChromium } from '../tests/e2e/host/chromium-args.ts';
 import { typeWordsTimed } from './support/typing.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -128,10 +128,7 @@ export async function benchCollectionWindow(builtMirror: string, dataDir: string
 
 async function typeInTheWindow(url: string, searches: string[]): Promise<Omit<WindowFigures, 'hostPeakRssMiB'>> {
   const { chromium } = await import('playwright-core'); // loaded only here: it is large, and the mirror's memory is measured before
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...STAND_IN_CHROMIUM_ARGS],
-  });
+  const browser = await chromium.launch(standInChromium());
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

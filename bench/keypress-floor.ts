@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { quantile } from './figures.ts';
-import { STAND_IN_CHROMIUM_ARGS } from '../tests/e2e/host/chromium-args.ts';
+import { STAND_IN_CHROMIUM_ARGS, standInChromium } from '../tests/e2e/host/chromium-args.ts';
 import { chromiumSwitchArgs } from '../electron/main/app/chromium-switches.ts';
 import { typeWordsTimed } from './support/typing.ts';
 
@@ -58,8 +58,8 @@ function startServer(): Promise<Server> {
 }
 
 /** Keypress → rows over every word, in ms, in a Chromium started with `args`. */
-async function typeWords(url: string, args: string[]): Promise<number[]> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args });
+async function typeWords(url: string, args: readonly string[]): Promise<number[]> {
+  const browser = await chromium.launch(standInChromium(args));
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await page.goto(url);
@@ -83,7 +83,7 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const deskSwitches = new Set(chromiumSwitchArgs());
 const variants = [
   { name: "Chromium's defaults", args: STAND_IN_CHROMIUM_ARGS.filter((arg) => !deskSwitches.has(arg)) },
-  { name: "the desk's switches", args: [...STAND_IN_CHROMIUM_ARGS] },
+  { name: "the desk's switches", args: STAND_IN_CHROMIUM_ARGS },
 ];
 const figures: Record<string, { p50: number; p95: number; n: number }[]> = {};
 try {

@@ -15,7 +15,7 @@ import { startDeskHost, type DeskHost, type DeskHostOptions } from './host/desk-
 import type { DeskService } from '../../electron/main/desk/desk-service.ts';
 import { ELECTRON_HOST_ENV } from './global-setup.ts';
 import { installedElectron } from '../../scripts/electron-binary.ts';
-import { STAND_IN_CHROMIUM_ARGS } from './host/chromium-args.ts';
+import { standInChromium } from './host/chromium-args.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -61,10 +61,7 @@ export const test = base.extend<{ desk: DeskApp; policy: LoadMachinePolicyOption
   /** The Chromium host's desk as a Windows copy installed for all users (the MSI). */
   installedForAllUsers: [false, { option: true }],
   browser: [async ({}, use) => {
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [...STAND_IN_CHROMIUM_ARGS],
-    });
+    const browser = await chromium.launch(standInChromium());
     await use(browser);
     await browser.close();
   }, { scope: 'worker' }],
