@@ -32,6 +32,12 @@ export const PAGE_SIZE = 100;
 export const FIRST_ROWS = 40;
 /** Typing pauses this long before a search's exact count is asked for. */
 export const EXACT_COUNT_AFTER_MS = 400;
+/**
+ * The rows' covers are shown once the filters and text have stayed this long: the rows of a
+ * keystroke staff type past would fetch pictures from the cover host only to drop them, and in the
+ * window bench those loads put a keystroke's rows a frame later twice as often (docs/benchmarks.md).
+ */
+export const COVERS_AFTER_MS = 300;
 
 /** The Collection's content choice (issue #34): one flag required, or one refused. */
 export const CONTENT_CHOICES = ['sample', 'no-sample', 'profanity', 'no-profanity', 'edited'] as const;
@@ -84,8 +90,11 @@ export const useCollectionStore = defineStore('collection', () => {
   const status = ref<SyncStatusView>();
   const progress = ref<SyncProgress>();
   const syncing = ref(false);
+  /** The rows may show their covers: the query has not changed for COVERS_AFTER_MS. */
+  const showCovers = ref(false);
   const loading = new Set<number>();
   let exactCountTimer: ReturnType<typeof setTimeout> | undefined;
+  let coversTimer: ReturnType<typeof setTimeout> | undefined;
   /** Moves on at every restart and clear: a first page asked before it is for older text. */
   let generation = 0;
   /** A first page is on its way; `wanted`: page 0 was asked for again meanwhile (a restart, the view). */
@@ -119,6 +128,8 @@ export const useCollectionStore = defineStore('collection', () => {
     requests.reset();
     loading.clear();
     clearTimeout(exactCountTimer);
+    clearTimeout(coversTimer);
+    showCovers.value = false;
     pages.value = new Map();
     total.value = undefined;
     totalAtLeast.value = false;
@@ -136,6 +147,7 @@ export const useCollectionStore = defineStore('collection', () => {
   function restart(): void {
     if (!held.value && pages.value.size > 0 && session.selectedLibraryId !== undefined) held.value = { pages: pages.value, total: total.value };
     dropQuery();
+    coversTimer = setTimeout(() => { showCovers.value = true; }, COVERS_AFTER_MS);
     void loadPage(0);
   }
 
@@ -302,7 +314,7 @@ export const useCollectionStore = defineStore('collection', () => {
   });
 
   return {
-    filters, askedKey, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, problem, status, progress, syncing,
+    filters, askedKey, sort, direction, total, totalAtLeast, shownTotal, stale, searchUpgrade, pages, showCovers, problem, status, progress, syncing,
     restart, loadRows, rowAt, sortBy, refreshAvailability, loadStatus, syncNow,
   };
 });
