@@ -54,6 +54,7 @@ async function collectionShowing(first: CollectionPage, before: (desk: FakeDesk)
 
 const grid = () => document.querySelector('[role="grid"]') as HTMLElement;
 const rowGroup = () => document.querySelector('[role="rowgroup"]') as HTMLElement;
+const staleCover = () => document.querySelector('.stale-cover') as HTMLElement;
 const titles = () => [...document.querySelectorAll('[role="rowgroup"] .col-title button')].map((b) => b.textContent?.trim());
 
 describe('typing in the Collection search', () => {
@@ -149,9 +150,13 @@ describe('typing in the Collection search', () => {
     expect(rowGroup().getAttribute('aria-hidden')).toBe('true');
     expect(grid().getAttribute('aria-busy')).toBe('true');
     expect(wrapper.find('p.status').text()).toBe('');
-    // Enter on the grid opens no title of the earlier search.
+    // The cover over the rows takes the pointer meanwhile (they stay in view for the first 100 ms).
+    expect(staleCover().classList.contains('stale')).toBe(true);
+    // Enter on the grid, or a click that reaches a title's button, opens no title of the earlier search.
     grid().focus();
     await press('Enter', {}, grid());
+    (firstRow.querySelector('.col-title button') as HTMLButtonElement).click();
+    await flushPromises();
     expect(desk.collectionTitle).not.toHaveBeenCalled();
     expect(wrapper.find('[role="dialog"]').exists()).toBe(false);
 
@@ -161,6 +166,7 @@ describe('typing in the Collection search', () => {
     expect(rowGroup().classList.contains('stale')).toBe(false);
     expect(rowGroup().hasAttribute('aria-hidden')).toBe(false);
     expect(grid().getAttribute('aria-busy')).toBe('false');
+    expect(staleCover().classList.contains('stale')).toBe(false);
     expect(document.getElementById('collection-row-2')).toBeNull();
     await press('Enter', {}, grid());
     expect(desk.collectionTitle).toHaveBeenCalledWith({ libraryId: 101, contentId: 1 });
