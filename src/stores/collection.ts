@@ -10,7 +10,7 @@
 // is on its way; when one is, that one's answer (for older text) is dropped as it comes back and
 // the newest text asked then: never more than one first page asked at a time, never an answer
 // shown for text staff have typed past. Until the new first page comes, the rows of the last one
-// stay in the grid as `stale` (the view hides them and acts on none), so the answer is patched
+// stay in the grid as `stale` (the view acts on none, and hides them if the answer takes over 100 ms), so the answer is patched
 // into rows already on the page instead of the grid being emptied and built again. A first page
 // carries the first screen of rows (FIRST_ROWS); the rest of it is asked if staff scroll there.
 import { defineStore } from 'pinia';
