@@ -27,9 +27,10 @@ export const PAGE_SIZE = 100;
 /**
  * A query's first answer carries this many rows: the grid's first screen and more, so it is what
  * the owner reads, copies and sends at every keystroke; the rest of page 0 is asked only if staff
- * scroll past them.
+ * scroll past them. The tallest grid (32rem) shows 10 rows and lays out 3 more: 20 leave room for a
+ * larger font, and half of the 40 it was take less from every keystroke (docs/benchmarks.md).
  */
-export const FIRST_ROWS = 40;
+export const FIRST_ROWS = 20;
 /** Typing pauses this long before a search's exact count is asked for. */
 export const EXACT_COUNT_AFTER_MS = 400;
 /**
