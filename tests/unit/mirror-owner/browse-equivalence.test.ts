@@ -79,8 +79,8 @@ beforeAll(async () => {
   };
   browsers = [
     { name: 'desk', browse: (query) => catalog.browse(query) },
-    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0 }) },
-    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity }) },
+    { name: 'walk only', browse: oneWay({ walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0, manyForAWalk: Infinity }) },
+    { name: 'full-text index only', browse: oneWay({ walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity, manyForAWalk: Infinity }) },
   ];
 }, 120_000);
 
@@ -223,6 +223,43 @@ describe('the Collection browser against the plain reference query (20,000-title
     }
     expect(compared).toBeGreaterThan(500);
   }, 120_000);
+
+  it("a search that narrows a common one walks on where the walk's rate says the index would match too many: the same rows and counts, the index asked less", async () => {
+    // Tuned so this 20,000-title fixture does what the 1M mirror does: long words go to the index
+    // at once and it says "too many" past 50; a walk's rate past 100 says walk on. The same code
+    // without that rule asks the index more often, for the same answers.
+    const tuned = { walkFirst: 500, longWord: 5, indexedWord: 3, fewMatches: 50 };
+    const ways = [{ ...tuned, manyForAWalk: 100 }, { ...tuned, manyForAWalk: Infinity }].map((tuning) => {
+      const mirror = new MirrorDatabase(join(dir, 'mirror.db'));
+      forced.push(mirror);
+      const collections = new CollectionCache(mirror, Date.now, tuning);
+      let asked = 0;
+      const page = (query: BrowseQuery) => {
+        mirror.file.trace.begin();
+        const answer = browse(mirror, collections, query);
+        asked += mirror.file.trace.slowest(100).filter((statement) => statement.sql.includes('MATCH')).reduce((n, statement) => n + statement.runs, 0);
+        return answer;
+      };
+      return { page, asked: () => asked };
+    });
+    for (const phrase of ['golden river', 'garden of', 'the g', 'hollowmere', "alice's", 'chronicles of']) {
+      for (const filters of [{}, { model: 'FLEX' as const, active: true }]) {
+        for (let end = 1; end <= phrase.length; end++) {
+          const query = { libraryId: 303, ...filters, sort: 'title' as const, direction: 'asc' as const, text: phrase.slice(0, end) };
+          const expected = referenceIds(reader, query);
+          for (const way of ways) {
+            const typing = way.page({ ...query, offset: 0, limit: 100 });
+            const label = JSON.stringify(query);
+            expect(typing.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 100));
+            const count = { total: typing.total, atLeast: typing.atLeast === true };
+            expect(count, label).toEqual(expected.length <= COUNT_CAP ? { total: expected.length, atLeast: false } : { total: COUNT_CAP, atLeast: true });
+          }
+        }
+      }
+    }
+    const [byTheRate, always] = ways.map((way) => way.asked());
+    expect(byTheRate).toBeLessThan(always!);
+  });
 
   it('a keystroke after an exact count of many titles: the first page and the capped count from part of the counted rows, then counted exactly', async () => {
     // "t" counted to the end (typing paused), then "th", "the", "the g": each keystroke tests the

@@ -39,8 +39,8 @@ const record = (id: number, fields: Partial<CatalogRecord>): CatalogRecord => ({
 let dir: string;
 let mirror: MirrorDatabase;
 const TUNINGS: Record<string, SearchTuning> = {
-  'the walk': { walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0 },
-  'the full-text index': { walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity },
+  'the walk': { walkFirst: Infinity, longWord: Infinity, indexedWord: Infinity, fewMatches: 0, manyForAWalk: Infinity },
+  'the full-text index': { walkFirst: 0, longWord: 0, indexedWord: 0, fewMatches: Infinity, manyForAWalk: Infinity },
 };
 let collections: Record<string, CollectionCache>;
 
