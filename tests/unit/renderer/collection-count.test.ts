@@ -8,13 +8,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ArgsOf, BrowseRow, CollectionPage } from '../../../electron/shared/contract.ts';
 import { EXACT_COUNT_AFTER_MS } from '../../../src/stores/collection.ts';
 import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { openCollection } from './collection-steps.ts';
 
 const row = (i: number): BrowseRow => ({ contentId: i + 1, title: `Title ${i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT', active: true });
-
-async function openCollection(wrapper: VueWrapper): Promise<void> {
-  await wrapper.findAll('[role="tab"]').find((t) => t.text() === 'Collection')!.trigger('click');
-  await flushPromises();
-}
 
 function type(text: string): void {
   const input = document.getElementById('collection-text') as HTMLInputElement;

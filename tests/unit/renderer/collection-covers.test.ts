@@ -3,28 +3,18 @@
 // placeholder, and the covers are asked of the cover host only once the text has stayed as it is
 // for COVERS_AFTER_MS, so the rows of keystrokes typed past fetch no pictures. Scrolling, a filter
 // or a sort chosen after the pause follow the same rule.
-import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import type { ArgsOf, BrowseRow, CollectionPage } from '../../../electron/shared/contract.ts';
 import { COVERS_AFTER_MS } from '../../../src/stores/collection.ts';
 import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { openCollection, typeInSearch } from './collection-steps.ts';
 
 const COVER = (id: number) => `https://sandbox.lending-desk.invalid/covers/${id}.jpg`;
 const rows = (word: string): BrowseRow[] => Array.from({ length: 3 }, (_, i) => ({
   contentId: i + 1, title: `${word} ${i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT', active: true, coverImageUrl: COVER(i + 1),
 }));
 
-async function openCollection(wrapper: VueWrapper): Promise<void> {
-  await wrapper.findAll('[role="tab"]').find((t) => t.text() === 'Collection')!.trigger('click');
-  await flushPromises();
-}
-
-async function type(text: string): Promise<void> {
-  const input = document.getElementById('collection-text') as HTMLInputElement;
-  input.value = text;
-  input.dispatchEvent(new Event('input'));
-  await flushPromises();
-}
 
 const coverSources = (): string[] => [...document.querySelectorAll('.viewport [role="row"] img')].map((img) => img.getAttribute('src') ?? '');
 const firstTitle = (): string | undefined => document.querySelector('#collection-row-0 .col-title button')?.textContent?.trim();
@@ -44,7 +34,7 @@ describe('the Collection covers while staff type', () => {
 
       // Each keystroke's rows come at once, without their pictures: the covers went with the old text.
       for (const text of ['h', 'ha', 'har']) {
-        await type(text);
+        await typeInSearch(text);
         expect(firstTitle()).toBe(`${text} 1`);
         expect(coverSources()).toEqual([]);
         await vi.advanceTimersByTimeAsync(COVERS_AFTER_MS / 3);

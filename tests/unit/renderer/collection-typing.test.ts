@@ -4,12 +4,13 @@
 // as one, the newest text, when it comes back; an answer for text staff have typed past is never
 // shown. Meanwhile the rows on screen stay on the page, hidden and busy, and neither Enter nor
 // Alt+B acts on them; the answer for the text in the box is then written into those same rows.
-import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import { flushPromises } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { ArgsOf, BrowseRow, CollectionPage, Result } from '../../../electron/shared/contract.ts';
 import { FIRST_ROWS } from '../../../src/stores/collection.ts';
 import { useSessionStore } from '../../../src/stores/session.ts';
 import { installFakeDesk, mountApp, ok, sandboxInfo } from './fake-desk.ts';
+import { openCollection, typeInSearch } from './collection-steps.ts';
 import { press } from './patron-desk-helpers.ts';
 
 const rows = (word: string, n = 3): BrowseRow[] => Array.from({ length: n }, (_, i) => ({ contentId: i + 1, title: `${word} ${i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT', active: true }));
@@ -30,17 +31,6 @@ function answeredByHand(desk: FakeDesk): Asked[] {
   return asked;
 }
 
-async function openCollection(wrapper: VueWrapper): Promise<void> {
-  await wrapper.findAll('[role="tab"]').find((t) => t.text() === 'Collection')!.trigger('click');
-  await flushPromises();
-}
-
-async function type(text: string): Promise<void> {
-  const input = document.getElementById('collection-text') as HTMLInputElement;
-  input.value = text;
-  input.dispatchEvent(new Event('input'));
-  await flushPromises();
-}
 
 /** The app on the Collection, its first query answered with `first`; `before`: what staff did first (a patron looked up). */
 async function collectionShowing(first: CollectionPage, before: (desk: FakeDesk) => Promise<void> = async () => {}) {
@@ -61,11 +51,11 @@ describe('typing in the Collection search', () => {
   it('asks one first page at a time: what is typed meanwhile is asked as the newest text once it comes back, and its late answer never shows', async () => {
     const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
 
-    await type('s');
+    await typeInSearch('s');
     expect(asked.map((a) => a.args.text)).toEqual([undefined, 's']);
-    await type('sa');
-    await type('sal');
-    await type('salt');
+    await typeInSearch('sa');
+    await typeInSearch('sal');
+    await typeInSearch('salt');
     // Three keystrokes, no new question while the answer for "s" is on its way.
     expect(asked).toHaveLength(2);
 
@@ -87,7 +77,7 @@ describe('typing in the Collection search', () => {
   it('a keystroke after the answer came asks at once (no waiting for typing to pause)', async () => {
     const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
     for (const [i, text] of ['r', 'ri', 'riv'].entries()) {
-      await type(text);
+      await typeInSearch(text);
       expect(asked).toHaveLength(i + 2);
       expect(asked[i + 1]!.args.text).toBe(text);
       await asked[i + 1]!.answer({ total: 3, rows: rows(`Answer ${text}`) });
@@ -97,13 +87,13 @@ describe('typing in the Collection search', () => {
 
   it('a space typed after a word asks nothing new: the rows stay shown, as they are', async () => {
     const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
-    await type('summer');
+    await typeInSearch('summer');
     await asked[1]!.answer({ total: 2, rows: rows('Summer', 2) });
-    await type('summer ');
+    await typeInSearch('summer ');
     expect(asked).toHaveLength(2);
     expect(rowGroup().classList.contains('stale')).toBe(false);
     expect(titles()).toEqual(['Summer 1', 'Summer 2']);
-    await type('summer s');
+    await typeInSearch('summer s');
     expect(asked.map((a) => a.args.text)).toEqual([undefined, 'summer', 'summer s']);
   });
 
@@ -112,7 +102,7 @@ describe('typing in the Collection search', () => {
     rowGroup().scrollTop = 2600; // fifty rows down
     rowGroup().dispatchEvent(new Event('scroll'));
     await flushPromises();
-    await type('b');
+    await typeInSearch('b');
     expect(rowGroup().scrollTop).toBe(0);
     await asked[asked.length - 1]!.answer({ total: 2, rows: rows('B', 2) });
     expect(rowGroup().scrollTop).toBe(0);
@@ -143,7 +133,7 @@ describe('typing in the Collection search', () => {
     expect(grid().getAttribute('aria-busy')).toBe('false');
     expect(rowGroup().classList.contains('stale')).toBe(false);
 
-    await type('river');
+    await typeInSearch('river');
     // The same row element, hidden (the stale class) and the grid busy; the count is not shown for text not yet answered.
     expect(document.getElementById('collection-row-0')).toBe(firstRow);
     expect(rowGroup().classList.contains('stale')).toBe(true);
@@ -183,7 +173,7 @@ describe('typing in the Collection search', () => {
       expect(desk.lookupPatron).toHaveBeenCalled();
     });
 
-    await type('harbour');
+    await typeInSearch('harbour');
     await press('b', { code: 'KeyB', altKey: true }, document.body);
     // Nor a click that reaches a hidden row's button (the grid lets no pointer through meanwhile).
     (document.querySelector('#collection-row-1 button.row-action') as HTMLButtonElement).click();
@@ -198,7 +188,7 @@ describe('typing in the Collection search', () => {
 
   it('another library while a first page is on its way: its answer is dropped and the new library asked, once', async () => {
     const { wrapper, desk, asked } = await collectionShowing({ total: 3, rows: rows('Plain') });
-    await type('gar');
+    await typeInSearch('gar');
     useSessionStore().selectLibrary(202);
     await flushPromises();
     // The earlier library's rows go at once (not held as stale: they are another library's).
