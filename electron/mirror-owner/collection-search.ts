@@ -76,7 +76,7 @@ interface Progress {
   walkedTo: number;
   complete: boolean;
   checkedIndex: boolean;
-  /** The words the full-text index would be asked for (`askedOf`), known to match so many that walking on beats asking it (it said more than are few, or a walk's rate says more than `manyForAWalk`). */
+  /** The words the full-text index would be asked for (`askedOf`, joined by spaces), known to match so many that walking on beats asking it (it said more than are few, or a walk's rate says more than `manyForAWalk`). */
   manyAsked?: string;
   readsAvailability: boolean;
 }
@@ -213,7 +213,7 @@ export class CollectionSearch {
     }
     return {
       words, shape, found, walkedTo: from.walkedTo, complete: from.complete,
-      checkedIndex: from.checkedIndex && this.askedOf(words) === this.askedOf(from.words), ...(manyAsked ? { manyAsked } : {}), readsAvailability: from.readsAvailability,
+      checkedIndex: from.checkedIndex && this.askedOf(words).join(' ') === this.askedOf(from.words).join(' '), ...(manyAsked ? { manyAsked } : {}), readsAvailability: from.readsAvailability,
     };
   }
 
@@ -228,9 +228,9 @@ export class CollectionSearch {
       progress.checkedIndex = true;
       // Words of one or two letters are tested on the rows the index returns for the longer
       // ones; a search of short words only walks on (its matches are rarely few).
-      const asked = words.filter((w) => w.length >= this.tuning.indexedWord);
-      const few = asked.length > 0 && progress.manyAsked !== this.askedOf(words) ? this.fewMatches(asked) : undefined;
-      if (asked.length > 0 && !few) progress.manyAsked = this.askedOf(words);
+      const asked = this.askedOf(words);
+      const few = asked.length > 0 && progress.manyAsked !== asked.join(' ') ? this.fewMatches(asked) : undefined;
+      if (asked.length > 0 && !few) progress.manyAsked = asked.join(' ');
       if (few) {
         const rest = tests.filter((t) => t.word.length < this.tuning.indexedWord);
         this.placeMatches(progress, few, accept, sort, direction, rest);
@@ -241,8 +241,8 @@ export class CollectionSearch {
   }
 
   /** The words the full-text index is asked for: one- and two-letter words are tested on its rows instead. */
-  private askedOf(words: readonly string[]): string {
-    return words.filter((word) => word.length >= this.tuning.indexedWord).join(' ');
+  private askedOf(words: readonly string[]): readonly string[] {
+    return words.filter((word) => word.length >= this.tuning.indexedWord);
   }
 
   /**
@@ -255,10 +255,9 @@ export class CollectionSearch {
    * have been read.
    */
   private manyAskedOf(from: Progress, lane: Lane): string | undefined {
-    const asked = this.askedOf(from.words);
     const found = from.found.length;
-    if (from.complete || asked !== from.words.join(' ') || found < ENOUGH_TO_ESTIMATE) return from.manyAsked;
-    return (found / from.walkedTo) * lane.rows.length > this.tuning.manyForAWalk ? asked : from.manyAsked;
+    if (from.complete || this.askedOf(from.words).length !== from.words.length || found < ENOUGH_TO_ESTIMATE) return from.manyAsked;
+    return (found / from.walkedTo) * lane.rows.length > this.tuning.manyForAWalk ? from.words.join(' ') : from.manyAsked;
   }
 
   private walk(progress: Progress, lane: Lane, tests: WordTest[], accept: Uint8Array, need: number, until: number): void {
