@@ -78,6 +78,12 @@ interface Progress {
   checkedIndex: boolean;
   /** The words the full-text index would be asked for (`askedOf`, joined by spaces), known to match so many that walking on beats asking it (it said more than are few, or a walk's rate says more than `manyForAWalk`). */
   manyAsked?: string;
+  /**
+   * Carried on from a search that knew all its matches: the rest of its rows, in order, not yet
+   * tested against these words. Every match is among them (or already in `found`), so they are
+   * tested instead of walking the order or asking the index; `complete` once none is left.
+   */
+  untested?: Int32Array;
   readsAvailability: boolean;
 }
 
@@ -95,6 +101,15 @@ export interface SearchResult {
   rows: Int32Array;
   /** Every match is in `rows`: its length is the exact count. */
   complete: boolean;
+}
+
+/** `first` then `then`, in one list (`first` itself when there is nothing after it). */
+function joined(first: Int32Array, then: Int32Array | undefined): Int32Array {
+  if (!then || then.length === 0) return first;
+  const rows = new Int32Array(first.length + then.length);
+  rows.set(first);
+  rows.set(then, first.length);
+  return rows;
 }
 
 /** Longer words first: they rule most rows out with the first test. */
@@ -183,10 +198,13 @@ export class CollectionSearch {
   /**
    * The most recent kept search in the same filters and order that `words` narrow, carried on: its
    * rows tested against the new words (none it passed over can match unless they matched it), its
-   * walk going on from there; complete stays complete. The full-text index is asked again only for
-   * other words than it was asked for. Its rows are tested only until `need` match: after an exact
-   * count ("s": every one of half a million titles) the next keystroke would otherwise test them
-   * all for a first page; the walk then goes on from just after the last row tested.
+   * walk going on from there. The full-text index is asked again only for other words than it was
+   * asked for. Its rows are tested only until `need` match: after an exact count ("s": every one of
+   * half a million titles) the next keystroke would otherwise test them all for a first page; the
+   * walk then goes on from just after the last row tested. When that search knew all its matches
+   * (an exact count, or the index's whole answer), the rest of its rows are all there is to test:
+   * the later keystrokes and counts test those, where they would walk the order again or ask the
+   * index. On the 1M mirror, "Voyage" counted after "Voy" was counted: 16.4 ms before, 7 ms or less.
    */
   private narrowed(words: readonly string[], shape: string, filters: IndexFilters, sort: SortKey, direction: Direction, need: number): Progress | undefined {
     let from: Progress | undefined;
@@ -195,15 +213,17 @@ export class CollectionSearch {
     const lane = this.lane(sort, direction);
     const positions = this.index.order(sort, direction).positions();
     const tests = testsOf(words);
-    const needed = bitsOf(tests);
     const accept = acceptTable(filters);
     const found = new RowList();
     const earlier = from.found.view();
     const manyAsked = this.manyAskedOf(from, lane);
-    let i = 0;
-    for (; i < earlier.length && found.length < need; i++) {
-      const row = earlier[i] as number;
-      if (this.matchesAt(lane, positions[row] as number, tests, needed, accept)) found.push(row);
+    const i = this.testRows(earlier, found, need, lane, positions, tests, accept);
+    if (from.complete || from.untested) {
+      const untested = joined(earlier.subarray(i), from.untested);
+      return {
+        words, shape, found, walkedTo: from.walkedTo, complete: untested.length === 0, checkedIndex: true,
+        ...(untested.length > 0 ? { untested } : {}), readsAvailability: from.readsAvailability,
+      };
     }
     if (i < earlier.length) {
       // Stopped inside the earlier rows: the walk goes on after the last one tested (every row
@@ -221,6 +241,10 @@ export class CollectionSearch {
     const lane = this.lane(sort, direction);
     const tests = testsOf(words);
     const accept = acceptTable(filters);
+    if (progress.untested) {
+      this.testUntested(progress, lane, this.index.order(sort, direction).positions(), tests, accept, need);
+      return;
+    }
     if (!progress.checkedIndex) {
       const first = words.some((w) => w.length >= this.tuning.longWord) ? 0 : this.tuning.walkFirst;
       this.walk(progress, lane, tests, accept, need, progress.walkedTo + first);
@@ -256,7 +280,7 @@ export class CollectionSearch {
    */
   private manyAskedOf(from: Progress, lane: Lane): string | undefined {
     const found = from.found.length;
-    if (from.complete || this.askedOf(from.words).length !== from.words.length || found < ENOUGH_TO_ESTIMATE) return from.manyAsked;
+    if (from.complete || from.untested || this.askedOf(from.words).length !== from.words.length || found < ENOUGH_TO_ESTIMATE) return from.manyAsked;
     return (found / from.walkedTo) * lane.rows.length > this.tuning.manyForAWalk ? from.words.join(' ') : from.manyAsked;
   }
 
@@ -274,6 +298,28 @@ export class CollectionSearch {
     }
     progress.walkedTo = p;
     if (p >= rows.length) progress.complete = true;
+  }
+
+  /** `rows` (in order) that match, added to `found` until it holds `need`; how many of `rows` were tested. */
+  private testRows(rows: Int32Array, found: RowList, need: number, lane: Lane, positions: Int32Array, tests: WordTest[], accept: Uint8Array): number {
+    const needed = bitsOf(tests);
+    let k = 0;
+    for (; k < rows.length && found.length < need; k++) {
+      const row = rows[k] as number;
+      if (this.matchesAt(lane, positions[row] as number, tests, needed, accept)) found.push(row);
+    }
+    return k;
+  }
+
+  /** The rows left from a search that knew all its matches, tested until `need` match; complete once none is left. */
+  private testUntested(progress: Progress, lane: Lane, positions: Int32Array, tests: WordTest[], accept: Uint8Array, need: number): void {
+    const rows = progress.untested as Int32Array;
+    const k = this.testRows(rows, progress.found, need, lane, positions, tests, accept);
+    if (k < rows.length) progress.untested = rows.subarray(k);
+    else {
+      delete progress.untested;
+      progress.complete = true;
+    }
   }
 
   /** Whether the row at position `p` of the lane passes the filters and has every word (as the walk tests it). */

@@ -17,7 +17,7 @@ import { MirrorDatabase } from '../../../electron/mirror-owner/mirror-database.t
 import type { SyncRequest } from '../../../electron/node/sync/engine.ts';
 import { browse } from '../../../electron/mirror-owner/queries.ts';
 import { CollectionCache } from '../../../electron/mirror-owner/collection-cache.ts';
-import { COUNT_CAP, type SearchTuning } from '../../../electron/mirror-owner/collection-search.ts';
+import { COUNT_CAP, DEFAULT_TUNING, type SearchTuning } from '../../../electron/mirror-owner/collection-search.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
 import type { Format } from '../../../electron/shared/model.ts';
 import { clientOf, countriesOf, searchIndexMatchesWords, serviceOf, tempDir } from './helpers.ts';
@@ -294,6 +294,39 @@ describe('the Collection browser against the plain reference query (20,000-title
     }
     // The fixture has keystrokes with more matches than the cap: the part-way path ran.
     expect(cut).toBeGreaterThan(0);
+  });
+
+  it('typing on after a search that knew all its matches: the rest of its rows are tested, the order not walked again nor the index asked', async () => {
+    // "t" counted to the end (typing paused), then letters and a pause again: every match of the
+    // longer text is among the counted rows, so neither the keystrokes nor the later exact counts
+    // need the index ("the" is long enough to be asked of it) or a walk of the whole order. The walk
+    // before asking is cut to 500 rows, as short beside this 20,000-title fixture as 25,000 beside
+    // the 1M mirror: otherwise it would cover the whole order before the index is ever asked.
+    const mirror = new MirrorDatabase(join(dir, 'mirror.db'));
+    forced.push(mirror);
+    const collections = new CollectionCache(mirror, Date.now, { ...DEFAULT_TUNING, walkFirst: 500 });
+    let asked = 0;
+    let kept = 0;
+    for (const filters of [{}, { model: 'FLEX' as const, active: true }]) {
+      const base = { libraryId: 303, ...filters, sort: 'title' as const, direction: 'asc' as const };
+      for (const [text, exactCount] of [['t', true], ['th', false], ['the', false], ['the', true], ['the ', false], ['the g', false], ['the g', true]] as const) {
+        const query = { ...base, text };
+        const expected = referenceIds(reader, query);
+        const label = `${JSON.stringify(query)}${exactCount ? ' counted' : ''}`;
+        mirror.file.trace.begin();
+        const page = browse(mirror, collections, { ...query, ...(exactCount ? { exactCount } : {}), offset: 0, limit: 100 });
+        asked += mirror.file.trace.slowest(100).filter((statement) => statement.sql.includes('MATCH')).reduce((n, statement) => n + statement.runs, 0);
+        expect(page.rows.map((r) => r.contentId), label).toEqual(expected.slice(0, 100));
+        const count = { total: page.total, atLeast: page.atLeast === true };
+        const exact = { total: expected.length, atLeast: false };
+        // A text that asks the same words as a counted one ("the " after "the") is answered from it.
+        if (exactCount || expected.length <= COUNT_CAP) expect(count, label).toEqual(exact);
+        else expect([exact, { total: COUNT_CAP, atLeast: true }], label).toContainEqual(count);
+        if (count.atLeast) kept++;
+      }
+    }
+    expect(kept).toBeGreaterThan(0); // keystrokes whose matches passed the cap: the counted rows were left part-way
+    expect(asked).toBe(0);
   });
 
   it('pages at any position, the last one included, are the reference rows at that position', async () => {
