@@ -5,7 +5,8 @@
 //   first page and a count up to the cap cost little when matches are common;
 // - the full-text index (FTS5, prefix indexes) when matches are few: its content ids are the
 //   complete answer, put in the order's positions.
-// The walk reads the order's lane (collection-lanes.ts): most rows are ruled out by their initials,
+// The walk reads the order's lane (collection-lanes.ts): most rows are ruled out by their initials
+// and their words' first two characters,
 // the rest tested by word codes, and confirmed in their words' text where codes cannot tell.
 // A search's progress is kept, so the next page or the exact count carries on from there; and a
 // search that narrows a kept one (staff typing on: "har" → "harp", "harp" → "harp s") starts from
@@ -38,7 +39,7 @@ export const DEFAULT_TUNING: SearchTuning = { walkFirst: 25_000, longWord: 5, in
 const SEARCHES_KEPT = 6;
 /** Rows a walk must have found before its rate says how many the whole order holds. */
 const ENOUGH_TO_ESTIMATE = 100;
-/** One lane is ~35 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
+/** One lane is ~39 bytes a row: the current sort's is kept (another sort's search builds its own in ~100 ms). */
 const LANES_KEPT = 1;
 
 /** Rows in order, appended to: 4 bytes a row (a search may hold half a million). */
@@ -121,11 +122,17 @@ function joined(first: Int32Array, then: Int32Array | undefined): Int32Array {
 /** Longer words first: they rule most rows out with the first test. */
 const testsOf = (words: readonly string[]): WordTest[] => words.map(wordTest).sort((a, b) => b.word.length - a.word.length);
 
-/** The initials a row needs for these words. */
-function bitsOf(tests: readonly WordTest[]): number {
-  let bits = 0;
-  for (const test of tests) bits |= test.bit;
-  return bits;
+/** The bits a row's signatures need for these words: its initials, its words' first two characters. */
+interface Needs { initials: number; pairs: number }
+
+function needsOf(tests: readonly WordTest[]): Needs {
+  let initials = 0;
+  let pairs = 0;
+  for (const test of tests) {
+    initials |= test.bit;
+    pairs |= test.pair;
+  }
+  return { initials, pairs };
 }
 
 const NO_MATCH = 0;
@@ -292,13 +299,15 @@ export class CollectionSearch {
   }
 
   private walk(progress: Progress, lane: Lane, tests: WordTest[], accept: Uint8Array, need: number, until: number): void {
-    const { rows, facets, initials, codes, codeStarts } = lane;
+    const { rows, facets, initials, pairs, codes, codeStarts } = lane;
     const end = Math.min(rows.length, until);
     const found = progress.found;
-    const needed = bitsOf(tests);
+    const needed = needsOf(tests);
+    const neededInitials = needed.initials;
+    const neededPairs = needed.pairs;
     let p = progress.walkedTo;
     for (; p < end && found.length < need; p++) {
-      if (((initials[p] as number) & needed) !== needed || !accept[facets[p] as number]) continue;
+      if (((initials[p] as number) & neededInitials) !== neededInitials || ((pairs[p] as number) & neededPairs) !== neededPairs || !accept[facets[p] as number]) continue;
       const codesSay = codesMatch(codes, codeStarts[p] as number, codeStarts[p + 1] as number, tests);
       if (codesSay === NO_MATCH || (codesSay === TO_CONFIRM && !this.confirm(rows[p] as number, tests))) continue;
       found.push(rows[p] as number);
@@ -309,7 +318,7 @@ export class CollectionSearch {
 
   /** `rows` (in order) that match, added to `found` until it holds `need`; how many of `rows` were tested. */
   private testRows(rows: Int32Array, found: RowList, need: number, lane: Lane, positions: Int32Array, tests: WordTest[], accept: Uint8Array): number {
-    const needed = bitsOf(tests);
+    const needed = needsOf(tests);
     let k = 0;
     for (; k < rows.length && found.length < need; k++) {
       const row = rows[k] as number;
@@ -330,8 +339,9 @@ export class CollectionSearch {
   }
 
   /** Whether the row at position `p` of the lane passes the filters and has every word (as the walk tests it). */
-  private matchesAt(lane: Lane, p: number, tests: WordTest[], needed: number, accept: Uint8Array): boolean {
-    if (((lane.initials[p] as number) & needed) !== needed || !accept[lane.facets[p] as number]) return false;
+  private matchesAt(lane: Lane, p: number, tests: WordTest[], needed: Needs, accept: Uint8Array): boolean {
+    if (((lane.initials[p] as number) & needed.initials) !== needed.initials || ((lane.pairs[p] as number) & needed.pairs) !== needed.pairs) return false;
+    if (!accept[lane.facets[p] as number]) return false;
     const codesSay = codesMatch(lane.codes, lane.codeStarts[p] as number, lane.codeStarts[p + 1] as number, tests);
     return codesSay === MATCH || (codesSay === TO_CONFIRM && this.confirm(lane.rows[p] as number, tests));
   }
