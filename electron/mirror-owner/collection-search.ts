@@ -273,7 +273,7 @@ export class CollectionSearch {
       const few = asked.length > 0 && !knownMany ? this.fewMatches(asked) : undefined;
       if (asked.length > 0 && !few && !knownMany) progress.manyAsked = asked;
       if (few) {
-        const rest = tests.filter((t) => t.word.length < this.tuning.indexedWord);
+        const rest = tests.filter((t) => !asked.includes(t.word));
         this.placeMatches(progress, few, accept, sort, direction, rest);
         return;
       }
