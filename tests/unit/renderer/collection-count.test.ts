@@ -8,15 +8,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ArgsOf, BrowseRow, CollectionPage } from '../../../electron/shared/contract.ts';
 import { EXACT_COUNT_AFTER_MS } from '../../../src/stores/collection.ts';
 import { mountApp, ok, sandboxInfo } from './fake-desk.ts';
-import { openCollection } from './collection-steps.ts';
+import { openCollection, typeInSearch } from './collection-steps.ts';
 
 const row = (i: number): BrowseRow => ({ contentId: i + 1, title: `Title ${i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT', active: true });
-
-function type(text: string): void {
-  const input = document.getElementById('collection-text') as HTMLInputElement;
-  input.value = text;
-  input.dispatchEvent(new Event('input'));
-}
 
 const statusText = (wrapper: VueWrapper) => wrapper.findAll('[role="status"]').map((s) => s.text()).join(' | ');
 
@@ -34,8 +28,7 @@ describe('the Collection count', () => {
       expect(statusText(wrapper)).toContain('500,000 titles');
 
       for (const text of ['g', 'ga', 'gar', 'gard']) {
-        type(text);
-        await flushPromises();
+        await typeInSearch(text);
         // Each keystroke's page is asked for at once, not after a pause.
         expect(desk.collectionBrowse).toHaveBeenLastCalledWith(expect.objectContaining({ text, offset: 0 }));
         expect(statusText(wrapper)).toContain('1,000+ titles');
@@ -67,10 +60,9 @@ describe('the Collection count', () => {
         return ok({ total: 1000, atLeast: true, rows: [row(0)] } as CollectionPage);
       });
       await openCollection(wrapper);
-      type('river');
+      await typeInSearch('river');
       await vi.advanceTimersByTimeAsync(EXACT_COUNT_AFTER_MS + 10);
-      type('rivers');
-      await flushPromises();
+      await typeInSearch('rivers');
       releaseExact();
       await flushPromises();
       expect(statusText(wrapper)).toContain('1,000+ titles');

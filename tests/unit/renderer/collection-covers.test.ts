@@ -15,7 +15,6 @@ const rows = (word: string): BrowseRow[] => Array.from({ length: 3 }, (_, i) => 
   contentId: i + 1, title: `${word} ${i + 1}`, format: 'EBOOK', purchaseModel: 'INSTANT', active: true, coverImageUrl: COVER(i + 1),
 }));
 
-
 const coverSources = (): string[] => [...document.querySelectorAll('.viewport [role="row"] img')].map((img) => img.getAttribute('src') ?? '');
 const firstTitle = (): string | undefined => document.querySelector('#collection-row-0 .col-title button')?.textContent?.trim();
 

@@ -31,7 +31,6 @@ function answeredByHand(desk: FakeDesk): Asked[] {
   return asked;
 }
 
-
 /** The app on the Collection, its first query answered with `first`; `before`: what staff did first (a patron looked up). */
 async function collectionShowing(first: CollectionPage, before: (desk: FakeDesk) => Promise<void> = async () => {}) {
   const { wrapper, desk } = await mountApp(sandboxInfo());
