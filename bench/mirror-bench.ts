@@ -36,6 +36,8 @@ export interface MirrorBenchFigures {
   mirrorPeakRssMiB: number | null;
   deltaSeconds: number | null;
   uiKeyToRowsP95Ms: number;
+  /** The same Chromium, typing and timing with no desk at all, right after the window: this machine's floor under the figure above. */
+  uiKeyToRowsFloorP95Ms: number;
   /** The mirror file's bytes over the library's entitled titles. */
   mirrorBytesPerEntitledTitle: number;
 }
@@ -108,17 +110,30 @@ export async function benchMirror(): Promise<MirrorBenchFigures> {
     const ui = await benchCollectionWindow(mirrorPath, join(dir, 'desk'), windowSearches);
     console.log(`  in the window (Chromium, the desk host in its own process over this mirror): Collection opened to first rows ${ui.firstRowsMs.toFixed(0)} ms (index built); host peak RSS ${ui.hostPeakRssMiB ?? '?'} MiB`);
     console.log(`    keypress in the search box → rows painted, ${WINDOW_SEARCHES} words typed a letter at a time: ${latency(ui.keyToRowsMs, KEY_TO_ROWS_GOAL_MS)}`);
+    const floorMs = await keypressFloor();
+    console.log(`    the same Chromium, typing and timing with no desk at all, right after (bench/keypress-floor.ts: this machine's floor under the goal): ${latency(floorMs)}; the desk over it at p95: ${(quantile(ui.keyToRowsMs, 0.95) - quantile(floorMs, 0.95)).toFixed(1)} ms`);
 
     return {
       filterP95Ms: round(quantile(q.filterMs, 0.95)), searchP95Ms: round(quantile(q.searchMs, 0.95)),
       scrollP95Ms: round(quantile(q.scrollMs, 0.95)), sortP95Ms: round(quantile(q.sortMs, 0.95)),
       ingestVsHttp: ingest?.ingestVsHttp ?? null, insertVsBulkLimit: ingest?.insertVsBulkLimit ?? null, bulkLimitPerSec: ingest?.bulkLimitPerSec ?? null,
       mirrorPeakRssMiB: ingest ? Math.round(mirrorPeakRssMiB) : null, deltaSeconds: ingest?.deltaSeconds ?? null,
-      uiKeyToRowsP95Ms: round(quantile(ui.keyToRowsMs, 0.95)),
+      uiKeyToRowsP95Ms: round(quantile(ui.keyToRowsMs, 0.95)), uiKeyToRowsFloorP95Ms: round(quantile(floorMs, 0.95)),
       mirrorBytesPerEntitledTitle: Math.round(mirrorBytesPerEntitledTitle),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Keypress → rows on the floor's page (no desk), with the desk's Chromium switches. */
+async function keypressFloor(): Promise<number[]> {
+  const { startFloorServer, typeOnTheFloor } = await import('./support/keypress-floor-page.ts'); // Playwright is loaded only after the mirror's memory is measured
+  const server = await startFloorServer();
+  try {
+    return await typeOnTheFloor(server.url);
+  } finally {
+    server.close();
   }
 }
 
