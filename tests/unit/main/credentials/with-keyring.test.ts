@@ -30,11 +30,13 @@ describe.runIf(process.platform === 'linux')('the keychain for tests and benches
     expect(within.stdout, within.stderr).toBe('kept');
   });
 
+  // The README's test command is `bash scripts/node24.sh npm test` (Node 24, the packages, the
+  // system's); a bench does the same set-up itself, so `npm run bench` works where the system Node is older.
   it('is how the tests and every bench start', () => {
     const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     const benches = Object.entries(scripts).filter(([name]) => name === 'bench' || name.startsWith('bench:'));
     expect(benches.length).toBeGreaterThanOrEqual(4);
-    for (const [name, command] of benches) expect(command, name).toMatch(/^bash scripts\/with-keyring\.sh node bench\//);
+    for (const [name, command] of benches) expect(command, name).toMatch(/^bash scripts\/node24\.sh bash scripts\/with-keyring\.sh node bench\//);
     expect(readFileSync(join(REPO_ROOT, 'scripts', 'run-tests.sh'), 'utf8')).toContain('exec bash scripts/with-keyring.sh bash scripts/run-tests.sh');
   });
 });
