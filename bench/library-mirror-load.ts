@@ -8,6 +8,7 @@ import { openSession } from '../electron/node/library-mirror/database.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { LeaderWrites } from '../server/leader-writes.ts';
 import { LibraryPageStore } from '../server/page-store.ts';
+import type { Bytes } from '../electron/node/partner/bytes.ts';
 import { PartnerClient } from '../electron/node/partner/client.ts';
 import { createLibraryMirrorDatabase, leadingSession } from '../tests/support/library-mirror-database.ts';
 import { startPostgresCluster } from '../tests/support/postgres-cluster.ts';
@@ -31,7 +32,7 @@ try {
   let page = 0;
   let records = 0;
   // As the server's sync pulls (the engine, one page at a time): each page's bytes to the store, whose head names the next page.
-  const take = async (bytes: ArrayBuffer) => {
+  const take = async (bytes: Bytes) => {
     const t = performance.now();
     const storing = store.storePage(run, ++page, bytes);
     const head = await storing.head;

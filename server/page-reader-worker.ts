@@ -3,6 +3,7 @@
 // never hold the event loop on which the library server answers desks.
 import { parentPort } from 'node:worker_threads';
 import { DeskError } from '../electron/shared/desk-error.ts';
+import type { Bytes } from '../electron/node/partner/bytes.ts';
 import { readPage } from '../electron/node/sync/page-reading.ts';
 import type { SyncSource } from '../electron/node/sync/page-store.ts';
 import { copyText } from './copy.ts';
@@ -12,7 +13,7 @@ import type { PageAsked, PageAnswer, ReadPage } from './page-reader.ts';
 const encoder = new TextEncoder();
 
 /** A page's head and rows, the titles' and entitlements' as COPY text. */
-function read(source: SyncSource, bytes: ArrayBuffer): ReadPage {
+function read(source: SyncSource, bytes: Bytes): ReadPage {
   const page = readPage(source, bytes);
   const rows = libraryRowsOf(page, source);
   return {

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../electron/shared/errors.ts';
 import { DeskError, type ErrorDetail } from '../electron/shared/desk-error.ts';
+import { transferables, type Bytes } from '../electron/node/partner/bytes.ts';
 import type { PageHead, SyncSource } from '../electron/node/sync/page-store.ts';
 import type { LibraryRows } from './library-rows.ts';
 
@@ -17,7 +18,7 @@ export interface ReadPage extends Pick<LibraryRows, 'libraryTitles' | 'removedTi
   entitlementsCopy: Uint8Array | undefined;
 }
 
-export interface PageAsked { id: number; source: SyncSource; bytes: ArrayBuffer }
+export interface PageAsked { id: number; source: SyncSource; bytes: Bytes }
 export interface PageAnswer {
   id: number;
   read?: ReadPage;
@@ -30,13 +31,13 @@ class PageReader {
   private readonly waiting = new Map<number, { resolve: (read: ReadPage) => void; reject: (error: Error) => void }>();
 
   /** The page's head and rows; its bytes are moved to the reader's thread, not copied. */
-  read(source: SyncSource, bytes: ArrayBuffer): Promise<ReadPage> {
+  read(source: SyncSource, bytes: Bytes): Promise<ReadPage> {
     const worker = this.started();
     const id = ++this.lastId;
     return new Promise<ReadPage>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.ref(); // a page being read keeps the process up, as any pending I/O does
-      worker.postMessage({ id, source, bytes } satisfies PageAsked, [bytes]);
+      worker.postMessage({ id, source, bytes } satisfies PageAsked, transferables(bytes));
     });
   }
 

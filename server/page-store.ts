@@ -19,6 +19,7 @@ import type { SourceState } from '../electron/shared/collection.ts';
 import type { Availability, CatalogRecord, ContentId } from '../electron/shared/model.ts';
 import { contentIdOf } from '../electron/shared/content-id.ts';
 import { DeskError } from '../electron/shared/desk-error.ts';
+import type { Bytes } from '../electron/node/partner/bytes.ts';
 import { SCHEMA } from '../electron/node/library-mirror/schema.ts';
 import { mergeEpisodes } from '../electron/node/sync/page-reading.ts';
 import {
@@ -129,7 +130,7 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
    * the engine hands the next page only once this head is known); stored in one transaction with
    * the cursor that follows it. Pages are read in the order they come, so their writes keep it.
    */
-  storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {
+  storePage(run: number, page: number, bytes: Bytes): StoringPage {
     let opening: RunOpening;
     try {
       opening = this.opening(run);
@@ -242,7 +243,7 @@ export class LibraryPageStore implements PageStore, UnreadAvailability, TitleRec
   }
 
   /** A page of the library's content read on demand, written as a run's page is, outside any run: no cursor moves. */
-  async fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): Promise<number> {
+  async fileLibraryContent(libraryId: number, bytes: Bytes, readAt: number): Promise<number> {
     const source: SyncSource = { kind: 'library-content', libraryId };
     const rows = await pageReader.read(source, bytes);
     await this.writes.run(async (db) => {

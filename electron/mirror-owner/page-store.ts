@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { DeskError } from '../shared/desk-error.ts';
 import type { SourceState } from '../shared/collection.ts';
 import type { Availability, PurchaseModel } from '../shared/model.ts';
+import type { Bytes } from '../node/partner/bytes.ts';
 import type { MirrorDatabase } from './mirror-database.ts';
 import { sourceName, type AvailabilityStored, type PageHead, type PageStored, type Run, type RunEnd, type RunFailure, type RunOpening, type RunRequest, type SyncSource } from '../node/sync/page-store.ts';
 import { catalogChanges, readPage } from '../node/sync/page-reading.ts';
@@ -86,7 +87,7 @@ export class PageStoreOnFile {
    * Step one of storing page `page`: read it (a garbled page is refused here, and the run still
    * waits for that number). Step two, `store`, writes it with the run's cursor.
    */
-  readPage(run: number, page: number, bytes: ArrayBuffer): { head: PageHead; store: () => PageStored } {
+  readPage(run: number, page: number, bytes: Bytes): { head: PageHead; store: () => PageStored } {
     const opening = this.opening(run);
     if (opening.broken) throw new DeskError('server', 'An earlier page of this run was not stored, so this one was not either.');
     if (page !== opening.nextPage) throw new DeskError('server', `Page ${page} of the run came where page ${opening.nextPage} was expected.`);
@@ -141,7 +142,7 @@ export class PageStoreOnFile {
   }
 
   /** A library content page read on demand, filed outside any run (mirror-interface.ts, fileLibraryContent). */
-  fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): number {
+  fileLibraryContent(libraryId: number, bytes: Bytes, readAt: number): number {
     const read = readPage({ kind: 'library-content', libraryId }, bytes);
     if (read.kind !== 'library-content') throw new Error('A library content page read as another kind.');
     this.checkDiskSpace();

@@ -39,6 +39,7 @@
 import type { BrowseRow, CollectionPage, ContentFlag, Direction, SortKey, SourceState, SyncProgress, TitleContents, TitleDetail } from '../shared/collection.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { ContentId, Country, Format, PurchaseModel } from '../shared/model.ts';
+import type { Bytes } from './partner/bytes.ts';
 import type { LibraryMirrorTarget } from './library-mirror/desk-session.ts';
 import type { Asked, Call, PageHead, PageStore, PageStoreCalls } from './sync/page-store.ts';
 
@@ -102,7 +103,7 @@ export interface CollectionCalls {
    * source's cursor or state moves, and a later full run keeps or removes its titles as it sees
    * them. `readAt` dates the rows. Answers how many records the page carried.
    */
-  fileLibraryContent: Call<[libraryId: number, bytes: ArrayBuffer, readAt: number], number>;
+  fileLibraryContent: Call<[libraryId: number, bytes: Bytes, readAt: number], number>;
   /** Of these titles of the library, those with an entitlement and no record (a title newly entitled: page-store.ts, TitleRecords). */
   withoutRecord: Call<[libraryId: number, contentIds: ContentId[]], ContentId[]>;
   status: Call<[], MirrorStatus>;

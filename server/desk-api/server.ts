@@ -12,6 +12,7 @@ import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../electron/node/logging/index.ts';
+import { byteLength, chunksOf } from '../../electron/node/partner/bytes.ts';
 import type { PartnerClient } from '../../electron/node/partner/client.ts';
 import type { DeskTokens } from '../desk-tokens.ts';
 import type { StaffQueue } from '../staff-queue.ts';
@@ -262,9 +263,9 @@ export async function startDeskApi(options: DeskApiOptions): Promise<DeskApi> {
       reply = () => {
         if (answer.body !== undefined && answer.status >= 200 && answer.status < 300) {
           if (res.headersSent || res.destroyed) return;
-          const body = Buffer.from(answer.body);
-          res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(body.length) });
-          res.end(body);
+          res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(byteLength(answer.body)) });
+          for (const chunk of chunksOf(answer.body)) res.write(Buffer.from(chunk));
+          res.end();
         } else {
           const retryAfter: Record<string, string> = answer.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000))) };
           send(res, answer.status, answer.message === undefined ? {} : { message: answer.message }, retryAfter);

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AnswerOf, ArgsOf, MirrorCall, MirrorCancel, MirrorInterface, MirrorLog, MirrorReply, MirrorRequest, OwnerLogEntry, OwnerOptions } from '../../node/mirror-interface.ts';
+import { transferables, type Bytes } from '../../node/partner/bytes.ts';
 import type { PageHead, PageStored, StoringPage } from '../../node/sync/page-store.ts';
 
 /** In development and tests the .ts file next to this one; main passes the bundled path. */
@@ -57,17 +58,17 @@ export class MirrorClient implements MirrorInterface {
   title = (libraryId: number, contentId: ArgsOf<'title'>[1], signal?: AbortSignal) => this.call('title', [libraryId, contentId], [], undefined, signal);
   rows = (libraryId: number, contentIds: ArgsOf<'rows'>[1], signal?: AbortSignal) => this.call('rows', [libraryId, contentIds], [], undefined, signal);
   titleContents = (libraryId: number, titleIds: number[], signal?: AbortSignal) => this.call('titleContents', [libraryId, titleIds], [], undefined, signal);
-  fileLibraryContent = (...args: ArgsOf<'fileLibraryContent'>) => this.call('fileLibraryContent', args, [args[1]]);
+  fileLibraryContent = (...args: ArgsOf<'fileLibraryContent'>) => this.call('fileLibraryContent', args, transferables(args[1]));
   withoutRecord = (...args: ArgsOf<'withoutRecord'>) => this.call('withoutRecord', args);
   status = () => this.call('status', []);
   fillFromLibrary = (...args: ArgsOf<'fillFromLibrary'>) => this.call('fillFromLibrary', args);
 
-  storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage {
+  storePage(run: number, page: number, bytes: Bytes): StoringPage {
     let head!: (head: PageHead) => void;
     let refuseHead!: (error: Error) => void;
     const headAnswer = new Promise<PageHead>((resolve, reject) => { head = resolve; refuseHead = reject; });
     headAnswer.catch(() => {}); // the caller awaits it; not an unhandled rejection meanwhile
-    const stored = this.call('storePage', [run, page, bytes], [bytes], (value) => head(value)) as Promise<PageStored>;
+    const stored = this.call('storePage', [run, page, bytes], transferables(bytes), (value) => head(value)) as Promise<PageStored>;
     stored.catch((error: Error) => refuseHead(error)); // a page refused at its head is refused at its end too
     return { head: headAnswer, stored };
   }

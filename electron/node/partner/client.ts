@@ -15,6 +15,7 @@ import {
   asSentence, parseAvailabilityList, parseBulkPage, parseEntitlementPage, parseGlobalContentPage, parseHold, parseHolds, parseLibraryContentPage,
   parseLoan, parseLoans, parsePatronStatus, parseSearchPage,
 } from './normalize.ts';
+import { decoded, type Bytes } from './bytes.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from './limits.ts';
 import { pullPages, type PullStep } from './pull.ts';
 import { apiPath, checkCard, checkContentId, checkLibraryId } from './paths.ts';
@@ -112,7 +113,7 @@ export interface RelayRequest {
 /** The service's answer to a relayed request: a 2xx with its body as sent, or another status with the service's words. */
 export interface RelayAnswer {
   status: number;
-  body?: ArrayBuffer;
+  body?: Bytes;
   message?: string;
   retryAfterMs?: number;
 }
@@ -315,13 +316,13 @@ export class PartnerClient {
    * Two ids are asked for, so the record is there whether the service counts the token in or
    * out. The page's bytes, for the mirror to read as it reads any library content page.
    */
-  async libraryContentAround(libraryId: number, contentId: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+  async libraryContentAround(libraryId: number, contentId: number, signal?: AbortSignal): Promise<Bytes> {
     if (!Number.isInteger(contentId) || contentId < 1) throw new DeskError('invalid-input', 'A title is looked up by a whole-number id.');
     const body = await this.authorized('bulk', {
       method: 'GET', path: apiPath('libraries', checkLibraryId(libraryId), 'content'),
       query: { startToken: contentId - 1, limit: 2, purchaseModel: 'ALL' }, retry: true, bytes: true, ...(signal ? { signal } : {}),
     });
-    return body instanceof ArrayBuffer ? body : new ArrayBuffer(0);
+    return (body ?? []) as Bytes;
   }
 
   globalContentPages(options: GlobalContentOptions = {}): AsyncGenerator<Page<CatalogChange>> {
@@ -342,17 +343,16 @@ export class PartnerClient {
    * token, read from the page); each answer is yielded. The next page is asked for as soon as
    * its token is known (pullPages); `signal` cancels the pull and the request on the wire.
    */
-  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: ArrayBuffer) => Promise<R>, signal?: AbortSignal, { ahead = true }: { ahead?: boolean } = {}): AsyncGenerator<R> {
+  bulkPages<R extends PullStep>(pull: BulkPull, take: (bytes: Bytes) => Promise<R>, signal?: AbortSignal, { ahead = true }: { ahead?: boolean } = {}): AsyncGenerator<R> {
     const { path, query, firstToken } = bulkRequest(pull);
-    const fetchPage = (token: string | undefined, cancel: AbortSignal): Promise<ArrayBuffer> =>
-      this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, bytes: true, signal: cancel }) as Promise<ArrayBuffer>;
+    const fetchPage = (token: string | undefined, cancel: AbortSignal): Promise<Bytes> =>
+      this.authorized('bulk', { method: 'GET', path, query: { ...query, startToken: token }, retry: true, bytes: true, signal: cancel }) as Promise<Bytes>;
     return pullPages({ fetchPage, take, startToken: pull.startToken ?? firstToken, attempts: this.core.garbledPageAttempts, ahead, ...(signal ? { signal } : {}) });
   }
 
   /** A bulk pull read here: each page parsed in this thread (tests, the benchmark's HTTP limit). */
   private parsedPages<T>(pull: BulkPull, parse: (body: unknown) => Page<T>): AsyncGenerator<Page<T>> {
-    const decoder = new TextDecoder();
-    return this.bulkPages(pull, async (bytes) => parse(parseBulkPage(decoder.decode(bytes))));
+    return this.bulkPages(pull, async (bytes) => parse(parseBulkPage(decoded(bytes))));
   }
 
   // ---- plumbing ----
@@ -419,7 +419,7 @@ export class PartnerClient {
           method: request.method, path: request.path, query: request.query, headers: request.headers,
           authorization: `Bearer ${token}`, retry: false, bytes: true, priority: this.priority, ...(signal ? { signal } : {}),
         });
-        return { status: answer.status, body: answer.body instanceof ArrayBuffer ? answer.body : new ArrayBuffer(0) };
+        return { status: answer.status, body: (answer.body ?? []) as Bytes };
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
         if (error.status === 401 && !renewed) {

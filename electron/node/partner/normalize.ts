@@ -13,6 +13,7 @@ import type {
 import { COUNTRIES } from '../../shared/model.ts';
 import { contentIdOf, type ContentId } from '../../shared/content-id.ts';
 import { durationSeconds } from '../../shared/duration.ts';
+import { leading, type Bytes } from './bytes.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
 export type Json = Record<string, unknown>;
@@ -322,8 +323,8 @@ const leadingDecoder = new TextDecoder();
  * undefined when they show none. A guess (pull.ts): the token read from the whole page has the
  * last word.
  */
-export function leadingNextToken(bytes: ArrayBuffer): string | undefined {
-  const start = leadingDecoder.decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, LEADING_BYTES)));
+export function leadingNextToken(bytes: Bytes): string | undefined {
+  const start = leadingDecoder.decode(leading(bytes, LEADING_BYTES));
   const field = TOKEN_FIELD.exec(start);
   if (!field) return undefined;
   try {

@@ -8,15 +8,16 @@
 // `attempts` reads in all. Tokens that lead back to a page already read (A, B, A…) end the pull
 // with an error instead of going round forever. `signal` cancels the pull and both requests.
 import { DeskError } from '../../shared/desk-error.ts';
+import type { Bytes } from './bytes.ts';
 import { leadingNextToken } from './normalize.ts';
 
 /** What a page says of the pull, as the reader of its bytes answers. */
 export interface PullStep { next?: string }
 
 export interface PullOptions<R extends PullStep> {
-  fetchPage(token: string | undefined, signal: AbortSignal): Promise<ArrayBuffer>;
-  /** Reads (or hands on) a page's bytes; the buffer may be moved elsewhere, so it is not touched after. */
-  take(bytes: ArrayBuffer): Promise<R>;
+  fetchPage(token: string | undefined, signal: AbortSignal): Promise<Bytes>;
+  /** Reads (or hands on) a page's bytes; they may be moved elsewhere, so they are not touched after. */
+  take(bytes: Bytes): Promise<R>;
   startToken?: string;
   attempts: number;
   /** False: the next page is asked for only once this one is taken (the library mirror service: a successor fetches again at most the page that was being stored). */
@@ -24,7 +25,7 @@ export interface PullOptions<R extends PullStep> {
   signal?: AbortSignal;
 }
 
-interface Asked { token: string | undefined; bytes: Promise<ArrayBuffer>; stop: AbortController }
+interface Asked { token: string | undefined; bytes: Promise<Bytes>; stop: AbortController }
 
 const isGarbled = (error: unknown): boolean => error instanceof DeskError && error.code === 'bad-response';
 

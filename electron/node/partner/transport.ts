@@ -4,6 +4,7 @@
 import { isLoopbackHost } from '../../shared/text-rules.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
+import { decoded, type Bytes } from './bytes.ts';
 import { errorMessageOf, NOT_JSON } from './normalize.ts';
 import { priorityOf, type Priority, type RequestPriority } from './priority.ts';
 import { backoffMs, rateLimitPauseMs, retryAfterMs, type RetryPolicy } from './retry.ts';
@@ -59,11 +60,10 @@ export interface RequestSpec {
  * streams in, never read whole into memory, and not asked for again (it would come back as large).
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-const utf8 = new TextDecoder();
 
 export interface HttpAnswer {
   status: number;
-  /** The parsed JSON; with `bytes`, an ArrayBuffer. */
+  /** The parsed JSON; with `bytes`, the body's Bytes (its chunks, as they came). */
   body: unknown;
 }
 
@@ -228,7 +228,7 @@ export class Transport {
     let timeout: AbortSignal | undefined;
     let response: Response;
     let text = '';
-    let bytes: ArrayBuffer | undefined;
+    let bytes: Bytes | undefined;
     let sentAt = now();
     try {
       ({ response, text, bytes } = await gate(priority, async () => {
@@ -241,7 +241,7 @@ export class Transport {
         // Every body, a bulk page's bytes included, is read through the one cap.
         const body = await readCapped(answer, MAX_RESPONSE_BYTES);
         if (spec.bytes && answer.ok) return { response: answer, text: '', bytes: body };
-        return { response: answer, text: utf8.decode(body), bytes: undefined };
+        return { response: answer, text: decoded(body), bytes: undefined };
       }, spec.signal)); // cancelled while it waits its turn, it leaves the queue uncounted
     } catch (error) {
       spec.signal?.throwIfAborted();
@@ -270,16 +270,17 @@ export function isTooLarge(error: unknown): boolean {
 /**
  * The body's bytes, read as they stream in, up to `limit`: past it the stream is cancelled (the
  * socket closes) and the answer refused. A Content-Length above the limit is refused unread.
+ * They are kept as the chunks they came in (bytes.ts says why), each an ArrayBuffer of its own.
  */
-export async function readCapped(response: Response, limit: number): Promise<ArrayBuffer> {
+export async function readCapped(response: Response, limit: number): Promise<ArrayBuffer[]> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(limit, response.status);
   }
-  if (!response.body) return new ArrayBuffer(0);
+  if (!response.body) return [];
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: ArrayBuffer[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -289,16 +290,15 @@ export async function readCapped(response: Response, limit: number): Promise<Arr
       await reader.cancel().catch(() => undefined);
       throw tooLarge(limit, response.status);
     }
-    chunks.push(value);
+    chunks.push(ownBuffer(value));
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return whole.buffer;
+  return chunks;
 }
+
+/** The chunk's own buffer when it is the whole of it (as fetch's chunks are), else a copy: a buffer shared with other bytes is never moved. */
+const ownBuffer = (chunk: Uint8Array): ArrayBuffer =>
+  chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer
+    ? chunk.buffer : chunk.slice().buffer;
 
 function parseJson(text: string, status: number): unknown {
   if (text.trim() === '') return undefined;

@@ -14,6 +14,7 @@
 // request on the wire is aborted, and the run stays under way to resume from its last stored
 // page. Which of the two it was is decided in one place (`settle`), from the signal alone.
 import type { Logger } from '../logging/logger.ts';
+import type { Bytes } from '../partner/bytes.ts';
 import type { BulkPull, PartnerClient } from '../partner/client.ts';
 import { DeskError } from '../../shared/desk-error.ts';
 import { BATCH_LIMIT, CONTENT_INFO_BATCH } from '../partner/limits.ts';
@@ -273,7 +274,7 @@ async function syncSource(
       throw error;
     }
   };
-  const take = async (bytes: ArrayBuffer): Promise<PageHead> => {
+  const take = async (bytes: Bytes): Promise<PageHead> => {
     while (storing.length >= pagesAhead) await oldestStored();
     const number = page + 1;
     const handed = store.storePage(run.run, number, bytes);

@@ -12,6 +12,7 @@ import {
   pageMetadata, parseBulkPage, parseCatalogRecord, parseEntitlementPage, parseLibraryContentPage, readGlobalContentPage, type WireCatalogChange,
 } from '../partner/normalize.ts';
 import type { CatalogChange, CatalogRecord, ContentId, Entitlement, LibraryContentChange } from '../../shared/model.ts';
+import { decoded, type Bytes } from '../partner/bytes.ts';
 import type { PageHead, SyncSource } from './page-store.ts';
 
 export type { WireCatalogChange };
@@ -21,11 +22,9 @@ export type PageRead =
   | { kind: 'entitlements'; head: PageHead; items: Entitlement[] }
   | { kind: 'library-content'; head: PageHead; changes: LibraryContentChange[] };
 
-const decoder = new TextDecoder();
-
 /** Throws DeskError('bad-response') for bytes that are not a page of a bulk list. */
-export function readPage(source: SyncSource, bytes: ArrayBuffer | Uint8Array): PageRead {
-  const body = parseBulkPage(decoder.decode(bytes));
+export function readPage(source: SyncSource, bytes: Bytes | Uint8Array): PageRead {
+  const body = parseBulkPage(decoded(bytes));
   const meta = pageMetadata(body);
   const head = (items: number, changedContentIds?: ContentId[]): PageHead => ({ ...meta, items, ...(changedContentIds ? { changedContentIds } : {}) });
   switch (source.kind) {

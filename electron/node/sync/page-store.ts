@@ -23,6 +23,7 @@
 //   (SourceState.lastFullAt, lastFullRemoved). failRun records why a run stopped; a cancelled
 //   pull records nothing (its run stays under way and resumes). The engine decides which before
 //   it sends either.
+import type { Bytes } from '../partner/bytes.ts';
 import type { SourceState } from '../../shared/collection.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { Availability, ContentId, PurchaseModel } from '../../shared/model.ts';
@@ -119,7 +120,7 @@ export interface PageStoreCalls {
   /** Opens a run of the source, or resumes the one under way (the first rule above). */
   openRun: Call<[request: RunRequest], Run>;
   /** Page `page` (from 1) of the run, as the service sent it; `bytes` is moved, not copied (the second rule above). */
-  storePage: Call<[run: number, page: number, bytes: ArrayBuffer], PageStored>;
+  storePage: Call<[run: number, page: number, bytes: Bytes], PageStored>;
   finishRun: Call<[run: number], RunEnd>;
   failRun: Call<[run: number, failure: RunFailure, at: number], void>;
   /** Availability as the service gave it at `readAt`, for these of the library's titles (an `unknown` answer stores nothing). */
@@ -147,14 +148,14 @@ export interface TitleRecords {
   /** Of these titles of the library, those the store holds an entitlement for but no record. */
   withoutRecord(libraryId: number, contentIds: ContentId[]): Promise<ContentId[]>;
   /** A page of the library's content read on demand, filed outside any run; answers its records. */
-  fileLibraryContent(libraryId: number, bytes: ArrayBuffer, readAt: number): Promise<number>;
+  fileLibraryContent(libraryId: number, bytes: Bytes, readAt: number): Promise<number>;
 }
 
 export const filesTitleRecords = (store: object): store is TitleRecords => 'withoutRecord' in store && 'fileLibraryContent' in store;
 
 /** The page store as the engine holds it. */
 export type PageStore = Omit<Asked<PageStoreCalls>, 'storePage'> & {
-  storePage(run: number, page: number, bytes: ArrayBuffer): StoringPage;
+  storePage(run: number, page: number, bytes: Bytes): StoringPage;
 };
 
 /** An opening of a run in this life of a store (rule 2), as both stores keep it. */

@@ -13,6 +13,7 @@ import { migrate, SCHEMA_VERSION } from '../../../electron/mirror-owner/schema.t
 import { decodeRecord } from '../../../electron/mirror-owner/title-record.ts';
 import { wordsOf } from '../../../electron/mirror-owner/title-row.ts';
 import { StoredVocabulary } from '../../../electron/mirror-owner/vocabulary.ts';
+import { decoded } from '../../../electron/node/partner/bytes.ts';
 import type { SyncRequest } from '../../../electron/node/sync/engine.ts';
 import { startSandbox, type SandboxHandle } from '../../../electron/main/sandbox/server.ts';
 import { MIRROR_UPGRADE_STEP } from '../../../electron/shared/collection.ts';
@@ -187,7 +188,7 @@ describe('a mirror this desk\'s last version wrote (schema 5: every record as th
       const normalised = await collectRecords(sandbox);
       const sent = new Map<number, string>();
       for await (const page of clientOf(sandbox).bulkPages({ kind: 'global', countries: countriesOf(sandbox), limit: 500 }, async (bytes) => {
-        const body = JSON.parse(new TextDecoder().decode(bytes)) as { metadata: { nextStartToken?: string }; data: { contents: { id: number; titleId?: unknown }[] } };
+        const body = JSON.parse(decoded(bytes)) as { metadata: { nextStartToken?: string }; data: { contents: { id: number; titleId?: unknown }[] } };
         // One record names its title id as a string of digits, as the client reads it too: the upgrade files it as a fresh sync does.
         for (const record of body.data.contents) sent.set(record.id, JSON.stringify(sent.size === 0 ? { ...record, titleId: String(record.titleId) } : record));
         return { ...(body.metadata.nextStartToken === undefined ? {} : { next: body.metadata.nextStartToken }) };

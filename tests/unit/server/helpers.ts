@@ -4,18 +4,18 @@ import type pg from 'pg';
 import { changesSince, type MirrorChange } from '../../../electron/node/library-mirror/changes.ts';
 import type { PageHead, PageStore, RunEnd, SyncSource } from '../../../electron/node/sync/page-store.ts';
 import type { SourceState } from '../../../electron/shared/collection.ts';
+import { decoded, type Bytes } from '../../../electron/node/partner/bytes.ts';
 import type { BulkPull, PartnerClient } from '../../../electron/node/partner/client.ts';
 import { nextPageToken, parseBulkPage } from '../../../electron/node/partner/normalize.ts';
 import type { PurchaseModel } from '../../../electron/shared/model.ts';
 
 /** A pull's pages as the service sent them: each page's bytes. */
-export type Pull = AsyncGenerator<ArrayBuffer>;
+export type Pull = AsyncGenerator<Bytes>;
 
 /** The client's own pull (partner/pull.ts), each page's bytes kept as they came; the next token read from the page. */
 async function* bytesOf(client: PartnerClient, pull: BulkPull): Pull {
-  const decoder = new TextDecoder();
   const pages = client.bulkPages(pull, async (bytes) => {
-    const next = nextPageToken(parseBulkPage(decoder.decode(bytes)));
+    const next = nextPageToken(parseBulkPage(decoded(bytes)));
     return { bytes, ...(next === undefined ? {} : { next }) };
   });
   for await (const page of pages) yield page.bytes;

@@ -9,6 +9,7 @@ import { tryLead } from '../../../server/leadership.ts';
 import { grantDeskRole, migrate, SCHEMA, SCHEMA_VERSION } from '../../../electron/node/library-mirror/schema.ts';
 import { LibraryPageStore } from '../../../server/page-store.ts';
 import { LeaderWrites, NotLeaderError } from '../../../server/leader-writes.ts';
+import { decoded } from '../../../electron/node/partner/bytes.ts';
 import type { PartnerClient } from '../../../electron/node/partner/client.ts';
 import { readGlobalContentPage } from '../../../electron/node/partner/normalize.ts';
 import type { CatalogRecord } from '../../../electron/shared/model.ts';
@@ -65,7 +66,7 @@ describe('the global catalog', () => {
     const firstPage: string[] = [];
     const { heads, removed } = await storeRun(store, { kind: 'global' }, (async function* () {
       for await (const page of globalPull(client)) {
-        if (firstPage.length === 0) firstPage.push(new TextDecoder().decode(page));
+        if (firstPage.length === 0) firstPage.push(decoded(page));
         yield page;
       }
     })(), h.clock.now());

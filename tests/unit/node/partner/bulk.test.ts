@@ -1,6 +1,7 @@
 // Bulk extraction, search and availability over real HTTP: paging yields exactly the data
 // set, deltas yield exactly the changes, content info goes 50 ids a call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decoded, type Bytes } from '../../../../electron/node/partner/bytes.ts';
 import type { PartnerClient } from '../../../../electron/node/partner/client.ts';
 import { parseGlobalContentPage } from '../../../../electron/node/partner/normalize.ts';
 import type { CatalogChange, LibraryContentChange } from '../../../../electron/shared/model.ts';
@@ -193,8 +194,8 @@ describe('the pull: one page ahead, never round in circles, cancelled on the wir
     });
     return { client, asked, next };
   }
-  const headOf = async (bytes: ArrayBuffer) => {
-    const page = parseGlobalContentPage(JSON.parse(new TextDecoder().decode(bytes)));
+  const headOf = async (bytes: Bytes) => {
+    const page = parseGlobalContentPage(JSON.parse(decoded(bytes)));
     return { ...(page.next === undefined ? {} : { next: page.next }), items: page.items.length };
   };
 

@@ -1,0 +1,52 @@
+// A body's bytes as they came: one buffer, or the socket's chunks in order. A bulk page (about
+// 1.4 MB) arrives in some twenty chunks of 64 KiB, each an ArrayBuffer of its own; joining them
+// in the thread that fetched it allocated the page a second time there, and in the desk's main
+// that churn of ArrayBuffers is what sets off its full collections during a sync (docs/
+// benchmarks.md, "Main's collections"). So a page's chunks are moved to the thread that reads
+// it, and joined there.
+
+export type Bytes = ArrayBuffer | readonly ArrayBuffer[];
+
+/** The bytes' buffers, in order. */
+export const chunksOf = (bytes: Bytes): readonly ArrayBuffer[] => (bytes instanceof ArrayBuffer ? [bytes] : bytes);
+
+/** The buffers to move with a message that carries `bytes` (postMessage's transfer list). */
+export const transferables = (bytes: Bytes): ArrayBuffer[] => [...chunksOf(bytes)];
+
+export const byteLength = (bytes: Bytes): number =>
+  bytes instanceof ArrayBuffer ? bytes.byteLength : bytes.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+
+/** The bytes in one piece (chunks copied into one buffer; a single buffer as it is). */
+export function joined(bytes: Bytes): Uint8Array {
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (bytes.length === 1) return new Uint8Array(bytes[0] as ArrayBuffer);
+  const whole = new Uint8Array(byteLength(bytes));
+  let at = 0;
+  for (const chunk of bytes) {
+    whole.set(new Uint8Array(chunk), at);
+    at += chunk.byteLength;
+  }
+  return whole;
+}
+
+/** The first `count` bytes (or all there are), copied only when they span chunks. */
+export function leading(bytes: Bytes, count: number): Uint8Array {
+  const chunks = chunksOf(bytes);
+  const first = chunks[0];
+  if (first === undefined) return new Uint8Array(0);
+  if (first.byteLength >= count || chunks.length === 1) return new Uint8Array(first, 0, Math.min(count, first.byteLength));
+  const head = new Uint8Array(Math.min(count, byteLength(bytes)));
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at === head.length) break;
+    const part = Math.min(chunk.byteLength, head.length - at);
+    head.set(new Uint8Array(chunk, 0, part), at);
+    at += part;
+  }
+  return head;
+}
+
+const utf8 = new TextDecoder();
+
+/** The bytes as UTF-8 text (a view, as a page read from disk comes, decoded as it is). */
+export const decoded = (bytes: Bytes | Uint8Array): string => utf8.decode(bytes instanceof Uint8Array ? bytes : joined(bytes));
