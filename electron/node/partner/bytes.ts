@@ -13,37 +13,27 @@ export const chunksOf = (bytes: Bytes): readonly ArrayBuffer[] => (bytes instanc
 /** The buffers to move with a message that carries `bytes` (postMessage's transfer list). */
 export const transferables = (bytes: Bytes): ArrayBuffer[] => [...chunksOf(bytes)];
 
-export const byteLength = (bytes: Bytes): number =>
-  bytes instanceof ArrayBuffer ? bytes.byteLength : bytes.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+export const byteLength = (bytes: Bytes): number => chunksOf(bytes).reduce((sum, chunk) => sum + chunk.byteLength, 0);
 
-/** The bytes in one piece (chunks copied into one buffer; a single buffer as it is). */
-export function joined(bytes: Bytes): Uint8Array {
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  if (bytes.length === 1) return new Uint8Array(bytes[0] as ArrayBuffer);
-  const whole = new Uint8Array(byteLength(bytes));
-  let at = 0;
-  for (const chunk of bytes) {
-    whole.set(new Uint8Array(chunk), at);
-    at += chunk.byteLength;
-  }
-  return whole;
-}
-
-/** The first `count` bytes (or all there are), copied only when they span chunks. */
-export function leading(bytes: Bytes, count: number): Uint8Array {
+/**
+ * The first `count` bytes (all of them unless told) in one piece: a view of the first buffer when
+ * it holds them, else copied from the chunks.
+ */
+export function joined(bytes: Bytes, count = Number.POSITIVE_INFINITY): Uint8Array {
   const chunks = chunksOf(bytes);
+  const length = Math.min(count, byteLength(bytes));
   const first = chunks[0];
   if (first === undefined) return new Uint8Array(0);
-  if (first.byteLength >= count || chunks.length === 1) return new Uint8Array(first, 0, Math.min(count, first.byteLength));
-  const head = new Uint8Array(Math.min(count, byteLength(bytes)));
+  if (first.byteLength >= length) return new Uint8Array(first, 0, length);
+  const whole = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
-    if (at === head.length) break;
-    const part = Math.min(chunk.byteLength, head.length - at);
-    head.set(new Uint8Array(chunk, 0, part), at);
+    if (at === length) break;
+    const part = Math.min(chunk.byteLength, length - at);
+    whole.set(new Uint8Array(chunk, 0, part), at);
     at += part;
   }
-  return head;
+  return whole;
 }
 
 const utf8 = new TextDecoder();

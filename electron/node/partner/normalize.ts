@@ -13,7 +13,7 @@ import type {
 import { COUNTRIES } from '../../shared/model.ts';
 import { contentIdOf, type ContentId } from '../../shared/content-id.ts';
 import { durationSeconds } from '../../shared/duration.ts';
-import { leading, type Bytes } from './bytes.ts';
+import { joined, type Bytes } from './bytes.ts';
 import { CONTROL_CHARS, INVISIBLE_CHARS } from './paths.ts';
 
 export type Json = Record<string, unknown>;
@@ -324,7 +324,7 @@ const leadingDecoder = new TextDecoder();
  * last word.
  */
 export function leadingNextToken(bytes: Bytes): string | undefined {
-  const start = leadingDecoder.decode(leading(bytes, LEADING_BYTES));
+  const start = leadingDecoder.decode(joined(bytes, LEADING_BYTES));
   const field = TOKEN_FIELD.exec(start);
   if (!field) return undefined;
   try {

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { byteLength, chunksOf, decoded, joined, leading, transferables } from '../../../../electron/node/partner/bytes.ts';
+import { byteLength, chunksOf, decoded, joined, transferables } from '../../../../electron/node/partner/bytes.ts';
 import { readCapped } from '../../../../electron/node/partner/transport.ts';
 import { leadingNextToken } from '../../../../electron/node/partner/normalize.ts';
 
@@ -30,8 +30,8 @@ describe('bytes in chunks', () => {
     expect(joined(chunks)).toEqual(new Uint8Array(whole));
     expect(decoded(chunks)).toBe(text);
     expect(decoded(whole)).toBe(text);
-    expect(new TextDecoder().decode(leading(chunks, 30))).toBe(text.slice(0, 30));
-    expect(leading(chunks, 10_000)).toEqual(new Uint8Array(whole));
+    expect(new TextDecoder().decode(joined(chunks, 30))).toBe(text.slice(0, 30));
+    expect(joined(chunks, 10_000)).toEqual(new Uint8Array(whole));
     expect(leadingNextToken(chunks)).toBe('42');
     expect(leadingNextToken(whole)).toBe('42');
   });
@@ -39,7 +39,7 @@ describe('bytes in chunks', () => {
   it('nothing at all reads as no bytes', () => {
     expect(byteLength([])).toBe(0);
     expect(decoded([])).toBe('');
-    expect(leading([], 10).byteLength).toBe(0);
+    expect(joined([], 10).byteLength).toBe(0);
   });
 
   it('moves every chunk with a message, and no buffer holds another chunk', () => {
@@ -75,6 +75,25 @@ describe('a body read through the cap', () => {
     expect(chunks.length).toBeGreaterThan(1);
     expect(decoded(chunks)).toBe(body);
     for (const chunk of chunks) expect(chunk).toBeInstanceOf(ArrayBuffer);
+  });
+
+  it('a chunk that is a view on a buffer holding other bytes is copied, so moving it moves nothing else', async () => {
+    const shared = new TextEncoder().encode('{"a":1}{"b":2}');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(shared.subarray(0, 7));
+        controller.enqueue(shared.subarray(7));
+        controller.close();
+      },
+    });
+    const chunks = await readCapped(new Response(body), 1 << 20);
+    expect(chunks.map((chunk) => chunk.byteLength)).toEqual([7, 7]);
+    expect(decoded(chunks)).toBe('{"a":1}{"b":2}');
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(null, transferables(chunks));
+    port1.close();
+    port2.close();
+    expect(shared.byteLength).toBe(14); // the stream's own buffer was not moved with them
   });
 
   it('past the cap, is refused while it streams in', async () => {
